@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Bundles a package's entry points (src/*.ts) into dist/*.js: one ESM file per entry with every
+// dependency inlined except Node built-ins and the packages named by `--external`. Servers ship
+// this output alone, so `npx` installs nothing else (no unresolvable @refmcp/shared) and cold
+// start reads one file instead of resolving hundreds of modules.
+// Usage: refmcp-bundle src/index.ts [src/other.ts …] [--external pkg …]
+import { chmod } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { external: { type: 'string', multiple: true, default: [] } },
+});
+if (positionals.length === 0) {
+  console.error('usage: refmcp-bundle ENTRY.ts [ENTRY.ts …] [--external PKG …]');
+  process.exit(2);
+}
+await build({
+  entryPoints: positionals,
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  external: values.external,
+  // CommonJS dependencies inside an ESM bundle still call require() for built-ins.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __refmcpCreateRequire } from 'node:module';\nconst require = __refmcpCreateRequire(import.meta.url);",
+  },
+});
+for (const entry of positionals) await chmod(`dist/${basename(entry).replace(/\.ts$/, '.js')}`, 0o755);

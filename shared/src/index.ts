@@ -1,0 +1,3 @@
+export * from './audit.js';
+export * from './schema.js';
+export * from './server/index.js';

@@ -1,0 +1,16 @@
+/**
+ * @refmcp/shared/paths — canonicalise and contain: every path from the model is resolved against the operator's
+ * allowed directories (never the cwd), symlinks and Unicode spellings included, and opened/written/moved so that a
+ * symlink swapped in between check and use cannot escape.
+ */
+export { isWithin } from './canonical.js';
+export { PathError, type PathErrorCode } from './errors.js';
+export { expandHome } from './home.js';
+export { MAX_PATH_BYTES } from './input.js';
+export { mkdirInside, mkdirResolved } from './mkdir.js';
+export { moveInside } from './move.js';
+export { type OpenedFile, type OpenOptions, type OpenSeams, openInside, openResolved } from './open.js';
+export type { ResolvedPath } from './resolve.js';
+export { type AllowedRoot, AllowedRoots } from './roots.js';
+export { verifyOpened } from './verify.js';
+export { type WriteOptions, writeFileAtomic, writeResolved } from './write.js';

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PathError, quote } from './errors.js';
+import { expandHome } from './home.js';
+
+/** Longest accepted input, in UTF-8 bytes (Linux PATH_MAX). */
+export const MAX_PATH_BYTES = 4096;
+
+/** A syntactically acceptable path: absolute (from `/`, `~` or `file://`) or relative (to be joined to a root). */
+export interface ParsedInput {
+  kind: 'absolute' | 'relative';
+  /** Absolute: `/`-rooted, not yet normalised. Relative: as given. */
+  path: string;
+  /** The input contains a backslash; if the path does not exist it was probably meant as a Windows separator. */
+  hasBackslash: boolean;
+}
+
+const DRIVE = /^[A-Za-z]:([\\/]|$)/;
+const OTHER_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+function windowsError(input: string): PathError {
+  const posix = input
+    .replace(DRIVE, '/')
+    .replace(/^\\\\[^\\]+\\[^\\]+/, '')
+    .replace(/\\+/g, '/');
+  return new PathError(
+    'invalid',
+    input,
+    `${quote(input)} is a Windows-style path, which is not valid on this host: use a POSIX path with forward slashes, ` +
+      `e.g. ${quote(posix.startsWith('/') ? posix : `/${posix}`)}, or a path relative to an allowed directory.`,
+  );
+}
+
+/** The error for a backslash path that does not exist (so it was not a real file name with a backslash in it). */
+export function backslashError(input: string): PathError {
+  return windowsError(input);
+}
+
+/**
+ * Check the syntax of a path from the model or the operator, before touching the filesystem.
+ * Accepts absolute POSIX paths, `~`/`~/x`, `file://` URIs and relative paths.
+ * Throws PathError 'invalid' for: non-strings, empty strings, inputs over {@link MAX_PATH_BYTES} bytes, NUL bytes,
+ * drive letters (`C:\x`, `C:/x`), UNC (`\\server\share`), leading backslashes, non-file URIs, bad file URIs and `~user`.
+ */
+export function parseInput(input: string): ParsedInput {
+  if (typeof input !== 'string') throw new PathError('invalid', String(input), 'The path must be a string.');
+  if (input === '') {
+    throw new PathError(
+      'invalid',
+      input,
+      'The path is empty: give an absolute path, or a path relative to an allowed directory.',
+    );
+  }
+  if (Buffer.byteLength(input, 'utf8') > MAX_PATH_BYTES) {
+    throw new PathError('invalid', input, `The path is longer than ${MAX_PATH_BYTES} bytes.`);
+  }
+  if (input.includes('\u0000')) {
+    throw new PathError('invalid', input, `NUL bytes are not allowed in paths: ${quote(input)}.`);
+  }
+  let p = input;
+  if (/^file:/i.test(p)) {
+    try {
+      p = fileURLToPath(p);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new PathError('invalid', input, `${quote(input)} is not a usable file:// URI (${why}).`);
+    }
+    // %00 decodes to NUL after URL parsing.
+    if (p.includes('\u0000')) {
+      throw new PathError('invalid', input, `NUL bytes are not allowed in paths: ${quote(input)}.`);
+    }
+    return { kind: 'absolute', path: p, hasBackslash: false };
+  }
+  if (OTHER_URI.test(p)) {
+    throw new PathError(
+      'invalid',
+      input,
+      `${quote(input)} is a URI; only file:// URIs and plain paths are accepted.`,
+    );
+  }
+  if (DRIVE.test(p) || p.startsWith('\\')) throw windowsError(input);
+  if (p.startsWith('~') && p !== '~' && !p.startsWith('~/')) {
+    throw new PathError(
+      'invalid',
+      input,
+      `${quote(input)}: the ~user form is not supported; use an absolute path (or ./${p} for a name starting with ~).`,
+    );
+  }
+  p = expandHome(p);
+  return { kind: path.isAbsolute(p) ? 'absolute' : 'relative', path: p, hasBackslash: p.includes('\\') };
+}

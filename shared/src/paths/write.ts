@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
+import { kindOf } from './kind.js';
+import type { ResolvedPath } from './resolve.js';
+import type { AllowedRoots } from './roots.js';
+import { changedError, verifyOpened } from './verify.js';
+
+/** O_EXCL|O_NOFOLLOW: the temp name must be new and must not be a planted symlink. */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+export interface WriteOptions {
+  /** Fail with PathError 'exists' if the target (or a dangling symlink at its name) exists. */
+  exclusive?: boolean;
+}
+
+/** Test seams; not for production callers. */
+export interface WriteHooks {
+  /** Called after the temp file is created and verified, before data is written. */
+  afterTempCreated?: (tempPath: string) => Promise<void>;
+}
+
+async function lstatOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fs.lstat(p);
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+function tempName(name: string): string {
+  // Keep the temp name under NAME_MAX (255 bytes) even for long target names.
+  const stem = Buffer.byteLength(name) > 200 ? 'write' : name;
+  return `.${stem}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** The real parent directory of a resolved target, re-checked now: must exist, be a directory and be inside. */
+async function checkParent(roots: AllowedRoots, resolved: ResolvedPath): Promise<string> {
+  const parent = path.dirname(resolved.real);
+  let parentReal: string;
+  try {
+    parentReal = await fs.realpath(parent);
+  } catch (err) {
+    const code = errnoOf(err);
+    if (code === 'ENOENT') {
+      throw new PathError(
+        'not_found',
+        resolved.input,
+        `The parent directory of ${quote(resolved.input)} does not exist; create it first (e.g. with create_directory).`,
+      );
+    }
+    if (code === 'ENOTDIR') {
+      throw new PathError(
+        'not_a_directory',
+        resolved.input,
+        `A component of ${quote(resolved.input)} is a file, not a directory.`,
+      );
+    }
+    throw fsErrorToPathError(err, resolved.input);
+  }
+  if (!roots.containsReal(parentReal)) throw await changedError(roots, resolved.real, resolved.input);
+  if (!(await fs.stat(parentReal)).isDirectory()) {
+    throw new PathError(
+      'not_a_directory',
+      resolved.input,
+      `The parent of ${quote(resolved.input)} is not a directory.`,
+    );
+  }
+  return parentReal;
+}
+
+/**
+ * Write an already resolved target atomically (see {@link writeFileAtomic}); split out so tests can swap paths
+ * between resolve and write, and inject failures through `hooks`.
+ */
+export async function writeResolved(
+  roots: AllowedRoots,
+  resolved: ResolvedPath,
+  data: string | Uint8Array,
+  opts: WriteOptions = {},
+  hooks: WriteHooks = {},
+): Promise<ResolvedPath> {
+  const { input } = resolved;
+  const parentReal = await checkParent(roots, resolved);
+  const target = path.join(parentReal, path.basename(resolved.real));
+
+  const existing = await lstatOrNull(target);
+  if (existing?.isSymbolicLink()) throw await changedError(roots, target, input); // appeared after resolve
+  if (existing && !existing.isFile()) {
+    throw new PathError(
+      'invalid',
+      input,
+      `${quote(input)} is ${kindOf(existing)}; only regular files can be written.`,
+    );
+  }
+  if (opts.exclusive && (existing || (await lstatOrNull(resolved.absolute).catch(() => null)))) {
+    throw existsError(input);
+  }
+
+  const temp = path.join(parentReal, tempName(path.basename(target)));
+  let handle: FileHandle | undefined;
+  try {
+    // 0o666 lets the umask decide a new file's mode; an existing file's mode is restored below.
+    handle = await fs.open(temp, TEMP_FLAGS, 0o666);
+    await verifyOpened(roots, handle, temp, input);
+    await hooks.afterTempCreated?.(temp);
+    await handle.writeFile(data);
+    if (existing) {
+      await handle.chmod(existing.mode & 0o7777); // FS-13: a 0600 file stays 0600
+      if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) {
+        await handle.chown(existing.uid, existing.gid).catch(() => {}); // only root may; best effort
+      }
+    }
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    if (opts.exclusive) await commitExclusive(temp, target, input);
+    else await fs.rename(temp, target); // rename replaces a (racing) symlink itself, never its target
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    await fs.rm(temp, { force: true }).catch(() => {});
+    throw err instanceof PathError ? err : fsErrorToPathError(err, input);
+  }
+  await syncDir(parentReal);
+  return { ...resolved, real: target, exists: true };
+}
+
+/** Codes meaning "this filesystem cannot hard-link", so the checked-rename fallback applies. */
+const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+function existsError(input: string): PathError {
+  return new PathError('exists', input, `${quote(input)} already exists; choose another name.`);
+}
+
+/** No-overwrite commit: link(2) fails with EEXIST atomically; fall back to a checked rename where links are unsupported. */
+async function commitExclusive(temp: string, target: string, input: string): Promise<void> {
+  try {
+    await fs.link(temp, target);
+  } catch (err) {
+    const code = errnoOf(err) ?? '';
+    if (code === 'EEXIST') throw existsError(input);
+    if (!NO_LINK.has(code)) throw err;
+    if (await lstatOrNull(target)) throw existsError(input);
+    await fs.rename(temp, target);
+    return;
+  }
+  await fs.unlink(temp);
+}
+
+/** fsync a directory so a rename survives a crash; best effort (not all filesystems allow it). */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const h = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // durability nicety only
+  }
+}
+
+/**
+ * Atomically write `data` (string → UTF-8, or bytes) to `input` inside the roots; the file may not exist yet.
+ * Resolves the path (a final symlink is followed: a link to a file inside writes that file, a link outside is
+ * 'outside'), checks the real parent directory exists and is inside, writes a temp file `.<name>.<random>.tmp`
+ * (O_CREAT|O_EXCL|O_NOFOLLOW) in it, verifies the temp fd is inside, fsyncs, keeps an existing file's mode
+ * (new files: 0o666 & ~umask), then renames over the target's real path. The temp file is removed on any failure.
+ * Returns the resolved target (exists: true).
+ * Errors: PathError 'invalid' | 'outside' (also for a parent that is a symlink to outside — never "not found") |
+ * 'not_found' (missing parent) | 'not_a_directory' | 'exists' (opts.exclusive).
+ */
+export async function writeFileAtomic(
+  roots: AllowedRoots,
+  input: string,
+  data: string | Uint8Array,
+  opts: WriteOptions = {},
+): Promise<ResolvedPath> {
+  const resolved = await roots.resolve(input);
+  return writeResolved(roots, resolved, data, opts);
+}

@@ -1,0 +1,111 @@
+/**
+ * Startup flags common to every refmcp server, and tool selection from them.
+ *
+ *   --read-only            hide every tool that is not readOnlyHint: true (always wins)
+ *   --toolsets a,b|all     enable these toolsets instead of the defaults
+ *   --tools a,b            enable exactly these tools (instead of toolsets)
+ *   --exclude-tools a,b    remove these tools
+ *   --audit-log PATH       append one JSON line per tool call (env MCP_AUDIT_LOG)
+ */
+import type { ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+import { ConfigError } from './errors.js';
+import type { ToolDefinition } from './tool.js';
+
+export interface CommonFlags {
+  readOnly: boolean;
+  toolsets?: string[];
+  tools?: string[];
+  excludeTools: string[];
+  auditLog?: string;
+}
+
+/** A named group of tools (servers with many tools); `default` sets are on unless --toolsets says otherwise. */
+export interface ToolsetInfo {
+  name: string;
+  description: string;
+  default: boolean;
+}
+
+export const COMMON_OPTIONS = {
+  'read-only': { type: 'boolean' },
+  toolsets: { type: 'string' },
+  tools: { type: 'string' },
+  'exclude-tools': { type: 'string' },
+  'audit-log': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies ParseArgsOptionsConfig;
+
+export const COMMON_HELP = `Common options:
+  --read-only            expose only tools that never modify anything (beats every other switch)
+  --toolsets a,b|all     enable these toolsets instead of the defaults (servers with toolsets)
+  --tools a,b            enable exactly these tools
+  --exclude-tools a,b    disable these tools
+  --audit-log PATH       append one JSON line per tool call to PATH (env MCP_AUDIT_LOG)
+  -h, --help             show this help
+  --version              print the version`;
+
+/** "a, b,,c" → ["a","b","c"]; undefined stays undefined. */
+export function splitList(value: unknown): string[] | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Reads the common flags out of parseArgs values (and env for the audit log path). */
+export function commonFlags(values: Record<string, unknown>, env: NodeJS.ProcessEnv): CommonFlags {
+  const auditLog = (values['audit-log'] as string | undefined) ?? (env.MCP_AUDIT_LOG || undefined);
+  return {
+    readOnly: values['read-only'] === true,
+    toolsets: splitList(values.toolsets),
+    tools: splitList(values.tools),
+    excludeTools: splitList(values['exclude-tools']) ?? [],
+    auditLog,
+  };
+}
+
+/**
+ * The tools to serve: --tools (exactly those) or --toolsets (or the default toolsets), minus
+ * --exclude-tools, minus every non-read-only tool under --read-only. Unknown names are a
+ * ConfigError listing the valid ones, so a typo never silently serves the wrong set.
+ */
+export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 'annotations'>>(
+  all: readonly T[],
+  flags: CommonFlags,
+  toolsets: readonly ToolsetInfo[] = [],
+): T[] {
+  const names = new Set(all.map((t) => t.name));
+  const unknown = (list: string[] | undefined) => (list ?? []).filter((n) => !names.has(n));
+  for (const [flag, list] of [
+    ['--tools', flags.tools],
+    ['--exclude-tools', flags.excludeTools],
+  ] as const) {
+    const bad = unknown(list);
+    if (bad.length)
+      throw new ConfigError(`${flag}: unknown tool(s) ${bad.join(', ')}; valid: ${[...names].join(', ')}`);
+  }
+  let selected: T[];
+  if (flags.tools) {
+    selected = all.filter((t) => flags.tools?.includes(t.name));
+  } else if (toolsets.length) {
+    const known = toolsets.map((s) => s.name);
+    const wanted = flags.toolsets ?? toolsets.filter((s) => s.default).map((s) => s.name);
+    const bad = wanted.filter((n) => n !== 'all' && !known.includes(n));
+    if (bad.length)
+      throw new ConfigError(
+        `--toolsets: unknown toolset(s) ${bad.join(', ')}; valid: all, ${known.join(', ')}`,
+      );
+    selected = wanted.includes('all') ? [...all] : all.filter((t) => t.toolset && wanted.includes(t.toolset));
+  } else {
+    if (flags.toolsets) throw new ConfigError('--toolsets: this server has no toolsets; use --tools');
+    selected = [...all];
+  }
+  selected = selected.filter((t) => !flags.excludeTools.includes(t.name));
+  if (flags.readOnly) selected = selected.filter((t) => t.annotations.readOnlyHint);
+  return selected;
+}

@@ -1,0 +1,6 @@
+export * from './budget.js';
+export * from './errors.js';
+export * from './flags.js';
+export * from './log.js';
+export * from './run.js';
+export * from './tool.js';

@@ -1,0 +1,228 @@
+/**
+ * The bootstrap every refmcp server uses: argv/env → typed config → one McpServer factory served
+ * over stdio in both protocol eras (2025-11-25 `initialize` handshake and 2026-07-28 stateless
+ * `server/discover`, via the SDK's `serveStdio`), with the common flags, audit log, error mapping,
+ * result budget, secret scrubbing and prompt shutdown.
+ */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { type AuditLog, createAuditLog, scrubSecrets } from '../audit.js';
+import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
+import { ConfigError, describeError } from './errors.js';
+import {
+  COMMON_HELP,
+  COMMON_OPTIONS,
+  type CommonFlags,
+  commonFlags,
+  selectTools,
+  type ToolsetInfo,
+} from './flags.js';
+import { createLogger, guardStdout, type Logger } from './log.js';
+import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
+
+/** What `configure` receives. */
+export interface ConfigInput {
+  values: Record<string, unknown>;
+  positionals: string[];
+  env: NodeJS.ProcessEnv;
+  common: CommonFlags;
+}
+
+/** Everything a server tells the bootstrap about itself. */
+export interface ServerSpec<C> {
+  /** Short name, e.g. "filesystem"; serverInfo name is `refmcp-<name>`. */
+  name: string;
+  title: string;
+  version: string;
+  /** Usage synopsis, e.g. "mcp-server-filesystem [options] DIR [DIR…]". */
+  usage: string;
+  /** Help for the server's own options, printed before the common ones. */
+  optionsHelp?: string;
+  options?: ParseArgsConfig['options'];
+  allowPositionals?: boolean;
+  toolsets?: ToolsetInfo[];
+  /** Capabilities beyond tools (resources, prompts, completions, logging). */
+  capabilities?: ServerCapabilities;
+  /** Turns argv/env into the server's typed config; throw ConfigError for a bad one (exit 2). */
+  configure(input: ConfigInput): C | Promise<C>;
+  /** Every tool the server has; the bootstrap selects from them by the common flags. */
+  tools(config: C): ToolDefinition[];
+  instructions?(config: C): string;
+  /** Registers resources and prompts on a new connection's server instance. */
+  register?(server: McpServer, config: C, context: ConnectionContext): void;
+  /** Credential values to scrub from every result, error and log line. */
+  secrets?(config: C): string[];
+  /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
+  close?(config: C): Promise<void>;
+}
+
+export interface ConnectionContext {
+  log: Logger;
+  /** Aborted when the server shuts down. */
+  shutdown: AbortSignal;
+  /** The tools served on this connection (after selection). */
+  tools: readonly ToolDefinition[];
+}
+
+export interface ServeOptions {
+  /** Cap on text bytes in one tool result, a safety net under each tool's own budget. */
+  maxResultBytes?: number;
+}
+
+/** Milliseconds the process may take to exit after stdin EOF or a signal (case ALL-04: 2 s). */
+const SHUTDOWN_BUDGET_MS = 1500;
+
+/**
+ * Registers `tools` on `server`, each wrapped so that: thrown errors become `isError` results
+ * with a model-facing message (no stack); text over `maxResultBytes` is cut with a marker; secret
+ * values are scrubbed; and one audit line is written per call.
+ */
+export function registerTools(
+  server: McpServer,
+  tools: readonly ToolDefinition[],
+  opts: { audit: AuditLog; secrets: readonly string[]; shutdown: AbortSignal; maxResultBytes: number },
+): void {
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: unknown, ctx) => {
+        const started = performance.now();
+        let result: ToolResult;
+        try {
+          const signal = AbortSignal.any([ctx.mcpReq.signal, opts.shutdown]);
+          result = await tool.handler(args as never, { signal, server });
+        } catch (error) {
+          result = errorResult(describeError(error));
+        }
+        result = capText(scrubResult(result, opts.secrets), opts.maxResultBytes);
+        const first = result.content?.[0];
+        opts.audit.record({
+          tool: tool.name,
+          arguments: args,
+          outcome: result.isError ? 'error' : 'ok',
+          ...(result.isError && first?.type === 'text' ? { error: first.text.slice(0, 500) } : {}),
+          durationMs: performance.now() - started,
+          resultBytes: Buffer.byteLength(JSON.stringify(result)),
+        });
+        return result;
+      },
+    );
+  }
+}
+
+function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
+  if (!secrets.length) return result;
+  const json = JSON.stringify(result);
+  return secrets.some((s) => json.includes(s))
+    ? (JSON.parse(scrubSecrets(json, secrets)) as ToolResult)
+    : result;
+}
+
+function capText(result: ToolResult, maxBytes: number): ToolResult {
+  let changed = false;
+  const content = result.content.map((block) => {
+    if (block.type !== 'text') return block;
+    const cut = truncateUtf8(block.text, maxBytes);
+    if (!cut.truncated) return block;
+    changed = true;
+    const marker = truncationMarker(
+      `${cut.omittedBytes} more bytes`,
+      'narrow the request (smaller range, page or filter)',
+    );
+    return { ...block, text: `${cut.text}\n${marker}` };
+  });
+  return changed ? { ...result, content } : result;
+}
+
+function usageText<C>(spec: ServerSpec<C>): string {
+  return [`Usage: ${spec.usage}`, '', spec.optionsHelp ?? '', COMMON_HELP].filter(Boolean).join('\n');
+}
+
+/** Parses argv/env into the config, or prints help/version/usage and exits (0, 0, 2). */
+async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: NodeJS.ProcessEnv) {
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: { ...COMMON_OPTIONS, ...spec.options },
+      allowPositionals: spec.allowPositionals ?? false,
+      strict: true,
+    });
+    const values = parsed.values as Record<string, unknown>;
+    const positionals = parsed.positionals;
+    if (values.help) {
+      process.stdout.write(`${usageText(spec)}\n`);
+      process.exit(0);
+    }
+    if (values.version) {
+      process.stdout.write(`${spec.version}\n`);
+      process.exit(0);
+    }
+    const common = commonFlags(values, env);
+    const config = await spec.configure({ values, positionals, env, common });
+    const tools = selectTools(spec.tools(config), common, spec.toolsets);
+    return { config, common, tools };
+  } catch (error) {
+    const known =
+      error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(
+      `mcp-server-${spec.name}: ${known ? (error as Error).message : describeError(error)}\n\n${usageText(spec)}\n`,
+    );
+    process.exit(2);
+  }
+}
+
+/**
+ * Runs a server over stdio until stdin closes or SIGINT/SIGTERM arrives; exits 0 within the
+ * shutdown budget even with calls in flight (their results are dropped: the host has gone).
+ */
+export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = {}): Promise<void> {
+  guardStdout();
+  const log = createLogger(`refmcp-${spec.name}`);
+  const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
+  const secrets = spec.secrets?.(config) ?? [];
+  const audit = createAuditLog(common.auditLog, spec.name, secrets);
+  const shutdownController = new AbortController();
+  const maxResultBytes = options.maxResultBytes ?? 4 * DEFAULT_RESULT_BYTES;
+
+  const factory = () => {
+    const server = new McpServer(
+      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
+      {
+        capabilities: { tools: {}, ...spec.capabilities },
+        ...(spec.instructions ? { instructions: spec.instructions(config) } : {}),
+      },
+    );
+    registerTools(server, tools, { audit, secrets, shutdown: shutdownController.signal, maxResultBytes });
+    spec.register?.(server, config, { log, shutdown: shutdownController.signal, tools });
+    return server;
+  };
+
+  const handle = serveStdio(factory, {
+    onerror: (error) => log.error(scrubSecrets(describeError(error), secrets)),
+  });
+
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), SHUTDOWN_BUDGET_MS).unref();
+    shutdownController.abort(new Error(`server shutting down (${why})`));
+    await Promise.allSettled([handle.close(), spec.close?.(config), audit.close()]);
+    process.exit(0);
+  };
+  process.stdin.on('end', () => void shutdown('stdin closed'));
+  process.stdin.on('close', () => void shutdown('stdin closed'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('unhandledRejection', (reason) =>
+    log.error(`unhandled rejection: ${scrubSecrets(describeError(reason), secrets)}`),
+  );
+}

@@ -1,0 +1,73 @@
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type * as z from 'zod';
+
+/**
+ * All four MCP tool annotation hints (spec 2025-11-25, "Tool Annotations"), required so that every
+ * tool states each one deliberately instead of inheriting the spec's defaults by omission.
+ */
+export interface ToolHints {
+  /** The tool does not modify its environment. */
+  readOnlyHint: boolean;
+  /** Updates may be destructive (meaningful only when readOnlyHint is false). */
+  destructiveHint: boolean;
+  /** Repeating the call with the same arguments has no additional effect. */
+  idempotentHint: boolean;
+  /** The tool interacts with an open world of external entities (web, SaaS). */
+  openWorldHint: boolean;
+}
+
+/** What a handler receives besides its validated arguments. */
+export interface ToolContext {
+  /** Aborted when the client cancels the request or the server shuts down. */
+  signal: AbortSignal;
+  /** The MCP server instance serving this connection (for notifications). */
+  server: McpServer;
+}
+
+/** The result a handler returns: MCP's CallToolResult (content, structuredContent, isError). */
+export type ToolResult = CallToolResult;
+
+/**
+ * A tool as data plus one handler. `tools/list`, read-only filtering, toolset selection, README
+ * tables and annotation tests are all derived from these definitions.
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** Written for the model: what it does, when to use it, its limits. */
+  description: string;
+  /** Toolset the tool belongs to (servers that group tools); omitted means the server's only set. */
+  toolset?: string;
+  /** Strict zod object: unknown keys are refused with an error naming them. */
+  inputSchema: I;
+  /** Shape of `structuredContent` when the result has real structure. */
+  outputSchema?: O;
+  annotations: ToolHints;
+  handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/** Identity helper that checks a definition's types; returns it unchanged. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return definition;
+}
+
+/** A plain-text result. */
+export function textResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+/**
+ * A structured result: `structuredContent` for clients that read it (validated by the client
+ * against the tool's outputSchema) plus the same data rendered as `text` for clients that read only
+ * text (spec 2025-11-25, "Structured Content": SHOULD also return the serialized content).
+ */
+export function structuredResult(structuredContent: Record<string, unknown>, text: string): ToolResult {
+  return { content: [{ type: 'text', text }], structuredContent };
+}
+
+/** An error result with a message written for the model. */
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { commonFlags, selectTools, splitList } from '../src/server/flags.js';
+
+const hints = (readOnly: boolean) => ({
+  readOnlyHint: readOnly,
+  destructiveHint: !readOnly,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+const tools = [
+  { name: 'get_issue', toolset: 'issues', annotations: hints(true) },
+  { name: 'create_issue', toolset: 'issues', annotations: hints(false) },
+  { name: 'list_runs', toolset: 'actions', annotations: hints(true) },
+];
+const toolsets = [
+  { name: 'issues', description: 'Issues', default: true },
+  { name: 'actions', description: 'Actions', default: false },
+];
+const names = (list: { name: string }[]) => list.map((t) => t.name);
+
+describe('selectTools', () => {
+  it('serves the default toolsets when nothing is asked', () => {
+    expect(names(selectTools(tools, commonFlags({}, {}), toolsets))).toEqual(['get_issue', 'create_issue']);
+  });
+
+  it('--toolsets replaces the defaults; all enables everything', () => {
+    expect(names(selectTools(tools, commonFlags({ toolsets: 'actions' }, {}), toolsets))).toEqual([
+      'list_runs',
+    ]);
+    expect(selectTools(tools, commonFlags({ toolsets: 'all' }, {}), toolsets)).toHaveLength(3);
+  });
+
+  it('--tools picks exactly those tools, --exclude-tools removes', () => {
+    const flags = commonFlags({ tools: 'list_runs,create_issue', 'exclude-tools': 'create_issue' }, {});
+    expect(names(selectTools(tools, flags, toolsets))).toEqual(['list_runs']);
+  });
+
+  it('--read-only beats every other switch', () => {
+    const flags = commonFlags({ tools: 'create_issue,get_issue', 'read-only': true }, {});
+    expect(names(selectTools(tools, flags, toolsets))).toEqual(['get_issue']);
+  });
+
+  it('unknown tool or toolset names are a config error listing the valid ones', () => {
+    expect(() => selectTools(tools, commonFlags({ tools: 'nope' }, {}), toolsets)).toThrow(
+      /--tools: unknown tool\(s\) nope; valid: get_issue/,
+    );
+    expect(() => selectTools(tools, commonFlags({ toolsets: 'repos' }, {}), toolsets)).toThrow(
+      /unknown toolset\(s\) repos/,
+    );
+    expect(() => selectTools(tools, commonFlags({ toolsets: 'x' }, {}))).toThrow(/has no toolsets/);
+  });
+
+  it('reads the audit log path from the flag, else MCP_AUDIT_LOG', () => {
+    expect(commonFlags({}, { MCP_AUDIT_LOG: '/tmp/a.log' }).auditLog).toBe('/tmp/a.log');
+    expect(commonFlags({ 'audit-log': '/tmp/b.log' }, { MCP_AUDIT_LOG: '/tmp/a.log' }).auditLog).toBe(
+      '/tmp/b.log',
+    );
+  });
+
+  it('splits comma lists, dropping blanks', () => {
+    expect(splitList(' a, b,,c ')).toEqual(['a', 'b', 'c']);
+    expect(splitList(undefined)).toBeUndefined();
+  });
+});

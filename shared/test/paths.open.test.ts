@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AllowedRoots, openInside, openResolved, PathError, type PathErrorCode } from '../src/paths/index.js';
+
+const made: string[] = [];
+afterEach(async () => {
+  for (const d of made.splice(0)) await fs.rm(d, { recursive: true, force: true });
+});
+
+async function fixture(): Promise<{ allowed: string; outside: string; roots: AllowedRoots }> {
+  const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'refmcp-paths-')));
+  made.push(base);
+  const allowed = path.join(base, 'allowed');
+  const outside = path.join(base, 'outside');
+  await fs.mkdir(allowed);
+  await fs.mkdir(outside);
+  await fs.writeFile(path.join(outside, 'secret.txt'), 'SECRET');
+  return { allowed, outside, roots: await AllowedRoots.fromConfig([allowed]) };
+}
+
+async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PathError);
+  expect((err as PathError).code).toBe(code);
+  return err as PathError;
+}
+
+describe('openInside', () => {
+  it('opens a regular file inside and returns handle, path and stat', async () => {
+    const { allowed, roots } = await fixture();
+    await fs.writeFile(path.join(allowed, 'a.txt'), 'hello');
+    const { handle, path: p, stat } = await openInside(roots, 'a.txt');
+    try {
+      expect(await handle.readFile('utf8')).toBe('hello');
+      expect(stat.size).toBe(5);
+      expect(p.real).toBe(path.join(allowed, 'a.txt'));
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('FS-02 refuses to open through a symlink pointing outside', async () => {
+    const { allowed, outside, roots } = await fixture();
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(allowed, 'passwd'));
+    await fs.symlink(outside, path.join(allowed, 'etc'));
+    await rejects(openInside(roots, 'passwd'), 'outside');
+    await rejects(openInside(roots, 'etc/secret.txt'), 'outside');
+    await rejects(openInside(roots, 'etc', { allowDirectory: true }), 'outside');
+  });
+
+  it('race: the file swapped for a symlink to outside after resolve is refused (O_NOFOLLOW)', async () => {
+    const { allowed, outside, roots } = await fixture();
+    const file = path.join(allowed, 'a.txt');
+    await fs.writeFile(file, 'inside');
+    const resolved = await roots.resolve('a.txt', { mustExist: true });
+    await fs.rm(file);
+    await fs.symlink(path.join(outside, 'secret.txt'), file);
+    await rejects(openResolved(roots, resolved), 'outside'); // pre-open lstat sees the link
+    await rejects(openResolved(roots, resolved, { precheck: false }), 'outside'); // O_NOFOLLOW → ELOOP
+    await rejects(openResolved(roots, resolved, { precheck: false, verify: 'stat' }), 'outside');
+  });
+
+  it('race: a parent directory swapped for a symlink to outside is caught by verifying the opened fd', async () => {
+    const { allowed, outside, roots } = await fixture();
+    await fs.mkdir(path.join(allowed, 'd'));
+    await fs.writeFile(path.join(allowed, 'd', 'secret.txt'), 'inside');
+    const resolved = await roots.resolve('d/secret.txt', { mustExist: true });
+    await fs.rename(path.join(allowed, 'd'), path.join(allowed, 'd.old'));
+    await fs.symlink(outside, path.join(allowed, 'd'));
+    await rejects(openResolved(roots, resolved), 'outside'); // /proc/self/fd check
+    await rejects(openResolved(roots, resolved, { verify: 'stat' }), 'outside'); // fallback without /proc
+  });
+
+  it('FIFOs are refused without hanging; sockets too, naming the kind', async () => {
+    const { allowed, roots } = await fixture();
+    const fifo = path.join(allowed, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const e = await rejects(openInside(roots, 'pipe'), 'invalid');
+    expect(e.message).toContain('FIFO');
+    // Skip the pre-open lstat check: the open itself must not hang (O_NONBLOCK) and fstat must refuse it.
+    const resolved = await roots.resolve('pipe', { mustExist: true });
+    expect((await rejects(openResolved(roots, resolved, { precheck: false }), 'invalid')).message).toContain(
+      'FIFO',
+    );
+    // A regular file swapped for a FIFO after resolve is refused too.
+    await fs.writeFile(path.join(allowed, 'f.txt'), 'x');
+    const f = await roots.resolve('f.txt', { mustExist: true });
+    await fs.rm(f.real);
+    execFileSync('mkfifo', [f.real]);
+    await rejects(openResolved(roots, f, { precheck: false }), 'invalid');
+
+    const sock = path.join(allowed, 's.sock');
+    const server = net.createServer().listen(sock);
+    await new Promise((r) => server.once('listening', r));
+    try {
+      expect((await rejects(openInside(roots, 's.sock'), 'invalid')).message).toContain('socket');
+    } finally {
+      server.close();
+    }
+  }, 5000);
+
+  it('directories are refused unless allowDirectory', async () => {
+    const { allowed, roots } = await fixture();
+    await fs.mkdir(path.join(allowed, 'd'));
+    expect((await rejects(openInside(roots, 'd'), 'invalid')).message).toContain('directory');
+    const { handle, stat } = await openInside(roots, 'd', { allowDirectory: true });
+    await handle.close();
+    expect(stat.isDirectory()).toBe(true);
+  });
+
+  it('missing files are not_found', async () => {
+    const { roots } = await fixture();
+    await rejects(openInside(roots, 'nope.txt'), 'not_found');
+  });
+});
