@@ -1,6 +1,7 @@
 export * from './budget.js';
 export * from './errors.js';
 export * from './flags.js';
+export * from './lists.js';
 export * from './log.js';
 export * from './run.js';
 export * from './tool.js';

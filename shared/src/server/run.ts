@@ -18,6 +18,7 @@ import {
   selectTools,
   type ToolsetInfo,
 } from './flags.js';
+import { refuseUnissuedCursors } from './lists.js';
 import { createLogger, guardStdout, type Logger } from './log.js';
 import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
 
@@ -51,6 +52,8 @@ export interface ServerSpec<C> {
   instructions?(config: C): string;
   /** Registers resources and prompts on a new connection's server instance. */
   register?(server: McpServer, config: C, context: ConnectionContext): void;
+  /** Awaited before every tool call (e.g. until the client's roots are applied). */
+  ready?(config: C): Promise<void>;
   /** Credential values to scrub from every result, error and log line. */
   secrets?(config: C): string[];
   /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
@@ -81,7 +84,13 @@ const SHUTDOWN_BUDGET_MS = 1500;
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
-  opts: { audit: AuditLog; secrets: readonly string[]; shutdown: AbortSignal; maxResultBytes: number },
+  opts: {
+    audit: AuditLog;
+    secrets: readonly string[];
+    shutdown: AbortSignal;
+    maxResultBytes: number;
+    ready?: () => Promise<void>;
+  },
 ): void {
   for (const tool of tools) {
     server.registerTool(
@@ -98,6 +107,7 @@ export function registerTools(
         let result: ToolResult;
         try {
           const signal = AbortSignal.any([ctx.mcpReq.signal, opts.shutdown]);
+          await opts.ready?.();
           result = await tool.handler(args as never, { signal, server });
         } catch (error) {
           result = errorResult(describeError(error));
@@ -140,6 +150,10 @@ function capText(result: ToolResult, maxBytes: number): ToolResult {
     return { ...block, text: `${cut.text}\n${marker}` };
   });
   return changed ? { ...result, content } : result;
+}
+
+function withoutKeys<T extends object>(object: T, keys: string[]): T {
+  return Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k))) as T;
 }
 
 function usageText<C>(spec: ServerSpec<C>): string {
@@ -196,11 +210,21 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     const server = new McpServer(
       { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
       {
-        capabilities: { tools: {}, ...spec.capabilities },
+        // tools/prompts capabilities are declared by the first registration, after
+        // refuseUnissuedCursors has hooked their list handlers (declaring them here would install
+        // the SDK's handlers in the constructor, before the hook).
+        capabilities: withoutKeys(spec.capabilities ?? {}, ['tools', 'prompts']),
         ...(spec.instructions ? { instructions: spec.instructions(config) } : {}),
       },
     );
-    registerTools(server, tools, { audit, secrets, shutdown: shutdownController.signal, maxResultBytes });
+    refuseUnissuedCursors(server);
+    registerTools(server, tools, {
+      audit,
+      secrets,
+      shutdown: shutdownController.signal,
+      maxResultBytes,
+      ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
+    });
     spec.register?.(server, config, { log, shutdown: shutdownController.signal, tools });
     return server;
   };

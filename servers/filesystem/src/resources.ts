@@ -1,0 +1,292 @@
+/**
+ * Files under the allowed directories as MCP resources (`file://` URIs):
+ * - a resource template `file://{+path}`; resources/list walks the allowed directories (files only,
+ *   .gitignore honoured, .git skipped) in bounded, cursor-paginated pages;
+ * - resources/read returns a file as text (UTF-8 without NUL) or as a base64 blob, within the
+ *   whole-file budget, opened through the containment checks like every tool;
+ * - 2025-11-25 era: resources/subscribe / unsubscribe watch the file (chokidar) and send
+ *   notifications/resources/updated on change;
+ * - 2026-07-28 era: there is no resources/subscribe; clients open `subscriptions/listen` with
+ *   `resourceSubscriptions`, which the SDK's stdio entry serves itself, filtering our
+ *   resources/updated notifications by URI. The server never sees that filter, so it watches the
+ *   files a modern client has read (bounded, least recently read evicted) and lets the entry drop
+ *   updates nobody listens for.
+ * Watchers are closed on shutdown and when the connection closes.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  type ListResourcesResult,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
+import { openInside, PathError } from '@refmcp/shared/paths';
+import { type ConnectionContext, decodeCursor, describeError, encodeCursor } from '@refmcp/shared/server';
+import type { Config } from './config.js';
+import { looksBinary } from './grep.js';
+import { GitignoreRules } from './ignore-rules.js';
+import { mediaTypeOf, mimeTypeFromName } from './media.js';
+import { ResourceWatches } from './resource-watch.js';
+import { Walker } from './walk.js';
+
+/** Most explicit subscriptions (2025 era) held at once. */
+export const MAX_SUBSCRIPTIONS = 1000;
+/** Most files watched for a modern client's listen streams (the files it read most recently). */
+export const MAX_READ_WATCHES = 256;
+
+const TEXT_TYPES: Record<string, string> = {
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.json': 'application/json',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript',
+  '.ts': 'text/x-typescript',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.css': 'text/css',
+  '.csv': 'text/csv',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.py': 'text/x-python',
+  '.sh': 'text/x-shellscript',
+};
+
+const TEMPLATE_TITLE = 'Files in the allowed directories';
+
+function templateDescription(config: Config): string {
+  return (
+    'Any file under the allowed directories, by file:// URI. Text files come back as text, others as base64 ' +
+    `blobs; files over ${config.maxFileBytes} bytes are refused (use read_text_file with head/tail/offset).`
+  );
+}
+
+function textMimeType(name: string): string {
+  return TEXT_TYPES[path.extname(name).toLowerCase()] ?? 'text/plain';
+}
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/** The filesystem path a `file://` URI names, or an InvalidParams error. */
+export function uriToPath(uri: string): string {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw invalid(`Resource URI ${JSON.stringify(uri)} is not a valid URI`);
+  }
+  if (url.protocol !== 'file:')
+    throw invalid(`Resource URI ${JSON.stringify(uri)}: only file:// URIs are served`);
+  try {
+    return fileURLToPath(url);
+  } catch (error) {
+    throw invalid(`Resource URI ${JSON.stringify(uri)}: ${(error as Error).message}`);
+  }
+}
+
+/** Maps containment/IO errors to the JSON-RPC errors resources/read and subscribe answer with. */
+function toProtocolError(error: unknown, uri: string): Error {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof PathError) {
+    return error.code === 'not_found' ? new ResourceNotFoundError(uri) : invalid(error.message);
+  }
+  return invalid(describeError(error));
+}
+
+/** Is this request served on the 2026-07-28 era (it carries the per-request `_meta` envelope)? */
+function isModernRequest(ctx: unknown): boolean {
+  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } }).mcpReq?.envelope;
+  return envelope !== undefined && Object.keys(envelope).length > 0;
+}
+
+/** The text of `bytes` if they are valid UTF-8, else undefined (served as a blob). */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readResource(
+  config: Config,
+  uri: string,
+): Promise<{ result: ReadResourceResult; real: string }> {
+  const filePath = uriToPath(uri);
+  let opened: Awaited<ReturnType<typeof openInside>>;
+  try {
+    opened = await openInside(config.workspace.roots, filePath);
+  } catch (error) {
+    throw toProtocolError(error, uri);
+  }
+  try {
+    const size = opened.stat.size;
+    if (size > config.maxFileBytes) {
+      throw invalid(
+        `${filePath} is ${size} bytes, over the ${config.maxFileBytes}-byte limit for a whole read; ` +
+          'read it in parts with the read_text_file tool (head, tail, offset/limit)',
+      );
+    }
+    const bytes = await opened.handle.readFile();
+    const name = path.basename(filePath);
+    const text = looksBinary(bytes) ? undefined : decodeUtf8(bytes);
+    return {
+      real: opened.path.real,
+      result: {
+        contents: [
+          text !== undefined
+            ? { uri, mimeType: textMimeType(name), text }
+            : {
+                uri,
+                mimeType: mediaTypeOf(name, bytes.subarray(0, 64)).mimeType,
+                blob: bytes.toString('base64'),
+              },
+        ],
+      },
+    };
+  } catch (error) {
+    throw toProtocolError(error, uri);
+  } finally {
+    await opened.handle.close().catch(() => {});
+  }
+}
+
+interface ListPosition extends Record<string, unknown> {
+  /** Index of the root being walked. */
+  i: number;
+  /** Last relative path handed out in that root. */
+  after?: string;
+}
+
+async function listResources(config: Config, cursor: string | undefined): Promise<ListResourcesResult> {
+  let position: ListPosition = { i: 0 };
+  if (cursor) {
+    try {
+      position = decodeCursor<ListPosition>(cursor);
+    } catch (error) {
+      throw invalid((error as Error).message);
+    }
+  }
+  const roots = config.workspace.roots;
+  const resources: ListResourcesResult['resources'] = [];
+  const deadline = performance.now() + config.walkTimeoutMs;
+  // Where the page's last resource sits: the next page starts after it.
+  let lastTaken: ListPosition | undefined;
+  for (let i = position.i; i < roots.roots.length; i++) {
+    const root = roots.roots[i];
+    if (!root) break;
+    const gitignore = new GitignoreRules();
+    const walker = new Walker(root.real, {
+      contains: (real) => roots.containsReal(real),
+      deadline,
+      ...(i === position.i && position.after ? { after: position.after } : {}),
+      prune: (e) => gitignore.ignores(e),
+      enterDirectory: (rel, real) => gitignore.enter(rel, real),
+    });
+    for await (const e of walker) {
+      if (!(e.kind === 'file' || (e.kind === 'symlink' && e.target === 'file'))) continue;
+      // One file beyond the page proves there is more (no empty last page).
+      if (resources.length >= config.maxEntries)
+        return { resources, nextCursor: encodeCursor({ ...lastTaken }) };
+      const mimeType = mimeTypeFromName(e.name) ?? TEXT_TYPES[path.extname(e.name).toLowerCase()];
+      resources.push({
+        uri: pathToFileURL(path.join(root.configured, e.rel)).href,
+        name: roots.roots.length > 1 ? `${path.basename(root.configured)}/${e.rel}` : e.rel,
+        ...(mimeType ? { mimeType } : {}),
+      });
+      lastTaken = { i, after: e.rel };
+    }
+    if (walker.stats.timedOut) {
+      // Resume after the last entry examined (or where this page started, if none was).
+      const after = walker.stats.last ?? (i === position.i ? position.after : undefined);
+      return { resources, nextCursor: encodeCursor(after ? { i, after } : { i }) };
+    }
+  }
+  return { resources };
+}
+
+export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
+  const log = context.log;
+  const notify = (uri: string) => {
+    server.server
+      .sendResourceUpdated({ uri })
+      .catch((error: unknown) => log.warn(`resources/updated ${uri}: ${describeError(error)}`));
+  };
+  const onError = (error: unknown) => log.warn(`file watch: ${describeError(error)}`);
+  const subscribed = new ResourceWatches({ onChange: notify, max: MAX_SUBSCRIPTIONS, onError });
+  const readWatches = new ResourceWatches({ onChange: notify, max: MAX_READ_WATCHES, onError });
+  const closeAll = () => Promise.all([subscribed.closeAll(), readWatches.closeAll()]);
+
+  server.registerResource(
+    'file',
+    new ResourceTemplate('file://{+path}', { list: undefined }),
+    { title: TEMPLATE_TITLE, description: templateDescription(config) },
+    async (uri, _variables, ctx) => {
+      const { result, real } = await readResource(config, uri.href);
+      if (isModernRequest(ctx)) {
+        await readWatches.add(uri.href, real, { evictOldest: true }).catch(onError);
+      }
+      return result;
+    },
+  );
+
+  // The SDK's resources/list ignores cursors; ours pages through the walk.
+  server.server.setRequestHandler('resources/list', async (request) =>
+    listResources(config, request.params?.cursor),
+  );
+
+  // One template, one page: any cursor is one this server never issued (pagination contract, ALL-05).
+  server.server.setRequestHandler('resources/templates/list', async (request) => {
+    if (request.params?.cursor !== undefined)
+      throw invalid('Invalid cursor: resources/templates/list has a single page');
+    return {
+      resourceTemplates: [
+        {
+          name: 'file',
+          uriTemplate: 'file://{+path}',
+          title: TEMPLATE_TITLE,
+          description: templateDescription(config),
+        },
+      ],
+    };
+  });
+
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    const uri = request.params.uri;
+    const filePath = uriToPath(uri);
+    let real: string;
+    let directory = false;
+    try {
+      const resolved = await config.workspace.roots.resolve(filePath);
+      real = resolved.real;
+      directory = resolved.exists && (await fs.stat(real)).isDirectory();
+    } catch (error) {
+      throw toProtocolError(error, uri);
+    }
+    if (!(await subscribed.add(uri, real, { directory }))) {
+      throw invalid(`Too many subscriptions (limit ${MAX_SUBSCRIPTIONS}); unsubscribe from some first`);
+    }
+    return {};
+  });
+
+  server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+    await subscribed.remove(request.params.uri);
+    return {};
+  });
+
+  context.shutdown.addEventListener('abort', () => void closeAll(), { once: true });
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    previousOnClose?.();
+    void closeAll();
+  };
+}

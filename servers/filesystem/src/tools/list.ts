@@ -1,0 +1,339 @@
+/**
+ * Listing tools: list_directory, list_directory_with_sizes, directory_tree. Names, argument names
+ * and text shapes are the official server's ([FILE]/[DIR] lines, the JSON tree); what is added —
+ * pagination, depth/entry/byte/time budgets, symlink containment — is optional or explicit.
+ */
+import fs from 'node:fs/promises';
+import type { ResolvedPath } from '@refmcp/shared/paths';
+import { cursorString, pathString, safeString, z } from '@refmcp/shared/schema';
+import {
+  defineTool,
+  structuredResult,
+  type ToolDefinition,
+  ToolError,
+  type ToolHints,
+  type ToolResult,
+  truncationMarker,
+} from '@refmcp/shared/server';
+import type { Config } from '../config.js';
+import { excluder } from '../globs.js';
+import {
+  entriesAfter,
+  entryTag,
+  formatSize,
+  type ListedEntry,
+  readListing,
+  type SortBy,
+  sortEntries,
+  sortKey,
+} from '../listing.js';
+import { makeCursor, queryKey, readCursor } from '../paging.js';
+import { buildTreePage, type TreeNode } from '../tree.js';
+
+const READ_ONLY: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Bytes of a result kept free for summary and marker lines. */
+const RESERVE_BYTES = 2048;
+
+export const DEFAULT_TREE_DEPTH = 8;
+export const MAX_TREE_DEPTH = 64;
+
+const entryKind = z.enum(['file', 'directory', 'symlink', 'other']);
+const targetKind = z.enum(['file', 'directory', 'other']);
+
+const listedEntry = z.object({
+  name: z.string(),
+  type: entryKind,
+  target: targetKind
+    .optional()
+    .describe('For a symlink: what it points to (always inside the allowed directories).'),
+  size: z.number().optional().describe('Bytes (files and links to files; list_directory_with_sizes only).'),
+});
+
+const listingOutput = z.object({
+  path: z.string(),
+  entries: z.array(listedEntry).describe('This page of entries.'),
+  total: z.number().describe('Entries in the whole directory.'),
+  files: z.number(),
+  directories: z.number(),
+  others: z.number().describe('Symlinks, FIFOs, sockets, devices.'),
+  totalSize: z.number().optional().describe('Sum of all file sizes in the directory, in bytes.'),
+  skippedLinks: z
+    .number()
+    .describe('Symlinks not shown: target outside the allowed directories, dangling or looping.'),
+  nextCursor: z.string().optional().describe('Pass as cursor to get the next page; absent on the last page.'),
+});
+
+export const excludePatternsSchema = z
+  .array(safeString({ max: 1000, min: 1 }))
+  .max(100)
+  .default([])
+  .describe(
+    'Glob patterns of entries to leave out, relative to path. A pattern with "*" is matched as a glob ("**/*.log", ' +
+      '"dist/*"); any other pattern matches that name at any depth, with everything below it ("node_modules", ".git").',
+  );
+
+const pathArg = (what: string) =>
+  pathString().describe(`${what}: absolute, or relative to the first allowed directory.`);
+
+/** Resolves `input` to an existing directory inside the allowed directories. */
+export async function resolveDirectory(config: Config, input: string): Promise<ResolvedPath> {
+  const resolved = await config.workspace.roots.resolve(input, { mustExist: true });
+  const st = await fs.stat(resolved.real);
+  if (!st.isDirectory()) {
+    throw new ToolError(
+      `path: ${JSON.stringify(input)} is not a directory; use read_text_file or get_file_info for files`,
+    );
+  }
+  return resolved;
+}
+
+function entryLine(e: ListedEntry, withSizes: boolean): string {
+  const tag = entryTag(e);
+  const link = e.type === 'symlink' ? ` (link to a ${e.target ?? 'file'})` : '';
+  if (!withSizes) return `${tag} ${e.name}${link}`;
+  const size = e.size !== undefined && e.type !== 'directory' ? formatSize(e.size).padStart(10) : '';
+  return `${tag} ${`${e.name}${link}`.padEnd(30)} ${size}`;
+}
+
+async function listingPage(
+  config: Config,
+  args: { path: string; cursor?: string | undefined },
+  withSizes: boolean,
+  sortBy: SortBy,
+): Promise<ToolResult> {
+  const tool = withSizes ? 'list_directory_with_sizes' : 'list_directory';
+  const dir = await resolveDirectory(config, args.path);
+  const key = queryKey(tool, { real: dir.real, sortBy });
+  const position = readCursor<{ after: [number, string] }>(args.cursor, key);
+  const listing = await readListing(dir.real, {
+    withSizes,
+    contains: (r) => config.workspace.roots.containsReal(r),
+  });
+  const remaining = entriesAfter(sortEntries(listing.entries, sortBy), sortBy, position?.after);
+  const budget = config.maxResultBytes - RESERVE_BYTES;
+  const page: ListedEntry[] = [];
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const e of remaining) {
+    if (page.length >= config.maxEntries) break;
+    const line = entryLine(e, withSizes);
+    const cost = Buffer.byteLength(line) + 1;
+    if (page.length > 0 && bytes + cost > budget) break;
+    page.push(e);
+    lines.push(line);
+    bytes += cost;
+  }
+  const more = remaining.length - page.length;
+  const last = page[page.length - 1];
+  const nextCursor = more > 0 && last ? makeCursor(key, { after: sortKey(last, sortBy) }) : undefined;
+  const total = listing.entries.length;
+  if (total === 0) lines.push('(empty directory)');
+  if (withSizes) {
+    lines.push('', `Total: ${listing.files} files, ${listing.directories} directories`);
+    lines.push(`Combined size: ${formatSize(listing.totalSize ?? 0)}`);
+  }
+  if (listing.skippedLinks > 0) {
+    lines.push(
+      `(${listing.skippedLinks} symlink(s) not shown: they point outside the allowed directories or nowhere)`,
+    );
+  }
+  if (nextCursor) {
+    const shown = total - remaining.length;
+    lines.push(
+      truncationMarker(
+        `entries ${shown + 1}–${shown + page.length} of ${total} shown, ${more} more`,
+        `call ${tool} again with the same path and cursor "${nextCursor}"`,
+      ),
+    );
+  }
+  return structuredResult(
+    {
+      path: dir.absolute,
+      entries: page,
+      total,
+      files: listing.files,
+      directories: listing.directories,
+      others: listing.others,
+      ...(withSizes ? { totalSize: listing.totalSize ?? 0 } : {}),
+      skippedLinks: listing.skippedLinks,
+      ...(nextCursor ? { nextCursor } : {}),
+    },
+    lines.join('\n'),
+  );
+}
+
+type TreeNodeShape = z.ZodType<TreeNode>;
+const treeNode: TreeNodeShape = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    type: entryKind,
+    target: targetKind.optional(),
+    children: z.array(treeNode).optional(),
+    maxDepthReached: z.literal(true).optional(),
+    continued: z.literal(true).optional(),
+  }),
+);
+
+const treeOutput = z.object({
+  path: z.string(),
+  tree: z.array(treeNode).describe('Entries of this page as a tree; directories carry children.'),
+  entries: z.number().describe('Entries on this page.'),
+  maxDepth: z.number(),
+  depthLimited: z.number().describe('Directories at maxDepth whose contents are not shown.'),
+  skippedLinks: z.number(),
+  unreadable: z.number().describe('Directories that could not be read.'),
+  truncated: z
+    .object({
+      reason: z.enum(['entries', 'bytes', 'time', 'cancelled']),
+      moreEstimate: z
+        .number()
+        .describe(
+          'Entries left in the directories already opened, before exclusions: an estimate of what remains.',
+        ),
+    })
+    .optional(),
+  timedOut: z.boolean().optional(),
+  nextCursor: z.string().optional(),
+});
+
+function treeMarker(reason: string, pending: number, config: Config, nextCursor: string): string {
+  const why =
+    reason === 'entries'
+      ? `entry budget (${config.maxEntries}) reached`
+      : reason === 'bytes'
+        ? `byte budget (${config.maxResultBytes}) reached`
+        : reason === 'time'
+          ? `time budget (${config.walkTimeoutMs} ms) ran out; partial result`
+          : 'cancelled';
+  return truncationMarker(
+    `${why}; about ${pending} more entries not shown`,
+    `narrow path, add excludePatterns, lower maxDepth, or call directory_tree again with the same arguments and cursor "${nextCursor}"`,
+  );
+}
+
+export function listTools(config: Config): ToolDefinition[] {
+  const listDirectory = defineTool({
+    name: 'list_directory',
+    title: 'List Directory',
+    description:
+      'List the entries of one directory (not recursive), sorted by name: one "[FILE] name" or "[DIR] name" line ' +
+      'each ("[LINK]" for symlinks, which are shown only when they point inside the allowed directories). ' +
+      `At most ${config.maxEntries} entries per call: when there are more, the result ends with a "[truncated: …]" ` +
+      'line and carries nextCursor — call again with the same path and that cursor for the next page. ' +
+      'Use directory_tree for a recursive view, search_files to find entries by name.',
+    inputSchema: z.strictObject({
+      path: pathArg('Directory to list'),
+      cursor: cursorString().optional(),
+    }),
+    outputSchema: listingOutput,
+    annotations: READ_ONLY,
+    handler: async (args) => listingPage(config, args, false, 'name'),
+  });
+
+  const listWithSizes = defineTool({
+    name: 'list_directory_with_sizes',
+    title: 'List Directory with Sizes',
+    description:
+      "Like list_directory, with each file's size, and totals for the whole directory (file and directory counts, " +
+      'combined size). sortBy "name" (default) or "size" (largest first). Paginated the same way: ' +
+      `at most ${config.maxEntries} entries per call, then pass nextCursor as cursor.`,
+    inputSchema: z.strictObject({
+      path: pathArg('Directory to list'),
+      sortBy: z
+        .enum(['name', 'size'])
+        .default('name')
+        .describe('Sort entries by name or size (largest first).'),
+      cursor: cursorString().optional(),
+    }),
+    outputSchema: listingOutput,
+    annotations: READ_ONLY,
+    handler: async (args) => listingPage(config, args, true, args.sortBy),
+  });
+
+  const directoryTree = defineTool({
+    name: 'directory_tree',
+    title: 'Directory Tree',
+    description:
+      'Recursive tree of a directory as JSON: [{"name", "type": "file"|"directory"|"symlink"|"other", ' +
+      '"children": [...]}] (directories always have children), sorted by name, 2-space indented. Bounded: ' +
+      `maxDepth levels (default ${DEFAULT_TREE_DEPTH}; deeper directories are marked "maxDepthReached"), ` +
+      `${config.maxEntries} entries and ${config.maxResultBytes} bytes per call, ${config.walkTimeoutMs} ms. ` +
+      'When cut, a second text block "[truncated: …]" says why and the result carries nextCursor: call again ' +
+      'with the same arguments and that cursor to continue (directories already shown reappear marked ' +
+      '"continued"). Use excludePatterns (e.g. ["node_modules", ".git"]) to skip big irrelevant subtrees. ' +
+      'Symlinks are listed, not followed.',
+    inputSchema: z.strictObject({
+      path: pathArg('Directory whose tree to show'),
+      excludePatterns: excludePatternsSchema,
+      maxDepth: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_TREE_DEPTH)
+        .default(DEFAULT_TREE_DEPTH)
+        .describe('Levels to descend (1 = only the entries of path).'),
+      cursor: cursorString().optional(),
+    }),
+    outputSchema: treeOutput,
+    annotations: READ_ONLY,
+    handler: async (args, { signal }) => {
+      const dir = await resolveDirectory(config, args.path);
+      const key = queryKey('directory_tree', { real: dir.real, ex: args.excludePatterns, d: args.maxDepth });
+      const position = readCursor<{ after: string }>(args.cursor, key);
+      const page = await buildTreePage(dir.real, {
+        contains: (r) => config.workspace.roots.containsReal(r),
+        maxDepth: args.maxDepth,
+        deadline: performance.now() + config.walkTimeoutMs,
+        signal,
+        ...(position ? { after: position.after } : {}),
+        exclude: excluder(args.excludePatterns),
+        maxEntries: config.maxEntries,
+        maxBytes: config.maxResultBytes - RESERVE_BYTES,
+      });
+      const resumable = page.stoppedBy && page.stoppedBy !== 'cancelled';
+      const after = page.last ?? position?.after;
+      const nextCursor = resumable && after ? makeCursor(key, { after }) : undefined;
+      const content: ToolResult['content'] = [{ type: 'text', text: JSON.stringify(page.tree, null, 2) }];
+      const notes: string[] = [];
+      if (page.stoppedBy && nextCursor)
+        notes.push(treeMarker(page.stoppedBy, page.pending, config, nextCursor));
+      else if (page.stoppedBy) notes.push(`[truncated: ${page.stoppedBy}; call again to retry]`);
+      if (page.depthLimited > 0) {
+        notes.push(
+          `${page.depthLimited} director${page.depthLimited === 1 ? 'y' : 'ies'} at maxDepth ${args.maxDepth} not expanded ` +
+            '("maxDepthReached"): raise maxDepth or call directory_tree on them.',
+        );
+      }
+      if (page.skippedLinks > 0)
+        notes.push(
+          `${page.skippedLinks} symlink(s) pointing outside the allowed directories or nowhere were left out.`,
+        );
+      if (page.unreadable > 0)
+        notes.push(`${page.unreadable} director${page.unreadable === 1 ? 'y' : 'ies'} could not be read.`);
+      if (notes.length > 0) content.push({ type: 'text', text: notes.join('\n') });
+      return {
+        content,
+        structuredContent: {
+          path: dir.absolute,
+          tree: page.tree,
+          entries: page.entries,
+          maxDepth: args.maxDepth,
+          depthLimited: page.depthLimited,
+          skippedLinks: page.skippedLinks,
+          unreadable: page.unreadable,
+          ...(page.stoppedBy ? { truncated: { reason: page.stoppedBy, moreEstimate: page.pending } } : {}),
+          ...(page.stoppedBy === 'time' ? { timedOut: true } : {}),
+          ...(nextCursor ? { nextCursor } : {}),
+        },
+      };
+    },
+  });
+
+  return [listDirectory, listWithSizes, directoryTree];
+}

@@ -1,0 +1,137 @@
+/**
+ * Write tools: write_file, edit_file, create_directory, move_file. Every write goes through
+ * @refmcp/shared/paths (atomic temp+rename writes that keep the mode, mkdir -p checked level by level,
+ * moves that never overwrite), so a symlink cannot redirect it outside the allowed directories.
+ */
+import { mkdirInside, moveInside, writeFileAtomic } from '@refmcp/shared/paths';
+import { pathString, safeString, z } from '@refmcp/shared/schema';
+import { defineTool, structuredResult, type ToolDefinition, textResult } from '@refmcp/shared/server';
+import type { Config } from '../config.js';
+import { editFile } from '../edit-file.js';
+import { formatBytes } from '../format.js';
+
+/** Largest content write_file accepts, in characters. */
+const MAX_WRITE_CHARS = 10 * 1024 * 1024;
+/** Largest oldText/newText of one edit, in characters. */
+const MAX_EDIT_TEXT_CHARS = 1024 * 1024;
+const MAX_EDITS = 100;
+
+const path = (what: string) =>
+  pathString().describe(`${what}: absolute, or relative to the first allowed directory.`);
+
+/** Largest file edit_file loads: at least 10 MiB (source files beyond the whole-read limit), more if configured. */
+function editLimit(config: Config): number {
+  return Math.max(config.maxFileBytes, 10 * 1024 * 1024);
+}
+
+export function writeTools(config: Config): ToolDefinition[] {
+  const writeFile = defineTool({
+    name: 'write_file',
+    title: 'Write File',
+    description:
+      "Create a file, or replace an existing file's whole content, with the given UTF-8 text. Overwrites without " +
+      'asking: to change part of a file use edit_file instead. The write is atomic (a temporary file renamed into ' +
+      'place: readers never see half a file) and an existing file keeps its permissions. The parent directory must ' +
+      'exist (create it with create_directory).',
+    inputSchema: z.strictObject({
+      path: path('File to write'),
+      content: safeString({ max: MAX_WRITE_CHARS }).describe(
+        'The complete new content of the file (UTF-8 text).',
+      ),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (args) => {
+      const before = await config.workspace.roots.resolve(args.path);
+      await writeFileAtomic(config.workspace.roots, args.path, args.content);
+      const bytes = formatBytes(Buffer.byteLength(args.content, 'utf8'));
+      return textResult(`${before.exists ? 'Overwrote' : 'Created'} ${args.path} (${bytes}).`);
+    },
+  });
+
+  const editFileTool = defineTool({
+    name: 'edit_file',
+    title: 'Edit File',
+    description:
+      "Replace exact text in a text file and return a unified diff of the change. Each edit's oldText must occur " +
+      'exactly once in the file (copy it from a fresh read, with its indentation; add surrounding lines if it ' +
+      'occurs more than once); newText replaces it literally ($ and other characters have no special meaning). ' +
+      'Edits apply in order, each to the result of the previous ones, and all or none are applied. A difference ' +
+      'only in line endings (CRLF/LF) or trailing whitespace is tolerated and the file keeps its CRLF line ' +
+      "endings; different indentation is not, and the error shows the file's actual text. dryRun: true shows the " +
+      'diff without writing. The file keeps its permissions.',
+    inputSchema: z.strictObject({
+      path: path('Text file to edit'),
+      edits: z
+        .array(
+          z.strictObject({
+            oldText: safeString({ max: MAX_EDIT_TEXT_CHARS }).describe(
+              'Text to find; must occur exactly once, whitespace included.',
+            ),
+            newText: safeString({ max: MAX_EDIT_TEXT_CHARS }).describe('Text to put in its place (literal).'),
+          }),
+        )
+        .min(1, 'give at least one edit')
+        .max(MAX_EDITS, `at most ${MAX_EDITS} edits per call`),
+      dryRun: z.boolean().default(false).describe('Preview: return the diff without changing the file.'),
+    }),
+    outputSchema: z.object({
+      path: z.string(),
+      dryRun: z.boolean(),
+      written: z.boolean().describe('True when the file was changed on disk.'),
+      edits: z.array(
+        z.object({
+          index: z.number(),
+          line: z.number().describe('1-based line where the replaced text started.'),
+          match: z.enum(['exact', 'line-endings', 'trailing-whitespace']),
+        }),
+      ),
+      diff: z.string().describe('Unified diff of the change (cut to the result budget).'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    handler: async (args) => {
+      const { result, text } = await editFile(config.workspace.roots, args.path, args.edits, {
+        dryRun: args.dryRun,
+        maxFileBytes: editLimit(config),
+        maxDiffBytes: Math.max(1024, config.maxResultBytes - 2048),
+      });
+      return structuredResult({ ...result }, text);
+    },
+  });
+
+  const createDirectory = defineTool({
+    name: 'create_directory',
+    title: 'Create Directory',
+    description:
+      'Create a directory, including any missing parent directories (like mkdir -p). Succeeds if it already ' +
+      'exists. Fails if a file is in the way or a path component leads outside the allowed directories.',
+    inputSchema: z.strictObject({ path: path('Directory to create') }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (args) => {
+      const before = await config.workspace.roots.resolve(args.path);
+      await mkdirInside(config.workspace.roots, args.path);
+      return textResult(
+        before.exists ? `Directory ${args.path} already exists.` : `Created directory ${args.path}.`,
+      );
+    },
+  });
+
+  const moveFile = defineTool({
+    name: 'move_file',
+    title: 'Move File',
+    description:
+      'Move or rename a file or directory. Never overwrites: if anything exists at the destination (even a ' +
+      "broken symlink) the move fails and nothing changes. The destination's parent directory must exist. A " +
+      'symlink is moved itself, not its target. Both paths must be inside the allowed directories.',
+    inputSchema: z.strictObject({
+      source: path('File or directory to move'),
+      destination: path('New path (must not exist yet)'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    handler: async (args) => {
+      await moveInside(config.workspace.roots, args.source, args.destination);
+      return textResult(`Moved ${args.source} to ${args.destination}.`);
+    },
+  });
+
+  return [writeFile, editFileTool, createDirectory, moveFile] as ToolDefinition[];
+}

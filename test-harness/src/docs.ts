@@ -1,0 +1,41 @@
+/**
+ * README tool tables generated from a server's own tool definitions (as served in `tools/list`),
+ * so the docs cannot drift from the code. A README holds the table between
+ * `<!-- tools:start -->` and `<!-- tools:end -->`.
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+
+const START = '<!-- tools:start -->';
+const END = '<!-- tools:end -->';
+
+/** First sentence of a description (up to the first ". " or newline), for the table. */
+function summary(description = ''): string {
+  const first = description.split(/\n|(?<=\.)\s/)[0] ?? '';
+  return first.replace(/\|/g, '\\|').trim();
+}
+
+function argList(tool: Tool): string {
+  const props = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>);
+  const required = new Set(tool.inputSchema.required ?? []);
+  return props.map((p) => (required.has(p) ? `\`${p}\`` : `\`${p}?\``)).join(', ');
+}
+
+function mode(tool: Tool): string {
+  const a = tool.annotations ?? {};
+  if (a.readOnlyHint) return 'read';
+  return a.destructiveHint ? 'write (destructive)' : 'write';
+}
+
+/** A markdown table: tool, arguments (`?` = optional), mode, what it does. */
+export function renderToolsTable(tools: Tool[]): string {
+  const rows = tools.map((t) => `| \`${t.name}\` | ${argList(t)} | ${mode(t)} | ${summary(t.description)} |`);
+  return ['| Tool | Arguments | Mode | What it does |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** `readme` with the text between the tools markers replaced by `table`; throws if the markers are missing. */
+export function withToolsTable(readme: string, table: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README has no ${START} … ${END} section`);
+  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+}

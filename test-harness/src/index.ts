@@ -1,0 +1,57 @@
+// @refmcp/test-harness: drive built MCP servers over stdio as a host does.
+export { CHECKS, checkServer } from './check-server.js';
+export {
+  answersToolsList,
+  type CallOutcome,
+  type CheckReport,
+  type CheckResult,
+  type CheckServerOptions,
+  callTool,
+  listAllTools,
+  resultText,
+  type SlowCall,
+} from './checks/context.js';
+export { canonicalJson, diffToolLists } from './checks/eras.js';
+export {
+  hostileCases,
+  judgeNamedError,
+  judgeOddString,
+  ODD_STRINGS,
+  UNKNOWN_KEY,
+  UNKNOWN_TOOL,
+  wrongTypeCase,
+} from './checks/hostile-args.js';
+export { toolMetadataProblems } from './checks/metadata.js';
+export { DEBUG_ENV } from './checks/purity.js';
+export {
+  type Connection,
+  type ConnectOptions,
+  connect,
+  describeCommand,
+  type Era,
+  MODERN_PROTOCOL_VERSION,
+  serverBin,
+} from './connect.js';
+export { renderToolsTable, withToolsTable } from './docs.js';
+export { formatCallResult, formatReport, formatTools } from './format.js';
+export {
+  HostConfigError,
+  type HostConfigServer,
+  readHostConfig,
+  serverEntries,
+  stripJsonComments,
+} from './host-config.js';
+export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
+export { compileJsonSchema, type SchemaVerdict } from './json-schema.js';
+export { findDuplicates, followPages, type PageWalk } from './pagination.js';
+export { descendantPids, descendants, isAlive, type ProcessId } from './process-tree.js';
+export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
+export {
+  allowsExtraKeys,
+  type JsonSchema,
+  type PropertyInfo,
+  synthesizeArgs,
+  synthesizeValue,
+  topLevelProperties,
+} from './synthesize.js';
+export { exitsWithin, type LaunchTarget, type ProcessExit, RecordingStdioTransport } from './transport.js';

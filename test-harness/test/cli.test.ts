@@ -1,0 +1,183 @@
+// mcp-harness end to end: the built dist/cli.js spawned as a user runs it, against the fixtures,
+// with the server given after `--` or through a host config file.
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const harnessDir = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(harnessDir, 'dist/cli.js');
+const good = ['--', 'node', 'test/fixtures/good-server.mjs'];
+const claudeConfig = 'test/fixtures/claude_desktop_config.json';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js ARGS…` in test-harness/ and collects its output. */
+function runCli(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: harnessDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Newest modification time under `dir`, in ms. */
+function newest(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => statSync(join(e.parentPath, e.name)).mtimeMs),
+  );
+}
+
+beforeAll(() => {
+  // Build only when dist/ is missing or older than src/ (turbo has usually built it already).
+  let built = 0;
+  try {
+    built = statSync(cli).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newest(join(harnessDir, 'src'))) {
+    execFileSync(join(harnessDir, '../node_modules/.bin/pnpm'), ['run', 'build'], {
+      cwd: harnessDir,
+      stdio: 'pipe',
+    });
+  }
+}, 60_000);
+
+describe('mcp-harness tools / call', () => {
+  it('lists tools readably and as JSON', async () => {
+    const [human, json] = await Promise.all([
+      runCli(['tools', ...good]),
+      runCli(['tools', '--json', ...good]),
+    ]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('echo — Echo  [read-only, idempotent]');
+    expect(human.stdout).toContain('args: text*: string, times?: integer');
+    expect(json.code).toBe(0);
+    const names = (JSON.parse(json.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toEqual(['echo', 'add', 'save_note', 'call_api', 'slow']); // all three pages
+  });
+
+  it('calls a tool in either era; a tool error or unknown tool exits 1', async () => {
+    const [ok, modern, toolError, unknown] = await Promise.all([
+      runCli(['call', 'echo', '{"text":"hi","times":3}', ...good]),
+      runCli(['call', 'add', '{"a":2,"b":3}', '--era', 'modern', '--json', ...good]),
+      runCli(['call', 'call_api', '{"resource":"private"}', ...good]),
+      runCli(['call', 'no_such_tool', ...good]),
+    ]);
+    expect(ok).toMatchObject({ code: 0, stdout: 'hihihi\n' });
+    expect(modern.code).toBe(0);
+    expect(JSON.parse(modern.stdout)).toMatchObject({ structuredContent: { sum: 5 } });
+    expect(toolError).toMatchObject({
+      code: 1,
+      stdout: 'error: upstream said 401 Unauthorized: check the configured token\n',
+    });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('JSON-RPC error -32602');
+  });
+
+  it('takes the server from a Claude Desktop style config and from a VS Code JSONC config', async () => {
+    const [claude, vscode] = await Promise.all([
+      runCli(['call', 'call_api', '{"resource":"public/x"}', '--config', claudeConfig, '--server', 'good']),
+      runCli(['tools', '--config', 'test/fixtures/vscode-mcp.jsonc', '--server', 'good']),
+    ]);
+    expect(claude).toMatchObject({ code: 0, stdout: 'fetched public/x\n' });
+    expect(vscode.code).toBe(0);
+    expect(vscode.stdout).toContain('slow — Slow operation');
+  });
+});
+
+describe('mcp-harness check', () => {
+  it('passes the good server (from a host config), fails the bad one (--json), exit 0 / 1', async () => {
+    const [pass, fail] = await Promise.all([
+      runCli([
+        'check',
+        '--allow-destructive',
+        '--secret',
+        'TESTTOKEN123',
+        '--slow-call',
+        'slow',
+        '--slow-args',
+        '{"ms":1000}',
+        '--config',
+        claudeConfig,
+        '--server',
+        'good',
+      ]),
+      runCli([
+        'check',
+        '--json',
+        '--secret',
+        'TESTTOKEN123',
+        '--skip',
+        'ALL-04',
+        '--config',
+        claudeConfig,
+        '--server',
+        'bad',
+      ]),
+    ]);
+    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+    expect(pass.stdout).toMatch(/^good-fixture 1\.0\.0: 9 check\(s\), all passed/);
+    expect(pass.stdout).toContain('✓ ALL-07 slow call does not block others\n');
+    expect(pass.stdout).not.toContain('✗');
+
+    expect(fail.code).toBe(1);
+    const report = JSON.parse(fail.stdout) as {
+      ok: boolean;
+      checks: { id: string; ok: boolean; skipped?: boolean }[];
+    };
+    expect(report.ok).toBe(false);
+    const failed = report.checks.filter((c) => !c.ok).map((c) => c.id);
+    expect(failed).toEqual(['META', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-05', 'ALL-08']);
+    expect(report.checks.find((c) => c.id === 'ALL-04')?.skipped).toBe(true);
+    // Without --allow-destructive only read-only tools are called; call_api is not annotated so.
+    expect(fail.stdout).toContain('call_api: not read-only; skipped (destructive calls not allowed)');
+    expect(fail.stdout).not.toContain('TESTTOKEN123');
+  }, 30_000);
+});
+
+describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () => {
+  it.each([
+    ['no command', []],
+    ['unknown command', ['frobnicate', ...good]],
+    ['no server', ['tools']],
+    ['both server forms', ['tools', '--config', claudeConfig, '--server', 'good', ...good]],
+    ['unknown option', ['tools', '--bogus', ...good]],
+    ['bad era', ['tools', '--era', 'future', ...good]],
+    ['bad JSON arguments', ['call', 'echo', '{not json', ...good]],
+    ['unknown server in config', ['tools', '--config', claudeConfig, '--server', 'nope']],
+    [
+      'non-stdio server in config',
+      ['tools', '--config', 'test/fixtures/vscode-mcp.jsonc', '--server', 'remote'],
+    ],
+  ])('%s', async (_label, args) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^mcp-harness: .+\n\nusage: mcp-harness <command>/);
+  });
+  it('--help prints usage on stdout and exits 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('usage: mcp-harness');
+  });
+});
