@@ -22,6 +22,8 @@ await build({
   outdir: 'dist',
   bundle: true,
   platform: 'node',
+  // Prefer a package's ESM build where it has one (e.g. jsonc-parser's UMD main hides its requires).
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',

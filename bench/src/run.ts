@@ -9,6 +9,7 @@ import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
 import { errorText } from './measure.js';
 import { type Report, renderJson, renderText } from './report.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
+import { runSqliteSuite } from './sqlite/suite.js';
 import { bigFileWorkload } from './workloads/bigfile.js';
 import { coldWorkload } from './workloads/cold.js';
 import type { Context, WorkloadResult } from './workloads/common.js';
@@ -22,6 +23,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   search: searchWorkload,
   tree: treeWorkload,
   bigfile: bigFileWorkload,
+  sqlite: runSqliteSuite,
 };
 
 async function main(): Promise<number> {

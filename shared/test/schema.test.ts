@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertValidJsonSchema, pathString, safeString, validateJson, z } from '../src/schema.js';
+import { compileJsonSchema, pathString, safeString, validateJson, z } from '../src/schema.js';
 
 describe('safeString', () => {
   const args = z.object({ path: pathString(), note: safeString({ max: 10 }) }).strict();
@@ -22,13 +22,25 @@ describe('safeString', () => {
 });
 
 describe('JSON Schema checks', () => {
-  it('accepts valid 2020-12 and draft-07 schemas and refuses invalid ones', () => {
-    expect(() => assertValidJsonSchema(z.toJSONSchema(z.object({ a: z.string() })))).not.toThrow();
-    expect(() =>
-      assertValidJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }),
-    ).not.toThrow();
-    expect(() => assertValidJsonSchema({ type: 'nonsense' })).toThrow();
-    expect(() => assertValidJsonSchema('x')).toThrow(/object/);
+  it('compiles valid 2020-12 (default), 2019-09 and draft-07 schemas and refuses invalid ones', () => {
+    expect(compileJsonSchema(z.toJSONSchema(z.object({ a: z.string() })))).toEqual({ ok: true });
+    expect(compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).toEqual(
+      { ok: true },
+    );
+    expect(
+      compileJsonSchema({ $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object' }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(compileJsonSchema({ type: 'nonsense' }).ok).toBe(false);
+    expect(compileJsonSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }).ok).toBe(
+      false,
+    );
+    expect(compileJsonSchema({ $schema: 'https://example.com/mine', type: 'object' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unsupported \$schema dialect/),
+    });
+    expect(compileJsonSchema('x')).toEqual({ ok: false, error: 'not a JSON object' });
   });
 
   it('validateJson lists problems with their paths', () => {

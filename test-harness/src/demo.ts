@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { filesystemScene } from './demo/filesystem.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
+import { sqliteScene } from './demo/sqlite.js';
 
-const SCENES: DemoScene[] = [filesystemScene];
+const SCENES: DemoScene[] = [filesystemScene, sqliteScene];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const configPath = join(repoRoot, 'test-harness/demo/mcp.json');

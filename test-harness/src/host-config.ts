@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import type { LaunchTarget } from './transport.js';
 
 /** A config problem the user must fix (the CLI maps it to exit code 2). */
@@ -17,54 +18,6 @@ interface ServerEntry {
   env?: unknown;
   cwd?: unknown;
   url?: unknown;
-}
-
-/** Removes `//` and `/* *\/` comments and trailing commas outside strings (VS Code's mcp.json is JSONC). */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (ch === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 1;
-    } else {
-      out += ch;
-    }
-  }
-  // Second pass, comments gone: drop a comma whose next non-space character closes an object/array.
-  let result = '';
-  for (let i = 0; i < out.length; i++) {
-    const ch = out[i];
-    if (ch === '"') {
-      const end = stringEnd(out, i);
-      result += out.slice(i, end);
-      i = end - 1;
-    } else if (ch !== ',' || !closesNext(out, i + 1)) {
-      result += ch;
-    }
-  }
-  return result;
-}
-
-/** True if the next non-whitespace character at or after `from` is `}` or `]`. */
-function closesNext(text: string, from: number): boolean {
-  let k = from;
-  while (k < text.length && /\s/.test(text[k] ?? '')) k++;
-  return text[k] === '}' || text[k] === ']';
-}
-
-/** Index just past the JSON string literal that starts at `start` (a `"`). */
-function stringEnd(text: string, start: number): number {
-  let j = start + 1;
-  while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-  return Math.min(j + 1, text.length);
 }
 
 /** Expands `${env:NAME}`, `${userHome}` and `${workspaceFolder}` (= the current directory) as VS Code and Cursor do. */
@@ -123,11 +76,14 @@ export function readHostConfig(path: string, name: string): HostConfigServer {
   } catch (error) {
     throw new HostConfigError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stripJsonComments(text));
-  } catch (error) {
-    throw new HostConfigError(`${path} is not valid JSON: ${(error as Error).message}`);
+  // VS Code's mcp.json is JSONC (comments, trailing commas): parse with VS Code's own parser.
+  const errors: ParseError[] = [];
+  const parsed: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError;
+    throw new HostConfigError(
+      `${path} is not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
+    );
   }
   const entries = serverEntries(parsed);
   const entry = entries[name] as ServerEntry | undefined;

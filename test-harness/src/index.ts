@@ -1,4 +1,6 @@
 // @refmcp/test-harness: drive built MCP servers over stdio as a host does.
+
+export { compileJsonSchema, type SchemaVerdict } from '@refmcp/shared/schema';
 export { CHECKS, checkServer } from './check-server.js';
 export {
   answersToolsList,
@@ -39,10 +41,8 @@ export {
   type HostConfigServer,
   readHostConfig,
   serverEntries,
-  stripJsonComments,
 } from './host-config.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
-export { compileJsonSchema, type SchemaVerdict } from './json-schema.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';

@@ -19,7 +19,6 @@ import {
   isAlive,
   readHostConfig,
   serverBin,
-  stripJsonComments,
   synthesizeArgs,
   toolMetadataProblems,
 } from '../src/index.js';
@@ -287,9 +286,13 @@ describe('host config files', () => {
     const { server } = readHostConfig(fixture('vscode-mcp.jsonc'), 'good');
     expect(server.args).toEqual([`${process.cwd()}/test/fixtures/good-server.mjs`]);
   });
-  it('strips JSONC comments and trailing commas, but not from inside strings', () => {
-    const text = '{ "a": "x // y, }", /* c */ "b": [1, 2, ], // end\n "c": "\\"/*q*/", }';
-    expect(JSON.parse(stripJsonComments(text))).toEqual({ a: 'x // y, }', b: [1, 2], c: '"/*q*/' });
+  it('reads JSONC: comments and trailing commas, but not comment-like text inside strings', () => {
+    const jsonc = join(dir, 'comments.jsonc');
+    writeFileSync(
+      jsonc,
+      '{ "mcpServers": { /* c */ "s": { "command": "x // y, }", "args": ["a", "\\"/*q*/", ], }, }, // end\n }',
+    );
+    expect(readHostConfig(jsonc, 's').server).toMatchObject({ command: 'x // y, }', args: ['a', '"/*q*/'] });
   });
   it('explains what is wrong', () => {
     expect(() => readHostConfig(fixture('claude_desktop_config.json'), 'nope')).toThrow(

@@ -4,7 +4,7 @@
  * unresolvable dependency.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readServerPackages } from '../src/registry.js';
+import { type LocalRegistry, startLocalRegistry } from './support/local-registry.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const pnpm = join(repoRoot, 'node_modules/.bin/pnpm');
@@ -21,6 +22,20 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Server-specific arguments that let a server start with no external service. */
 const START_ARGS: Record<string, (dir: string) => string[]> = {
   filesystem: (dir) => [dir],
+  sqlite: (dir) => {
+    const db = join(dir, 'pack.db');
+    writeFileSync(db, ''); // an empty file is an empty SQLite database
+    return ['--db-path', db];
+  },
+  // Finds Chromium on the PATH (Debian's chromium in CI); starts with no arguments.
+  browser: () => [],
+};
+
+/** A call that must succeed from the installed tarball: proves its (native) dependencies load. */
+const PROBES: Record<string, { name: string; arguments: Record<string, unknown> }> = {
+  sqlite: { name: 'read_query', arguments: { query: 'SELECT sqlite_version() AS version' } },
+  // Loads playwright-core from the installed dependency and launches the browser.
+  browser: { name: 'browser_snapshot', arguments: {} },
 };
 
 describe('npm pack tarballs', () => {
@@ -37,6 +52,16 @@ describe('npm pack tarballs', () => {
       expect(listing).toContain('package/dist/index.js');
       expect(listing).not.toMatch(/package\/src\//);
 
+      // A package with runtime dependencies installs them from a loopback registry serving this
+      // workspace's installed copies (and local prebuilds of native ones): still no network.
+      let registry: LocalRegistry | undefined;
+      if (Object.keys(packageJson.dependencies ?? {}).length > 0) {
+        registry = await startLocalRegistry(
+          join(repoRoot, 'servers', dir),
+          mkdtempSync(join(work, 'registry-')),
+        );
+      }
+
       // Exactly what a user runs: `npx -y ./<tarball> …` in a directory holding only the tarball.
       const target = mkdtempSync(join(work, 'target-'));
       const transport = new StdioClientTransport({
@@ -47,14 +72,24 @@ describe('npm pack tarballs', () => {
           ...process.env,
           npm_config_cache: join(work, 'npm-cache'),
           npm_config_offline: 'true',
+          ...registry?.env,
         } as Record<string, string>,
         stderr: 'pipe',
       });
       const client = new Client({ name: 'pack-test', version: '1' });
-      await client.connect(transport);
-      expect(client.getServerVersion()?.version).toBe(packageJson.version);
-      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-      await client.close();
+      try {
+        await client.connect(transport);
+        expect(client.getServerVersion()?.version).toBe(packageJson.version);
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        const probe = PROBES[dir];
+        if (probe) {
+          const result = await client.callTool(probe);
+          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+        }
+      } finally {
+        await client.close();
+        await registry?.close();
+      }
     }, 120_000);
   }
 });

@@ -1,0 +1,4 @@
+import { runServer } from '@refmcp/shared/server';
+import { sqliteServer } from './server.js';
+
+await runServer(sqliteServer);

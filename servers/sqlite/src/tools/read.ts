@@ -1,0 +1,140 @@
+/**
+ * Reading tools: read_query (bounded pages with a cursor) and explain_query (the query plan). Both
+ * run on a read-only connection (SQLITE_OPEN_READONLY + PRAGMA query_only) in an engine process.
+ */
+import { cursorString, z } from '@refmcp/shared/schema';
+import { defineTool, structuredResult, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import type { Config } from '../config.js';
+import { makeCursor, queryKey, readCursor } from '../cursor.js';
+import type { PlanStep, RowsResult } from '../engine/protocol.js';
+import { toToolError } from '../errors.js';
+import { renderRows, visibleJson } from '../render.js';
+import { budgetOf, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
+
+/** One sentence on what this server may do, for tool descriptions. */
+export function modeSentence(config: Config): string {
+  return config.allowWrites
+    ? 'Writes are enabled on this server (write_query, create_table); read_query itself still never writes.'
+    : 'This server is read-only: nothing can change the database through it.';
+}
+
+/** The plan as an indented tree, like the sqlite3 shell's EXPLAIN QUERY PLAN output. */
+export function renderPlan(plan: PlanStep[]): string {
+  const lines = ['QUERY PLAN'];
+  const walk = (parent: number, prefix: string) => {
+    const children = plan.filter((s) => s.parent === parent);
+    children.forEach((step, i) => {
+      const last = i === children.length - 1;
+      lines.push(`${prefix}${last ? '`--' : '|--'}${step.detail}`);
+      if (step.id !== parent) walk(step.id, `${prefix}${last ? '   ' : '|  '}`);
+    });
+  };
+  walk(0, '');
+  return lines.join('\n');
+}
+
+export function readTools(config: Config): ToolDefinition[] {
+  const errorContext = {
+    argument: 'query',
+    allowWrites: config.allowWrites,
+    busyTimeoutMs: config.busyTimeoutMs,
+    readPath: true,
+  };
+
+  const readQuery = defineTool({
+    name: 'read_query',
+    title: 'Read Query',
+    description:
+      'Run one SQL statement that reads — SELECT, WITH … SELECT, VALUES, or a reporting PRAGMA — and return its rows. ' +
+      'It runs on a read-only connection: SQLite itself refuses any write. Exactly one statement per call; put values in ' +
+      `params (bound, never spliced into the SQL). Results come in pages of at most ${config.maxRows} rows and ` +
+      `${config.maxBytes} bytes: when truncated is true, call again with the same query and params plus the returned ` +
+      'nextCursor. Add ORDER BY when you page, so pages follow a stable order. Values are exact: integers beyond ' +
+      '2^53 as strings, BLOBs as {"base64": …}, NULL as null. ATTACH, VACUUM INTO and pragmas that change settings are ' +
+      `refused. Statements are stopped after ${config.statementTimeoutMs} ms. ${modeSentence(config)}`,
+    inputSchema: z.strictObject({
+      query: sqlArg('One SQL statement that reads, e.g. SELECT name FROM users WHERE id = ?'),
+      params: paramsArg,
+      cursor: cursorString().optional(),
+    }),
+    outputSchema: z.object({
+      ...rowsShape,
+      offset: z.number().describe('Rows before this page.'),
+      nextCursor: z
+        .string()
+        .optional()
+        .describe('Pass back as cursor (same query and params) for the next page.'),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (args, { signal }) => {
+      const key = queryKey('read_query', [args.query, args.params ?? null]);
+      const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key)?.o ?? 0);
+      if (!Number.isSafeInteger(offset) || offset < 0) {
+        throw new ToolError('cursor: not a cursor this server issued; pass the exact nextCursor value');
+      }
+      let page: RowsResult;
+      try {
+        const result = await config.pool.read(
+          { op: 'query', sql: args.query, params: args.params, offset, budget: budgetOf(config) },
+          signal,
+        );
+        if (result.op !== 'query') throw new Error(`unexpected ${result.op} result`);
+        page = result.page;
+      } catch (error) {
+        throw toToolError(error, errorContext);
+      }
+      const nextCursor = page.truncated ? makeCursor(key, { o: offset + page.rows.length }) : undefined;
+      return structuredResult(
+        {
+          columns: page.columns,
+          rows: page.rows,
+          rowCount: page.rows.length,
+          truncated: page.truncated,
+          storageClasses: page.storageClasses,
+          valueEncoding: VALUE_ENCODING,
+          offset,
+          ...(nextCursor ? { nextCursor } : {}),
+        },
+        renderRows(page, offset, nextCursor ? { tool: 'read_query', nextCursor } : undefined),
+      );
+    },
+  });
+
+  const explainQuery = defineTool({
+    name: 'explain_query',
+    title: 'Explain Query Plan',
+    description:
+      "Show SQLite's query plan for one statement (EXPLAIN QUERY PLAN) without running it: which tables are scanned, " +
+      'which indexes are used, temporary B-trees for ORDER BY/GROUP BY. Use it before a query that may be slow on a ' +
+      'large table, or to check that an index is used. Works for reads and for writes (the statement is only compiled). ' +
+      'Pass the same params the query would take.',
+    inputSchema: z.strictObject({
+      query: sqlArg('The one SQL statement to explain (without EXPLAIN).'),
+      params: paramsArg,
+    }),
+    outputSchema: z.object({
+      plan: z.array(z.object({ id: z.number(), parent: z.number(), detail: z.string() })),
+      truncated: z.boolean(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (args, { signal }) => {
+      let plan: PlanStep[];
+      let truncated: boolean;
+      try {
+        const result = await config.pool.read(
+          { op: 'explain', sql: args.query, params: args.params, budget: budgetOf(config) },
+          signal,
+        );
+        if (result.op !== 'explain') throw new Error(`unexpected ${result.op} result`);
+        ({ plan, truncated } = result);
+      } catch (error) {
+        throw toToolError(error, errorContext);
+      }
+      // Plan details quote identifiers from the schema: escape format characters in the text view.
+      const text = renderPlan(plan).replace(/[\p{Cf}]/gu, (ch) => visibleJson(ch).slice(1, -1));
+      return structuredResult({ plan, truncated }, truncated ? `${text}\n[truncated: plan cut]` : text);
+    },
+  });
+
+  return [readQuery, explainQuery];
+}

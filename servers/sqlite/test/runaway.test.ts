@@ -1,0 +1,126 @@
+/**
+ * Responsive under runaway queries (ALL-07): a statement that would run forever inside one SQLite
+ * step is stopped at --statement-timeout with an error naming the timeout; other calls answer
+ * meanwhile; a killed writer leaves the database consistent (its transaction rolled back); a
+ * cancelled call stops its statement.
+ */
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { type Connection, descendantPids, isAlive } from '@refmcp/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, makeDb, resultText, startServer, structured, tempDir } from './support.js';
+
+/** Counts an endless recursive CTE: one sqlite3_step that never returns on its own. */
+const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+const TIMEOUT_MS = 1500;
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let conn: Connection;
+
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+  const file = join(dir, 'runaway.db');
+  makeDb(
+    file,
+    "CREATE TABLE t (x INTEGER); CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT); INSERT INTO kv VALUES ('a', 'b');",
+  );
+  conn = await startServer(['--db-path', file, '--allow-writes', '--statement-timeout', String(TIMEOUT_MS)]);
+});
+afterAll(async () => {
+  await conn?.close();
+  await cleanup();
+});
+
+describe('runaway statements', () => {
+  it('ALL-07 a runaway read is stopped at --statement-timeout while other calls answer', async () => {
+    const started = performance.now();
+    const runaway = call(conn, 'read_query', { query: RUNAWAY });
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    const point = await call(conn, 'read_query', { query: 'SELECT v FROM kv WHERE k = ?', params: ['a'] });
+    const pointMs = performance.now() - t0;
+    expect(structured(point)).toMatchObject({ rows: [['b']] });
+    expect(pointMs).toBeLessThan(1000);
+    const result = await runaway;
+    const elapsed = performance.now() - started;
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain(
+      `timed out after ${TIMEOUT_MS} ms (--statement-timeout ${TIMEOUT_MS})`,
+    );
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1500);
+    // The server still reads after the engine that ran the runaway was killed and replaced.
+    expect(structured(await call(conn, 'read_query', { query: 'SELECT 1' }))).toMatchObject({ rows: [[1]] });
+  });
+
+  it('ALL-07 a runaway write is stopped and its transaction rolled back; writes work afterwards', async () => {
+    const endless = `INSERT INTO t SELECT x FROM (${RUNAWAY.replace('SELECT count(*) FROM c', 'SELECT x FROM c')})`;
+    const result = await call(conn, 'write_query', { query: endless });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('--statement-timeout');
+    const count = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+    expect(structured(count)).toMatchObject({ rows: [[0]] });
+    const insert = await call(conn, 'write_query', { query: 'INSERT INTO t VALUES (?)', params: [1] });
+    expect(insert.isError, resultText(insert)).toBeFalsy();
+    const check = await call(conn, 'read_query', { query: 'PRAGMA integrity_check' });
+    expect(structured(check)).toMatchObject({ rows: [['ok']] });
+  });
+
+  it('a read running beside a runaway when its engine is killed is retried and answers', async () => {
+    const server = await startServer(['--db-path', join(dir, 'runaway.db'), '--statement-timeout', '6000']);
+    try {
+      await call(server, 'read_query', { query: 'SELECT 1' });
+      const runaway = call(server, 'read_query', { query: RUNAWAY });
+      await new Promise((r) => setTimeout(r, 5500));
+      // A finite statement (about 1.5 s alone) still running on the sibling connection when the
+      // runaway's engine process is killed at 6000 ms; its own deadline is 6000 ms from its start.
+      const finite =
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) FROM c';
+      const sibling = await call(server, 'read_query', { query: finite });
+      expect(sibling.isError, resultText(sibling)).toBeFalsy();
+      expect(structured(sibling)).toMatchObject({ rows: [[1000000]] });
+      expect((await runaway).isError).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
+  it('ALL-04 a server killed with SIGKILL during a runaway leaves no engine process behind', async () => {
+    const victim = await startServer(['--db-path', join(dir, 'runaway.db'), '--statement-timeout', '60000']);
+    try {
+      const runaway = call(victim, 'read_query', { query: RUNAWAY }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      const engines = descendantPids(victim.pid);
+      expect(engines.length).toBeGreaterThan(0);
+      process.kill(victim.pid, 'SIGKILL');
+      await runaway;
+      // The idle sibling connection sees its pipe close and ends the engine, runaway included.
+      const deadline = Date.now() + 3000;
+      while (engines.some((pid) => isAlive(pid)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(engines.filter((pid) => isAlive(pid))).toEqual([]);
+    } finally {
+      await victim.close();
+    }
+  });
+
+  it('a cancelled call stops its statement (the engine is replaced, nothing keeps running)', async () => {
+    const controller = new AbortController();
+    const pending = conn.client
+      .request(
+        { method: 'tools/call', params: { name: 'read_query', arguments: { query: RUNAWAY } } },
+        { signal: controller.signal, timeout: 10_000 },
+      )
+      .catch((error: Error) => error);
+    await new Promise((r) => setTimeout(r, 300));
+    const busy = descendantPids(conn.pid).length;
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await new Promise((r) => setTimeout(r, 500));
+    // The killed engine is gone; no process is left spinning on the cancelled statement.
+    expect(descendantPids(conn.pid).length).toBeLessThanOrEqual(busy);
+    const r: CallToolResult = await call(conn, 'read_query', { query: 'SELECT 2' });
+    expect(structured(r)).toMatchObject({ rows: [[2]] });
+  });
+});
