@@ -26,6 +26,11 @@ await build({
   mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
+  // Minified: half the bytes to read and parse at cold start, and ASCII only (V8 holds a source with any
+  // non-ASCII character, even in a comment, as a two-byte string: 4 MB instead of 1 MB of heap). Names
+  // are kept, so error names and stack traces read the same.
+  minify: true,
+  keepNames: true,
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',

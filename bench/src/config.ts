@@ -4,7 +4,17 @@
 import { parseArgs } from 'node:util';
 
 /** The workloads, each measuring one or more of the metrics in DESIGN.md §4. */
-export const WORKLOADS = ['read', 'cold', 'search', 'tree', 'bigfile', 'sqlite'] as const;
+export const WORKLOADS = [
+  'read',
+  'cold',
+  'search',
+  'tree',
+  'bigfile',
+  'postgres',
+  'sqlite',
+  'browser',
+  'github',
+] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 
 /** Names accepted by `--only`: workload ids, metric numbers 1–6 and a few obvious aliases. */
@@ -26,7 +36,10 @@ const ALIASES: Record<string, WorkloadId> = {
   big: 'bigfile',
   tail: 'bigfile',
   whole: 'bigfile',
+  pg: 'postgres',
   sqlite3: 'sqlite',
+  playwright: 'browser',
+  gh: 'github',
 };
 
 export interface Sizes {
@@ -98,7 +111,9 @@ export interface Options {
 
 export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [--json]
   --only    run some workloads: read (metrics 1 and 3), cold (2), search (4), tree (5), bigfile (6);
-            metric numbers 1–6 work too; sqlite runs the SQLite suite (S1–S3)
+            metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
+            sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
+            github (gh) runs the GitHub suite (G1–G3)
   --quick   small sizes, one repetition: a smoke run
   --json    machine-readable result on stdout (progress stays on stderr)`;
 

@@ -5,8 +5,11 @@
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runBrowserSuite } from './browser/suite.js';
 import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
+import { runGithubSuite } from './github/suite.js';
 import { errorText } from './measure.js';
+import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
 import { runSqliteSuite } from './sqlite/suite.js';
@@ -23,7 +26,10 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   search: searchWorkload,
   tree: treeWorkload,
   bigfile: bigFileWorkload,
+  postgres: runPostgresSuite,
   sqlite: runSqliteSuite,
+  browser: runBrowserSuite,
+  github: runGithubSuite,
 };
 
 async function main(): Promise<number> {

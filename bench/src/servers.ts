@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { type CallToolResult, Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { errorText, now, peakRssBytes } from './measure.js';
-import { StdioTransport } from './transport.js';
+import { type RawResponse, StdioTransport } from './transport.js';
 
 export type Side = 'ours' | 'official';
 export const SIDES: readonly Side[] = ['ours', 'official'];
@@ -141,6 +141,11 @@ export class Session {
     if (response.error) return `JSON-RPC error ${response.error.code}: ${response.error.message}`;
     if (response.result?.isError) return `isError: ${resultText(response.result).slice(0, 200)}`;
     return undefined;
+  }
+
+  /** tools/call over the raw path: the response as received (no client-side schema validation). */
+  rawResponse(name: string, args: Record<string, unknown>): Promise<RawResponse> {
+    return this.transport.rawRequest('tools/call', { name, arguments: args });
   }
 
   /** Peak RSS (VmHWM) of the server process so far, in bytes. */

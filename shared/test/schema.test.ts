@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileJsonSchema, pathString, safeString, validateJson, z } from '../src/schema.js';
+import { compileJsonSchema, validateJson } from '../src/json-schema.js';
+import { pathString, safeString, z } from '../src/schema.js';
 
 describe('safeString', () => {
   const args = z.object({ path: pathString(), note: safeString({ max: 10 }) }).strict();

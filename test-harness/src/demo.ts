@@ -10,12 +10,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserScene } from './demo/browser.js';
 import { filesystemScene } from './demo/filesystem.js';
+import { githubScene } from './demo/github.js';
+import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
 import { sqliteScene } from './demo/sqlite.js';
 
-const SCENES: DemoScene[] = [filesystemScene, sqliteScene];
+const SCENES: DemoScene[] = [filesystemScene, postgresScene, sqliteScene, browserScene, githubScene];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const configPath = join(repoRoot, 'test-harness/demo/mcp.json');

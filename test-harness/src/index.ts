@@ -1,6 +1,6 @@
 // @refmcp/test-harness: drive built MCP servers over stdio as a host does.
 
-export { compileJsonSchema, type SchemaVerdict } from '@refmcp/shared/schema';
+export { compileJsonSchema, type SchemaVerdict } from '@refmcp/shared/json-schema';
 export { CHECKS, checkServer } from './check-server.js';
 export {
   answersToolsList,
@@ -35,6 +35,7 @@ export {
   serverBin,
 } from './connect.js';
 export { renderToolsTable, withToolsTable } from './docs.js';
+export * from './fake-api/index.js';
 export { formatCallResult, formatReport, formatTools } from './format.js';
 export {
   HostConfigError,
@@ -46,6 +47,7 @@ export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisibl
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
+export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
   allowsExtraKeys,
   type JsonSchema,

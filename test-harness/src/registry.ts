@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateJson } from '@refmcp/shared/schema';
+import { validateJson } from '@refmcp/shared/json-schema';
 
 interface PackageJson {
   name: string;

@@ -22,6 +22,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Server-specific arguments that let a server start with no external service. */
 const START_ARGS: Record<string, (dir: string) => string[]> = {
   filesystem: (dir) => [dir],
+  // Connects on the first tool call, so it starts (and lists its tools) with no database.
+  postgres: () => ['postgresql://refmcp@127.0.0.1:1/none'],
   sqlite: (dir) => {
     const db = join(dir, 'pack.db');
     writeFileSync(db, ''); // an empty file is an empty SQLite database
@@ -29,13 +31,25 @@ const START_ARGS: Record<string, (dir: string) => string[]> = {
   },
   // Finds Chromium on the PATH (Debian's chromium in CI); starts with no arguments.
   browser: () => [],
+  // No token needed to start: it warns on stderr and serves public data (reaches GitHub on a call only).
+  github: () => [],
 };
 
-/** A call that must succeed from the installed tarball: proves its (native) dependencies load. */
-const PROBES: Record<string, { name: string; arguments: Record<string, unknown> }> = {
+/**
+ * A call that must succeed from the installed tarball: proves its (native or WebAssembly)
+ * dependencies load. With `refusal`, the call must instead fail with that message.
+ */
+const PROBES: Record<string, { name: string; arguments: Record<string, unknown>; refusal?: RegExp }> = {
   sqlite: { name: 'read_query', arguments: { query: 'SELECT sqlite_version() AS version' } },
   // Loads playwright-core from the installed dependency and launches the browser.
   browser: { name: 'browser_snapshot', arguments: {} },
+  // Only PostgreSQL's parser (libpg-query's .wasm, from the installed dependency) can tell this is
+  // COPY … PROGRAM: the refusal comes before any connection (there is no database here).
+  postgres: {
+    name: 'query',
+    arguments: { sql: "/* probe */ COPY (SELECT 1) TO PROGRAM 'true'" },
+    refusal: /^refused before it reached the database: COPY … PROGRAM/,
+  },
 };
 
 describe('npm pack tarballs', () => {
@@ -83,8 +97,12 @@ describe('npm pack tarballs', () => {
         expect((await client.listTools()).tools.length).toBeGreaterThan(0);
         const probe = PROBES[dir];
         if (probe) {
-          const result = await client.callTool(probe);
-          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+          const result = await client.callTool({ name: probe.name, arguments: probe.arguments });
+          if (probe.refusal) {
+            expect(result.isError, JSON.stringify(result.content)).toBe(true);
+            const text = (result.content as { type: string; text?: string }[])[0]?.text ?? '';
+            expect(text).toMatch(probe.refusal);
+          } else expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
         }
       } finally {
         await client.close();

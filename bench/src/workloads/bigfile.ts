@@ -7,7 +7,17 @@ import { bigFile, bigFilePath } from '../data.js';
 import { errorText, median, now } from '../measure.js';
 import { row } from '../report.js';
 import { resultText, withSession } from '../servers.js';
-import { alternate, type Context, callOk, cellOf, MiB, preview, type WorkloadResult } from './common.js';
+import {
+  alternate,
+  type Context,
+  callOk,
+  cellOf,
+  MiB,
+  preview,
+  rawCallOk,
+  rawResult,
+  type WorkloadResult,
+} from './common.js';
 
 const TAIL_LINES = 20;
 
@@ -40,7 +50,7 @@ export async function bigFileWorkload(ctx: Context): Promise<WorkloadResult> {
       const times: number[] = [];
       for (let i = 0; i < sizes.tailCalls; i++) {
         const t0 = now();
-        await callOk(session, 'read_text_file', tailArgs, timeout);
+        await rawCallOk(session, 'read_text_file', tailArgs, timeout);
         times.push(now() - t0);
       }
       const text = resultText(first);
@@ -55,7 +65,7 @@ export async function bigFileWorkload(ctx: Context): Promise<WorkloadResult> {
       let answer: string;
       let bytes = 0;
       try {
-        const result = await session.call('read_text_file', wholeArgs, timeout);
+        const result = await rawResult(session, 'read_text_file', wholeArgs, timeout);
         const text = resultText(result);
         refused = result.isError === true;
         bytes = Buffer.byteLength(text, 'utf8');

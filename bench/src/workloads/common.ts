@@ -90,6 +90,49 @@ export async function callOk(
   return result;
 }
 
+/**
+ * A tools/call over the raw path, for timed calls: the SDK client would also compile the tool's outputSchema
+ * on its first call and validate every answer against it (~60–250 ms of the bench's own CPU on a first call),
+ * charged to whichever server declares an outputSchema. Rejects on a JSON-RPC error or no answer in time;
+ * an isError result is returned.
+ */
+export async function rawResult(
+  session: Session,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<CallToolResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const response = await Promise.race([session.rawResponse(name, args), timeout]);
+    if (response.error) throw new Error(`JSON-RPC error ${response.error.code}: ${response.error.message}`);
+    return response.result as CallToolResult;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** {@link rawResult} that throws (naming the exact call) unless the call succeeded: callOk for timed calls. */
+export async function rawCallOk(
+  session: Session,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<CallToolResult> {
+  let result: CallToolResult;
+  try {
+    result = await rawResult(session, name, args, timeoutMs);
+  } catch (error) {
+    throw new Error(`${describeCall(name, args)} → ${errorText(error)}`);
+  }
+  if (result.isError)
+    throw new Error(`${describeCall(name, args)} → isError: ${preview(resultText(result), 300)}`);
+  return result;
+}
+
 /** How the result says more exists (cursor, truncation marker), or undefined when it does not. */
 export function moreExists(result: CallToolResult): string | undefined {
   const structured = result.structuredContent as Record<string, unknown> | undefined;

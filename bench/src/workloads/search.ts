@@ -16,6 +16,7 @@ import {
   MiB,
   moreExists,
   perSide,
+  rawCallOk,
   textBytes,
   type WorkloadResult,
 } from './common.js';
@@ -49,7 +50,7 @@ export async function searchWorkload(ctx: Context): Promise<WorkloadResult> {
       const out: Record<string, SearchRun> = {};
       for (const { key, pattern, hit } of PATTERNS) {
         const t0 = now();
-        const result = await callOk(session, 'search_files', { path: tree, pattern }, timeout);
+        const result = await rawCallOk(session, 'search_files', { path: tree, pattern }, timeout);
         const ms = now() - t0;
         const more = moreExists(result);
         out[key] = { ms, hits: countHits(result, hit), bytes: textBytes(result), more };

@@ -9,12 +9,12 @@ import { resultText, withSession } from '../servers.js';
 import {
   alternate,
   type Context,
-  callOk,
   cellOf,
   MiB,
   moreExists,
   perSide,
   preview,
+  rawCallOk,
   textBytes,
   type WorkloadResult,
 } from './common.js';
@@ -40,7 +40,7 @@ export async function treeWorkload(ctx: Context): Promise<WorkloadResult> {
   const runs = await alternate(ctx, sizes.heavyReps, 'directory_tree', (server) =>
     withSession(server, [tree], timeout, async (session): Promise<TreeRun> => {
       const t0 = now();
-      const result = await callOk(session, 'directory_tree', args, timeout);
+      const result = await rawCallOk(session, 'directory_tree', args, timeout);
       const ms = now() - t0;
       return {
         ms,

@@ -1,3 +1,4 @@
+import './heap.js'; // first: V8 heap settings before anything else allocates
 import { runServer } from '@refmcp/shared/server';
 import { filesystemServer } from './server.js';
 

@@ -7,7 +7,7 @@
  * interrupted, so they run in a worker thread that is terminated when the time budget runs out.
  * Lines longer than {@link MAX_REGEX_LINE} characters are matched only in their first part.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /** Characters of one line a regular expression looks at (the line-length cap). */
 export const MAX_REGEX_LINE = 16 * 1024;
@@ -92,6 +92,8 @@ export function workerMatcher(re: RegExp): LineMatcher {
   let dead = false;
   let nextId = 0;
   const start = () => {
+    // Loaded on first use: node:worker_threads costs several ms at startup and only regex searches need it.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { source: re.source, flags: re.flags, maxLine: MAX_REGEX_LINE },

@@ -139,9 +139,14 @@ function assertNoNul(bytes: Buffer, at: number): void {
   if (nul !== -1) throw new BinaryContentError(at + nul);
 }
 
-function countNewlines(buf: Uint8Array, from = 0, to = buf.length): number {
+/** A read buffer for `remaining` bytes: never more than CHUNK_BYTES, and no 64 KiB buffer for a 1 KiB file. */
+function chunkFor(remaining: number): number {
+  return Math.max(1, Math.min(CHUNK_BYTES, remaining));
+}
+
+function countNewlines(buf: Buffer, from = 0, to = buf.length): number {
   let count = 0;
-  for (let i = from; i < to; i++) if (buf[i] === NL) count++;
+  for (let i = buf.indexOf(NL, from); i !== -1 && i < to; i = buf.indexOf(NL, i + 1)) count++;
   return count;
 }
 
@@ -151,7 +156,7 @@ function countNewlines(buf: Uint8Array, from = 0, to = buf.length): number {
  */
 async function lineStartOffset(src: ByteSource, line: number, signal?: AbortSignal): Promise<number> {
   if (line <= 1) return 0;
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const chunk = Buffer.allocUnsafe(chunkFor(src.size));
   let pos = 0;
   let current = 1;
   while (pos < src.size) {
@@ -192,7 +197,7 @@ export async function readLines(
   const start = await lineStartOffset(src, opts.startLine, opts.signal);
   const budgetEnd = Math.min(src.size, start + opts.maxBytes);
   const kept: Buffer[] = [];
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const chunk = Buffer.allocUnsafe(chunkFor(src.size - start));
   let pos = start;
   let lines = 0;
   let lastLineEnd = start;
@@ -276,35 +281,45 @@ export async function readTail(
   let start = 0;
   let cut: Cut = 'none';
   let nulAt: number | undefined;
+  // The first read back from the end is sized for the lines asked for (~256 bytes each); later ones double.
+  let want = Math.min(CHUNK_BYTES, Math.max(4096, opts.maxLines * 256));
   scan: while (pos > 0) {
     opts.signal?.throwIfAborted();
-    const len = Math.min(CHUNK_BYTES, pos);
+    const len = Math.min(want, pos);
+    want = Math.min(CHUNK_BYTES, want * 2);
     pos -= len;
     const chunk = Buffer.allocUnsafe(len);
     await src.read(chunk, pos);
     chunks.unshift(chunk);
-    for (let i = len - 1; i >= 0; i--) {
-      const at = pos + i;
-      if (size - at > opts.maxBytes) {
-        // Byte `at` would overrun the budget: stop at the earliest line start seen, else mid-line.
+    // Jump from one newline or NUL to the next with native searches (no per-byte loop): bytes below `low`
+    // would overrun the budget.
+    const low = Math.max(0, size - opts.maxBytes - pos);
+    const nul = chunk.lastIndexOf(0);
+    let i = len - 1;
+    for (;;) {
+      const nl = i >= 0 ? chunk.lastIndexOf(NL, i) : -1;
+      const next = Math.max(nl, nul); // the first of the two met going backwards (-1: neither)
+      if (next < low) {
+        if (low === 0) break; // the whole chunk is within budget: on to the previous one
+        // The next byte to look at would overrun the budget: stop at the earliest line start seen, else mid-line.
         start = boundary ?? size - opts.maxBytes;
         cut = boundary === undefined ? 'bytes' : 'lines';
         break scan;
       }
-      const byte = chunk[i];
-      if (byte === 0) {
-        nulAt = at;
-        start = at + 1;
+      if (next === nul) {
+        nulAt = pos + nul;
+        start = nulAt + 1;
         break scan;
       }
-      if (byte === NL && at !== size - 1) {
+      if (pos + nl !== size - 1) {
         newlines++;
-        boundary = at + 1;
+        boundary = pos + nl + 1;
         if (newlines >= opts.maxLines) {
           start = boundary;
           break scan;
         }
       }
+      i = nl - 1;
     }
   }
   const all = Buffer.concat(chunks);

@@ -47,24 +47,25 @@ export async function searchNames(startReal: string, opts: NameSearchOptions): P
   let bytes = 0;
   let last: string | undefined;
   let stoppedBy: NameSearchPage['stoppedBy'];
-  for await (const e of walker) {
+  await walker.each((e) => {
     if (opts.matches(e.rel, e.name)) {
       if (matches.length >= opts.maxResults) {
         // A match beyond the page: more exist. `last` stays before it, so the next page starts with it.
         stoppedBy = 'results';
-        break;
+        return false;
       }
       const cost = opts.prefixBytes + Buffer.byteLength(e.rel) + 2;
       if (matches.length > 0 && bytes + cost > opts.maxBytes) {
         stoppedBy = 'bytes';
-        break; // `last` stays before this entry: the next page starts with it
+        return false; // `last` stays before this entry: the next page starts with it
       }
       matches.push({ rel: e.rel, type: e.kind, ...(e.target ? { target: e.target } : {}) });
       bytes += cost;
     }
     scanned++;
     last = e.rel;
-  }
+    return true;
+  });
   if (!stoppedBy && walker.stats.timedOut) stoppedBy = 'time';
   if (!stoppedBy && walker.stats.aborted) stoppedBy = 'cancelled';
   return {

@@ -3,12 +3,14 @@
  * fingerprint of the query (tool, directory, arguments), so it cannot be replayed against a
  * different query and silently skip or repeat results.
  */
-import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor, ToolError } from '@refmcp/shared/server';
 
 /** Short stable hash of a query's identity. */
 export function queryKey(kind: string, parts: unknown): string {
-  return createHash('sha256')
+  // node:crypto is loaded on first use, not at startup (it is one of the costlier built-ins to load).
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
     .update(JSON.stringify([kind, parts]))
     .digest('base64url')
     .slice(0, 16);

@@ -3,7 +3,7 @@
  * (modify, create, delete, replace) reported once per burst as the resource's URI. Bounded in
  * number; `closeAll` releases every watcher (shutdown, connection close).
  */
-import { type FSWatcher, watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 
 export interface ResourceWatchOptions {
   /** Called with the URI of a watched resource that changed. */
@@ -41,6 +41,8 @@ export class ResourceWatches {
     real: string,
     opts: { directory?: boolean; evictOldest?: boolean } = {},
   ): Promise<boolean> {
+    // chokidar is loaded on the first subscription, not at startup (first, so the checks below stay atomic).
+    const { watch } = await import('chokidar');
     if (this.#closed) return false;
     if (this.#watches.has(uri)) {
       // Refresh recency for LRU eviction.

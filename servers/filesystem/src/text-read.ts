@@ -3,11 +3,13 @@
  * byte range), open the file inside the roots, read the part in constant memory, and word what came back —
  * the text, a marker saying where to continue when the budget cut it, and the same facts as data.
  */
-import { type AllowedRoots, openInside } from '@refmcp/shared/paths';
+import { type AllowedRoots, readInside } from '@refmcp/shared/paths';
 import { ToolError, truncationMarker } from '@refmcp/shared/server';
 import { formatBytes, quote } from './format.js';
 import {
   BinaryContentError,
+  bufferSource,
+  CHUNK_BYTES,
   handleSource,
   PastEndError,
   readBytes,
@@ -64,7 +66,16 @@ type Mode = 'whole' | 'head' | 'tail' | 'lines' | 'bytes';
 
 /** The read mode, or a ToolError naming the arguments that cannot be combined. */
 export function modeOf(args: TextReadArgs): Mode {
-  if (args.head !== undefined && args.tail !== undefined) {
+  const { head, tail, offset, limit, byteOffset, byteLength } = args;
+  // The common calls (no selector, or head or tail alone) need no cross-checks.
+  const lines = offset !== undefined || limit !== undefined;
+  const bytes = byteOffset !== undefined || byteLength !== undefined;
+  if (!lines && !bytes) {
+    if (head === undefined && tail === undefined) return 'whole';
+    if (tail === undefined) return 'head';
+    if (head === undefined) return 'tail';
+  }
+  if (head !== undefined && tail !== undefined) {
     throw new ToolError(
       'head and tail cannot be used together: pass one of them (or offset and limit for lines in the middle).',
     );
@@ -204,18 +215,21 @@ export async function readTextFile(
   signal?: AbortSignal,
 ): Promise<TextRead> {
   const mode = modeOf(args);
-  const { handle, stat } = await openInside(roots, args.path);
+  // A file up to CHUNK_BYTES comes back read whole, in one read, and is served from memory: every mode (the
+  // binary sniff, line scans, tail) then works on that one buffer. Bigger files are read in parts.
+  const opened = await readInside(roots, args.path, CHUNK_BYTES);
+  const { stat } = opened;
   try {
-    const fileBytes = stat.size;
-    if (mode === 'whole' && fileBytes > limits.maxFileBytes) {
+    if (mode === 'whole' && stat.size > limits.maxFileBytes) {
       throw new ToolError(
-        `${quote(args.path)} is ${formatBytes(fileBytes)}, over the ${formatBytes(limits.maxFileBytes)} limit for ` +
+        `${quote(args.path)} is ${formatBytes(stat.size)}, over the ${formatBytes(limits.maxFileBytes)} limit for ` +
           'reading a whole file. Read it in parts: head (first N lines), tail (last N lines), offset and limit ' +
           '(a line range), or byteOffset and byteLength (a byte range); or use search_file_contents to find the ' +
           'lines you need.',
       );
     }
-    const src = handleSource(handle, fileBytes);
+    const src = opened.bytes ? bufferSource(opened.bytes) : handleSource(opened.handle, stat.size);
+    const fileBytes = src.size; // a small file that shrank meanwhile: what was read
     const budget = Math.max(1, limits.maxResultBytes - markerReserve(limits.maxResultBytes));
     const common = { maxBytes: budget, ...(signal ? { signal } : {}) };
     try {
@@ -252,6 +266,7 @@ export async function readTextFile(
       throw error;
     }
   } finally {
-    await handle.close().catch(() => {});
+    // Not awaited: nothing waits on the close, so the answer does not pay for another thread-pool round trip.
+    opened.handle?.close().catch(() => {});
   }
 }

@@ -97,16 +97,16 @@ export async function buildTreePage(startReal: string, opts: TreePageOptions): P
     return stack[stack.length - 1]?.node.children ?? tree;
   };
 
-  for await (const entry of walker) {
+  await walker.each((entry) => {
     const segments = entry.rel.split('/');
     const cost = nodeCost(entry.name, segments.length - 1);
     if (entries >= opts.maxEntries) {
       stoppedBy = 'entries';
-      break;
+      return false;
     }
     if (entries > 0 && bytes + cost > opts.maxBytes) {
       stoppedBy = 'bytes';
-      break;
+      return false;
     }
     const parent = place(segments);
     const node = toNode(entry);
@@ -116,7 +116,8 @@ export async function buildTreePage(startReal: string, opts: TreePageOptions): P
     last = entry.rel;
     if (node.maxDepthReached) depthLimited++;
     else if (node.type === 'directory') stack.push({ name: entry.name, node });
-  }
+    return true;
+  });
   const stats = walker.stats;
   if (!stoppedBy && stats.timedOut) stoppedBy = 'time';
   if (!stoppedBy && stats.aborted) stoppedBy = 'cancelled';

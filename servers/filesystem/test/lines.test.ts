@@ -153,6 +153,57 @@ describe('readTail', () => {
   });
 });
 
+describe('readTail against a byte-by-byte reference', () => {
+  /** Where the tail starts, scanning back one byte at a time: the definition readTail implements with native searches. */
+  function reference(data: Buffer, maxLines: number, maxBytes: number) {
+    const size = data.length;
+    let newlines = 0;
+    let boundary: number | undefined;
+    for (let at = size - 1; at >= 0; at--) {
+      if (size - at > maxBytes)
+        return { start: boundary ?? size - maxBytes, cut: boundary === undefined ? 'bytes' : 'lines' };
+      if (data[at] === 0) return { start: at + 1, nul: true };
+      if (data[at] === 0x0a && at !== size - 1) {
+        newlines++;
+        boundary = at + 1;
+        if (newlines >= maxLines) return { start: boundary };
+      }
+    }
+    return { start: 0 };
+  }
+
+  it('finds the same start for random text, newlines, NULs and budgets, across chunk edges', async () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const size = rand(3) === 0 ? rand(200) : rand(3 * CHUNK_BYTES);
+      const data = Buffer.alloc(size, 0x61);
+      for (let i = 0; i < size; i++) {
+        const r = rand(1000);
+        if (r < 40) data[i] = 0x0a;
+        else if (r < 41 && rand(4) === 0) data[i] = 0;
+      }
+      const maxLines = 1 + rand(rand(2) ? 30 : 3000);
+      const maxBytes = 1 + rand(rand(2) ? 500 : 2 * CHUNK_BYTES);
+      const want = reference(data, maxLines, maxBytes);
+      const got = await readTail(bufferSource(data), { maxLines, maxBytes }).catch((e: unknown) => e);
+      const where = `round ${round}: size ${size}, maxLines ${maxLines}, maxBytes ${maxBytes}`;
+      if (got instanceof BinaryContentError) {
+        expect(want.nul, where).toBe(true);
+        continue;
+      }
+      const slice = got as Awaited<ReturnType<typeof readTail>>;
+      // A "bytes" cut may move forward over UTF-8 continuation bytes; this data is ASCII.
+      expect(slice.startByte, where).toBe(want.start);
+      expect(slice.droppedNul === true, where).toBe(want.nul === true);
+      expect(slice.cut, where).toBe(want.cut ?? 'none');
+    }
+  });
+});
+
 describe('readBytes', () => {
   it('returns a byte range', async () => {
     const slice = await readBytes(src('0123456789'), { ...big, byteOffset: 2, byteLength: 5 });

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/client';
+import { validateJson } from '@refmcp/shared/json-schema';
 import { type Connection, connect, type Era, resultText, serverBin } from '@refmcp/test-harness';
 
 export { resultText };
@@ -22,16 +23,43 @@ export async function startServer(args: string[], era: Era = 'legacy'): Promise<
   return connect({ command: bin.command, args: [...bin.args, ...args], era });
 }
 
-/** Calls a tool and returns its result (a JSON-RPC error rejects). */
+/** Each connection's tools' output schemas, as listed (fetched on the first call). */
+const outputSchemas = new WeakMap<Connection, Promise<Map<string, Record<string, unknown>>>>();
+
+function listedOutputSchemas(conn: Connection): Promise<Map<string, Record<string, unknown>>> {
+  let schemas = outputSchemas.get(conn);
+  if (!schemas) {
+    schemas = (async () => {
+      const listed = (await conn.client.request({ method: 'tools/list', params: {} })) as ListToolsResult;
+      return new Map(listed.tools.flatMap((t) => (t.outputSchema ? [[t.name, t.outputSchema]] : [])));
+    })();
+    outputSchemas.set(conn, schemas);
+  }
+  return schemas;
+}
+
+/**
+ * Calls a tool and returns its result (a JSON-RPC error rejects). A successful result of a tool with an
+ * outputSchema must carry structuredContent valid against the listed schema: the server does not re-validate
+ * its own results (they are built by typed handlers), so every stdio test checks them here.
+ */
 export async function call(
   conn: Connection,
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
-  return (await conn.client.request(
+  const result = (await conn.client.request(
     { method: 'tools/call', params: { name, arguments: args } },
     { timeout: 20_000 },
   )) as CallToolResult;
+  const schema = result.isError ? undefined : (await listedOutputSchemas(conn)).get(name);
+  if (schema) {
+    if (result.structuredContent === undefined) throw new Error(`${name}: no structuredContent`);
+    const problems = validateJson(schema, result.structuredContent);
+    if (problems.length > 0)
+      throw new Error(`${name}: structuredContent does not match its outputSchema: ${problems.join('; ')}`);
+  }
+  return result;
 }
 
 /** Peak resident set size of a live process in bytes (Linux /proc VmHWM), or undefined elsewhere. */

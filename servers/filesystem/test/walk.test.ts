@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { excluder, includer, isGlob, namePattern } from '../src/globs.js';
 import { GitignoreRules } from '../src/ignore-rules.js';
@@ -121,6 +122,36 @@ describe('Walker', () => {
     expect(entries.length).toBe(0);
   });
 
+  it('ALL-05: a deadline passing after the last entry leaves the walk complete, not timed out', async () => {
+    const all = (await collect(root)).entries.map((e) => e.rel);
+    const walker = new Walker(root, { contains: inside, deadline: performance.now() + 60_000 });
+    const seen: string[] = [];
+    await walker.each((e) => {
+      seen.push(e.rel);
+      if (seen.length === all.length)
+        (walker.options as { deadline?: number }).deadline = performance.now() - 1;
+      return true;
+    });
+    expect(seen).toEqual(all);
+    expect(walker.stats.complete).toBe(true);
+    expect(walker.stats.timedOut).toBe(false); // a timeout here would send a cursor to an empty page
+  });
+
+  it('each hands out what the iterator does, stops when asked and counts what is left', async () => {
+    const all = (await collect(root)).entries.map((e) => e.rel);
+    const walker = new Walker(root, { contains: inside });
+    const seen: string[] = [];
+    await walker.each((e) => {
+      seen.push(e.rel);
+      return seen.length < 10;
+    });
+    expect(seen).toEqual(all.slice(0, 10));
+    expect(walker.stats.visited).toBe(10);
+    expect(walker.stats.last).toBe(all[9]);
+    expect(walker.stats.complete).toBe(false);
+    expect(walker.pendingCount()).toBeGreaterThan(0);
+  });
+
   it('yields to the event loop during a long walk', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
@@ -171,6 +202,29 @@ describe('globs', () => {
     expect(namePattern('README')('readme/x.md', 'x.md')).toBe(false); // names, not parent directories
     expect(isGlob('a.txt')).toBe(false);
     expect(isGlob('a?.txt')).toBe(true);
+  });
+
+  it('answers "**/name" by comparing names exactly as picomatch would on the relative path', () => {
+    const rels = [
+      'needle.txt',
+      'a/needle.txt',
+      'a/b/.c/needle.txt',
+      '.x/needle.txt',
+      'needle.txt/inner',
+      'a/xneedle.txt',
+      'a/needle.txt.bak',
+      'a/Needle.txt',
+      'a/needle_txt',
+      'a\\needle.txt',
+      '**/needle.txt',
+    ];
+    for (const pattern of ['**/needle.txt', './**/needle.txt', '**/.env', '**/a-b_c.d']) {
+      const reference = picomatch(pattern.replace(/^\.\/+/, ''), { dot: true });
+      const fast = namePattern(pattern);
+      for (const rel of [...rels, 'x/.env', '.env', 'a-b_c.d', 'q/a-b_c.d', 'q/a-b_cxd']) {
+        expect(fast(rel, rel.slice(rel.lastIndexOf('/') + 1)), `${pattern} vs ${rel}`).toBe(reference(rel));
+      }
+    }
   });
 
   it('includes by file name for globs without a slash, by path otherwise', () => {

@@ -9,7 +9,15 @@ export { expandHome } from './home.js';
 export { MAX_PATH_BYTES } from './input.js';
 export { mkdirInside, mkdirResolved } from './mkdir.js';
 export { moveInside } from './move.js';
-export { type OpenedFile, type OpenOptions, type OpenSeams, openInside, openResolved } from './open.js';
+export {
+  type OpenedFile,
+  type OpenOptions,
+  type OpenSeams,
+  openInside,
+  openResolved,
+  type ReadOpened,
+  readInside,
+} from './open.js';
 export type { ResolvedPath } from './resolve.js';
 export { type AllowedRoot, AllowedRoots } from './roots.js';
 export { verifyOpened } from './verify.js';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
@@ -35,7 +34,9 @@ async function lstatOrNull(p: string): Promise<Stats | null> {
 function tempName(name: string): string {
   // Keep the temp name under NAME_MAX (255 bytes) even for long target names.
   const stem = Buffer.byteLength(name) > 200 ? 'write' : name;
-  return `.${stem}.${randomBytes(6).toString('hex')}.tmp`;
+  // node:crypto is loaded on first write, not at server startup.
+  const random = process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+  return `.${stem}.${random}.tmp`;
 }
 
 /** The real parent directory of a resolved target, re-checked now: must exist, be a directory and be inside. */

@@ -20,6 +20,7 @@ import {
 } from './flags.js';
 import { refuseUnissuedCursors } from './lists.js';
 import { createLogger, guardStdout, type Logger } from './log.js';
+import { trustedOutputSchema } from './output-schema.js';
 import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -86,12 +87,22 @@ export function registerTools(
   tools: readonly ToolDefinition[],
   opts: {
     audit: AuditLog;
+    /** False when the audit log drops entries: skips serialising each result just to count its bytes. */
+    auditing?: boolean;
     secrets: readonly string[];
     shutdown: AbortSignal;
     maxResultBytes: number;
     ready?: () => Promise<void>;
   },
 ): void {
+  const auditing = opts.auditing ?? true;
+  // Calls in flight, aborted together at shutdown. One plain controller per call, chained to the request's
+  // signal by a listener: AbortSignal.any() would register every call's signal on the long-lived shutdown
+  // signal (weak refs and a finalizer per call, a measurable share of a small read's CPU).
+  const inFlight = new Set<AbortController>();
+  opts.shutdown.addEventListener('abort', () => {
+    for (const c of inFlight) c.abort(opts.shutdown.reason);
+  });
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -99,20 +110,30 @@ export function registerTools(
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.outputSchema ? { outputSchema: trustedOutputSchema(tool.outputSchema) } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, ctx) => {
         const started = performance.now();
+        const request = ctx.mcpReq.signal;
+        const controller = new AbortController();
+        const forward = () => controller.abort(request.reason);
+        if (opts.shutdown.aborted) controller.abort(opts.shutdown.reason);
+        else if (request.aborted) forward();
+        else request.addEventListener('abort', forward, { once: true });
+        inFlight.add(controller);
         let result: ToolResult;
         try {
-          const signal = AbortSignal.any([ctx.mcpReq.signal, opts.shutdown]);
           await opts.ready?.();
-          result = await tool.handler(args as never, { signal, server });
+          result = await tool.handler(args as never, { signal: controller.signal, server });
         } catch (error) {
           result = errorResult(describeError(error));
+        } finally {
+          inFlight.delete(controller);
+          request.removeEventListener('abort', forward);
         }
         result = capText(scrubResult(result, opts.secrets), opts.maxResultBytes);
+        if (!auditing) return result;
         const first = result.content?.[0];
         opts.audit.record({
           tool: tool.name,
@@ -139,7 +160,8 @@ function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult
 function capText(result: ToolResult, maxBytes: number): ToolResult {
   let changed = false;
   const content = result.content.map((block) => {
-    if (block.type !== 'text') return block;
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts cannot be over, no need to measure them.
+    if (block.type !== 'text' || block.text.length * 3 <= maxBytes) return block;
     const cut = truncateUtf8(block.text, maxBytes);
     if (!cut.truncated) return block;
     changed = true;
@@ -220,6 +242,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     refuseUnissuedCursors(server);
     registerTools(server, tools, {
       audit,
+      auditing: Boolean(common.auditLog), // createAuditLog drops entries without a path
       secrets,
       shutdown: shutdownController.signal,
       maxResultBytes,

@@ -1,7 +1,7 @@
 // META: every tool is fully described — title, description, valid input/output JSON Schemas and
 // all four behaviour annotations as booleans — so hosts can show it and gate it.
 import type { Tool } from '@modelcontextprotocol/client';
-import { compileJsonSchema } from '@refmcp/shared/schema';
+import { compileJsonSchema } from '@refmcp/shared/json-schema';
 import type { CheckContext, CheckResult } from './context.js';
 
 const ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;

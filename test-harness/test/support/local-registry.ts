@@ -88,6 +88,9 @@ function packDirectory(dir: string, out: string): Buffer {
       out,
       '--exclude=./build',
       '--exclude=./node_modules',
+      // pnpm's store hard-links files of equal content (@pgsql/types' types.js and enums.js);
+      // npm drops hard-link entries when it unpacks, so store them as plain files.
+      '--hard-dereference',
       '--transform',
       's,^\\.,package,',
       '-C',

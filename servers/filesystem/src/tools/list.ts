@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import type { ResolvedPath } from '@refmcp/shared/paths';
-import { cursorString, pathString, safeString, z } from '@refmcp/shared/schema';
+import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
   structuredResult,
@@ -15,6 +15,7 @@ import {
   type ToolResult,
   truncationMarker,
 } from '@refmcp/shared/server';
+import * as z from 'zod'; // zod itself: shared/schema's re-exported namespace would keep all of zod (40 locales) in the bundle
 import type { Config } from '../config.js';
 import { excluder } from '../globs.js';
 import {

@@ -3,8 +3,10 @@
  * get_file_info, list_allowed_directories. Names and argument names are the official server's, so existing
  * prompts work; everything added (offset/limit, byte ranges, budgets) is optional.
  */
-import { pathString, z } from '@refmcp/shared/schema';
+
+import { pathString } from '@refmcp/shared/schema';
 import { defineTool, structuredResult, type ToolDefinition, type ToolHints } from '@refmcp/shared/server';
+import * as z from 'zod'; // zod itself: shared/schema's re-exported namespace would keep all of zod (40 locales) in the bundle
 import type { Config } from '../config.js';
 import { fileInfo } from '../file-info.js';
 import { readMediaFile } from '../media-read.js';

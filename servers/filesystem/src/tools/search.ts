@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { cursorString, pathString, safeString, z } from '@refmcp/shared/schema';
+import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
   structuredResult,
@@ -14,6 +14,7 @@ import {
   type ToolHints,
   truncationMarker,
 } from '@refmcp/shared/server';
+import * as z from 'zod'; // zod itself: shared/schema's re-exported namespace would keep all of zod (40 locales) in the bundle
 import type { Config } from '../config.js';
 import { type ContentSearchPage, type ResumePoint, searchContents } from '../content-search.js';
 import { excluder, includer, namePattern } from '../globs.js';

@@ -4,8 +4,9 @@
  * moves that never overwrite), so a symlink cannot redirect it outside the allowed directories.
  */
 import { mkdirInside, moveInside, writeFileAtomic } from '@refmcp/shared/paths';
-import { pathString, safeString, z } from '@refmcp/shared/schema';
+import { pathString, safeString } from '@refmcp/shared/schema';
 import { defineTool, structuredResult, type ToolDefinition, textResult } from '@refmcp/shared/server';
+import * as z from 'zod'; // zod itself: shared/schema's re-exported namespace would keep all of zod (40 locales) in the bundle
 import type { Config } from '../config.js';
 import { editFile } from '../edit-file.js';
 import { formatBytes } from '../format.js';

@@ -1,0 +1,113 @@
+/**
+ * How Chromium is launched. Everything here comes from the operator's config; tool arguments never
+ * reach it (case BR-06). Playwright is imported lazily so that a server start (tools/list) does not
+ * pay for loading it.
+ *
+ * - Flags: headless unless --headed; no GPU; no background networking, component updates, sync,
+ *   first-run UI or QUIC (nothing talks to the network behind the model's back, and no UDP path
+ *   around the proxy); WebRTC restricted to proxied connections (no local-address leaks or UDP to
+ *   private networks).
+ * - Network: every connection goes through the policy proxy (Playwright's `proxy` launch option;
+ *   it also removes Chromium's implicit loopback bypass with `<-loopback>`).
+ * - Profile: a fresh temporary profile per process (Playwright creates and removes it), or the
+ *   operator's --user-data-dir as a persistent context; --storage-state seeds a fresh one.
+ * - Service workers are blocked (their fetches would bypass per-page request tracking), downloads
+ *   are refused.
+ * - Signals are left to the server's own shutdown (handleSIGINT/TERM/HUP false); Playwright still
+ *   kills the browser's process group when the Node process exits, whatever the cause.
+ */
+import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
+import type { Config } from '../config.js';
+
+export const CHROMIUM_FLAGS = [
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-breakpad',
+  '--metrics-recording-only',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Environment variables passed to Chromium (the rest — tokens, keys — stay in the server). */
+const BROWSER_ENV = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'XDG_RUNTIME_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'FONTCONFIG_PATH',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'SYSTEMROOT',
+  'LOCALAPPDATA',
+  'PROGRAMFILES',
+];
+
+function browserEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BROWSER_ENV) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+export interface Launched {
+  /** Undefined for a persistent context (--user-data-dir), which owns its browser. */
+  browser: Browser | undefined;
+  context: BrowserContext;
+}
+
+/** Launches Chromium per `config`, its traffic through `proxyUrl`; rejects after the launch budget. */
+export async function launchBrowser(config: Config, proxyUrl: string): Promise<Launched> {
+  const { chromium } = await import('playwright-core');
+  const options: LaunchOptions = {
+    executablePath: config.browser.executablePath,
+    headless: config.headless,
+    chromiumSandbox: config.sandbox,
+    args: CHROMIUM_FLAGS,
+    env: browserEnv(),
+    proxy: { server: proxyUrl },
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: config.timeouts.launch,
+  };
+  const contextOptions = {
+    viewport: config.viewport,
+    serviceWorkers: 'block' as const,
+    acceptDownloads: false,
+  };
+  if (config.userDataDir) {
+    const context = await chromium.launchPersistentContext(config.userDataDir, {
+      ...options,
+      ...contextOptions,
+    });
+    return { browser: undefined, context };
+  }
+  const browser = await chromium.launch(options);
+  try {
+    const context = await browser.newContext({
+      ...contextOptions,
+      ...(config.storageState ? { storageState: config.storageState } : {}),
+    });
+    return { browser, context };
+  } catch (error) {
+    await browser.close().catch(() => {});
+    throw error;
+  }
+}

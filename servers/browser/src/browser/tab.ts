@@ -1,0 +1,149 @@
+/**
+ * One browser tab and what the tools need to know about it: console messages and network requests
+ * since it opened (bounded ring buffers), a pending dialog or file chooser (modal state the model
+ * must deal with first), whether its renderer crashed, and the last snapshot (for action diffs).
+ */
+import type { Dialog, FileChooser, Frame, Page, Request } from 'playwright-core';
+
+export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
+
+export interface ConsoleEntry {
+  seq: number;
+  /** Epoch milliseconds. */
+  time: number;
+  level: ConsoleLevel;
+  text: string;
+  /** "url:line:column" of the call, when known. */
+  location?: string;
+}
+
+export interface RequestEntry {
+  seq: number;
+  method: string;
+  url: string;
+  resourceType: string;
+  status?: number;
+  failure?: string;
+  /** The network-policy rule that refused it, when it was refused. */
+  refused?: string;
+}
+
+/** Most console messages / requests kept per tab (oldest dropped first). */
+export const MAX_LOG_ENTRIES = 2000;
+
+const LEVELS: Record<string, ConsoleLevel> = {
+  error: 'error',
+  assert: 'error',
+  warning: 'warning',
+  debug: 'debug',
+  trace: 'debug',
+};
+
+/** Schemes a frame may show besides the allowed ones (blank and srcdoc frames, inline data). */
+const LOCAL_FRAME_SCHEMES = new Set(['about', 'data', 'blob', 'javascript']);
+
+export interface TabHooks {
+  /** Called when the renderer of the tab crashed. */
+  onCrash(tab: Tab): void;
+  /** Called when the tab closed (by the page itself, a tool or the browser). */
+  onClose(tab: Tab): void;
+  /** The policy rule that refused `url` recently, if any. */
+  refusedRule(url: string): string | undefined;
+  /** A frame reached a scheme the policy does not allow (e.g. file: in an iframe). */
+  onForbiddenFrame(tab: Tab, frame: Frame, scheme: string): void;
+  /** Schemes the policy allows. */
+  schemes: readonly string[];
+}
+
+export class Tab {
+  readonly console: ConsoleEntry[] = [];
+  readonly requests: RequestEntry[] = [];
+  /** Entries dropped from the front of each buffer so far (sequence numbers keep counting). */
+  droppedConsole = 0;
+  droppedRequests = 0;
+  dialog: Dialog | undefined;
+  fileChooser: FileChooser | undefined;
+  crashed = false;
+  closed = false;
+  /** The compact snapshot last shown to the model, for diffs. */
+  lastSnapshot: string | undefined;
+  private consoleSeq = 0;
+  private requestSeq = 0;
+
+  /** Sequence number of the latest request (a marker: requests after it are newer). */
+  get lastRequestSeq(): number {
+    return this.requestSeq;
+  }
+  private readonly byRequest = new WeakMap<Request, RequestEntry>();
+
+  constructor(
+    readonly id: number,
+    readonly page: Page,
+    hooks: TabHooks,
+  ) {
+    page.on('console', (msg) => {
+      const loc = msg.location();
+      this.pushConsole({
+        level: LEVELS[msg.type()] ?? 'info',
+        text: msg.text(),
+        location: loc.url ? `${loc.url}:${loc.lineNumber + 1}:${loc.columnNumber + 1}` : undefined,
+      });
+    });
+    page.on('pageerror', (error) =>
+      this.pushConsole({ level: 'error', text: `Uncaught ${error.name}: ${error.message}` }),
+    );
+    page.on('request', (request) => {
+      const entry: RequestEntry = {
+        seq: ++this.requestSeq,
+        method: request.method(),
+        url: request.url(),
+        resourceType: request.resourceType(),
+      };
+      this.byRequest.set(request, entry);
+      this.requests.push(entry);
+      if (this.requests.length > MAX_LOG_ENTRIES) {
+        this.requests.shift();
+        this.droppedRequests++;
+      }
+    });
+    page.on('response', (response) => {
+      const entry = this.byRequest.get(response.request());
+      if (!entry) return;
+      entry.status = response.status();
+      if (entry.status === 403 || entry.status === 502) entry.refused = hooks.refusedRule(entry.url);
+    });
+    page.on('requestfailed', (request) => {
+      const entry = this.byRequest.get(request);
+      if (!entry) return;
+      entry.failure = request.failure()?.errorText ?? 'failed';
+      entry.refused = hooks.refusedRule(entry.url);
+    });
+    page.on('dialog', (dialog) => {
+      this.dialog = dialog;
+    });
+    page.on('filechooser', (chooser) => {
+      this.fileChooser = chooser;
+    });
+    page.on('framenavigated', (frame) => {
+      const scheme = frame.url().split(':')[0]?.toLowerCase() ?? '';
+      if (frame.url() && !LOCAL_FRAME_SCHEMES.has(scheme) && !hooks.schemes.includes(scheme))
+        hooks.onForbiddenFrame(this, frame, scheme);
+    });
+    page.on('crash', () => {
+      this.crashed = true;
+      hooks.onCrash(this);
+    });
+    page.on('close', () => {
+      this.closed = true;
+      hooks.onClose(this);
+    });
+  }
+
+  private pushConsole(entry: Omit<ConsoleEntry, 'seq' | 'time'>): void {
+    this.console.push({ seq: ++this.consoleSeq, time: Date.now(), ...entry });
+    if (this.console.length > MAX_LOG_ENTRIES) {
+      this.console.shift();
+      this.droppedConsole++;
+    }
+  }
+}

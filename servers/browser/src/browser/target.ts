@@ -1,0 +1,42 @@
+/**
+ * Turning a tool's `target` into one element: a ref from the latest snapshot (`e12`, `f1e3` inside
+ * frames) through Playwright's `getByRef`, or else a Playwright/CSS selector. The element must
+ * exist now — no silent waiting for a stale ref — and be unique.
+ */
+import { ToolError } from '@refmcp/shared/server';
+import type { Locator, Page } from 'playwright-core';
+import { browserError } from './errors.js';
+
+/** A snapshot ref: e<n>, or f<n>e<n> for an element inside a frame. */
+export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
+
+/** The element `target` names on `page`; ToolError naming `argName` when none or several match. */
+export async function locate(page: Page, target: string, argName = 'target'): Promise<Locator> {
+  const isRef = REF_PATTERN.test(target);
+  let locator: Locator;
+  let count: number;
+  try {
+    locator = isRef ? page.getByRef(target) : page.locator(target);
+    count = await locator.count();
+  } catch (error) {
+    if (isRef) count = 0;
+    else
+      throw new ToolError(
+        `${argName}: "${target.slice(0, 200)}" is not a valid selector (${browserError('selector', error).message})`,
+      );
+    locator = page.locator('nonexistent');
+  }
+  if (count === 0) {
+    throw new ToolError(
+      isRef
+        ? `${argName}: ref ${target} is not on the page any more (refs change when the page changes); take a new browser_snapshot and use a ref from it`
+        : `${argName}: no element matches selector "${target.slice(0, 200)}"; take a browser_snapshot and use a ref from it`,
+    );
+  }
+  if (count > 1) {
+    throw new ToolError(
+      `${argName}: ${count} elements match selector "${target.slice(0, 200)}"; use a ref from browser_snapshot or a more specific selector`,
+    );
+  }
+  return locator;
+}

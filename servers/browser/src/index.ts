@@ -1,0 +1,4 @@
+import { runServer } from '@refmcp/shared/server';
+import { browserServer } from './server.js';
+
+await runServer(browserServer);

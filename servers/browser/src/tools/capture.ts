@@ -1,0 +1,108 @@
+/**
+ * browser_take_screenshot and browser_pdf_save. Images come back inline (and as a screenshot://
+ * resource); with `filename` they are also saved — only inside --output-dir (case BR-03), like PDFs.
+ */
+import { safeString, z } from '@refmcp/shared/schema';
+import { defineTool, type ToolDefinition, ToolError, type ToolResult } from '@refmcp/shared/server';
+import { browserError } from '../browser/errors.js';
+import { locate } from '../browser/target.js';
+import { writeOutputFile } from '../output.js';
+import { activeTab, type Ctx, pageLine } from './context.js';
+import { elementArg, targetArg } from './snapshot.js';
+
+/** Largest image returned inline, bytes; bigger ones are served as a resource or saved. */
+const MAX_INLINE_IMAGE = 3 * 1024 * 1024;
+
+const filenameArg = (what: string) =>
+  safeString({ max: 4096, min: 1 }).describe(
+    `${what} file name, relative to the operator's output directory (subdirectories are created); paths outside it are refused`,
+  );
+
+export function captureTools(ctx: Ctx): ToolDefinition[] {
+  const ms = ctx.config.timeouts.snapshot;
+  const outputNote = ctx.config.outputDir
+    ? `Files are saved only under the output directory ${ctx.config.outputDir.describe()}.`
+    : 'No output directory is configured: screenshots are returned inline only and PDFs cannot be saved.';
+
+  const screenshot = defineTool({
+    name: 'browser_take_screenshot',
+    title: 'Take a screenshot',
+    description:
+      'Screenshot of the viewport, the full page (fullPage) or one element (target), returned as an image and kept as a screenshot:// resource. ' +
+      `You cannot act on a screenshot: use browser_snapshot for refs. ${outputNote}`,
+    inputSchema: z.strictObject({
+      type: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
+      filename: filenameArg('Also save the image to this').optional(),
+      element: elementArg(),
+      target: targetArg('Only this element').optional(),
+      fullPage: z.boolean().optional().describe('The whole scrollable page instead of the viewport'),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    handler: async ({ type, filename, element, target, fullPage }) => {
+      if (fullPage && target)
+        throw new ToolError('fullPage: cannot be combined with target (an element screenshot)');
+      const tab = await activeTab(ctx);
+      const format = type ?? (filename && /\.jpe?g$/i.test(filename) ? 'jpeg' : 'png');
+      const options = {
+        type: format,
+        timeout: ms,
+        ...(format === 'jpeg' ? { quality: 80 } : {}),
+        animations: 'disabled' as const,
+      };
+      let data: Buffer;
+      try {
+        data = target
+          ? await (await locate(tab.page, target)).screenshot(options)
+          : await tab.page.screenshot({ ...options, fullPage: fullPage ?? false });
+      } catch (error) {
+        throw browserError(`Screenshot${target ? ` of ${element ?? target}` : ''}`, error, ms);
+      }
+      const mimeType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
+      const what = target ? `element ${element ?? target}` : fullPage ? 'full page' : 'viewport';
+      const uri = ctx.resources.addScreenshot(data, mimeType, `${what} of ${tab.page.url().slice(0, 300)}`);
+      const lines = [
+        `Screenshot of the ${what} (${data.length} bytes, ${mimeType}) — resource ${uri}`,
+        await pageLine(tab),
+      ];
+      if (filename) lines.push(`Saved to ${await writeOutputFile(ctx.config.outputDir, filename, data)}`);
+      const inline = data.length <= MAX_INLINE_IMAGE;
+      if (!inline)
+        lines.push(
+          `Too large to return inline (over ${MAX_INLINE_IMAGE} bytes): read ${uri} or save it with filename.`,
+        );
+      const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }] };
+      if (inline) result.content.push({ type: 'image', data: data.toString('base64'), mimeType });
+      return result;
+    },
+  });
+
+  const pdf = defineTool({
+    name: 'browser_pdf_save',
+    title: 'Save as PDF',
+    description: `Print the current page to a PDF file (headless only). ${outputNote}`,
+    inputSchema: z.strictObject({ filename: filenameArg('PDF') }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    handler: async ({ filename }) => {
+      if (!ctx.config.outputDir) await writeOutputFile(undefined, filename, '');
+      if (!ctx.config.headless)
+        throw new ToolError('PDF printing works only in headless mode (the operator started --headed)');
+      const tab = await activeTab(ctx);
+      let data: Buffer;
+      try {
+        data = await tab.page.pdf({ printBackground: true });
+      } catch (error) {
+        throw browserError('Printing to PDF', error, ms);
+      }
+      const saved = await writeOutputFile(ctx.config.outputDir, filename, data);
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `Saved the page as PDF (${data.length} bytes) to ${saved}\n${await pageLine(tab)}`,
+          },
+        ],
+      };
+    },
+  });
+  return [screenshot, pdf];
+}

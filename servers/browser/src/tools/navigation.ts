@@ -1,0 +1,99 @@
+/**
+ * browser_navigate and browser_navigate_back. The URL is checked against the network policy before
+ * the browser sees it (so the answer names the rule), and the policy proxy checks every hop the
+ * browser then makes; a redirect to a refused address makes the navigation an error too (BR-01/02).
+ */
+import { safeString, z } from '@refmcp/shared/schema';
+import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import type { Response } from 'playwright-core';
+import { browserError } from '../browser/errors.js';
+import { actionResult, activeTab, type Ctx, snapshotArg } from './context.js';
+
+const HINTS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+/** Every URL of a navigation's redirect chain, first request first. */
+function redirectChain(response: Response | null): string[] {
+  const chain: string[] = [];
+  for (let request = response?.request() ?? null; request; request = request.redirectedFrom())
+    chain.unshift(request.url());
+  return chain;
+}
+
+export function navigationTools(ctx: Ctx): ToolDefinition[] {
+  const { policy } = ctx.config;
+  const navigate = defineTool({
+    name: 'browser_navigate',
+    title: 'Navigate to a URL',
+    description:
+      'Open a URL in the current tab and return the page as an accessibility snapshot with element refs (use the refs as `target` in browser_click, browser_type, …). ' +
+      `Network policy (set by the operator, not changeable by any argument): ${policy.describe()}. ` +
+      'Refused URLs, redirects and subresources are reported with the rule that refused them. To read an article or documentation page, follow with browser_read_markdown.',
+    inputSchema: z.strictObject({
+      url: safeString({ max: 8192, min: 1 }).describe('Absolute URL to open, e.g. https://example.com/docs'),
+      snapshot: snapshotArg(),
+    }),
+    annotations: HINTS,
+    handler: async ({ url, snapshot }) => {
+      const verdict = await policy.checkUrl(url);
+      if (!verdict.ok) throw new ToolError(verdict.message);
+      const tab = await activeTab(ctx);
+      const mark = policy.lastSeq;
+      const requestMark = tab.lastRequestSeq;
+      const urlBefore = tab.page.url();
+      let response: Response | null;
+      try {
+        response = await tab.page.goto(url, {
+          waitUntil: 'domcontentloaded',
+          timeout: ctx.config.timeouts.navigation,
+        });
+      } catch (error) {
+        const refused = policy.refusalsAfter(mark)[0];
+        if (refused) throw new ToolError(refused.message);
+        throw browserError(`Navigating to ${url.slice(0, 300)}`, error, ctx.config.timeouts.navigation);
+      }
+      const chain = redirectChain(response);
+      for (const [hop, hopUrl] of chain.entries()) {
+        const refusal = policy
+          .refusalsAfter(mark)
+          .find((r) => r.target === hopUrl || hopUrl.startsWith(`${r.target}/`));
+        if (refusal)
+          throw new ToolError(
+            `${refusal.message} (${hop === 0 ? 'requested URL' : `redirect hop ${hop}: ${hopUrl.slice(0, 300)}`})`,
+          );
+      }
+      const status = response ? `HTTP ${response.status()}` : 'no HTTP response';
+      const via = chain.length > 1 ? ` after ${chain.length - 1} redirect(s)` : '';
+      return actionResult(ctx, tab, `Navigated to ${url.slice(0, 300)} (${status}${via}).`, {
+        mode: snapshot ?? 'full',
+        requestMark,
+        urlBefore,
+      });
+    },
+  });
+
+  const back = defineTool({
+    name: 'browser_navigate_back',
+    title: 'Go back',
+    description: "Go back to the previous page in the current tab's history and return its snapshot.",
+    inputSchema: z.strictObject({ snapshot: snapshotArg() }),
+    annotations: HINTS,
+    handler: async ({ snapshot }) => {
+      const tab = await activeTab(ctx);
+      const requestMark = tab.lastRequestSeq;
+      const urlBefore = tab.page.url();
+      let response: Response | null;
+      try {
+        response = await tab.page.goBack({
+          waitUntil: 'domcontentloaded',
+          timeout: ctx.config.timeouts.navigation,
+        });
+      } catch (error) {
+        throw browserError('Going back', error, ctx.config.timeouts.navigation);
+      }
+      const headline =
+        response || tab.page.url() !== urlBefore ? 'Went back.' : 'There is no previous page in this tab.';
+      return actionResult(ctx, tab, headline, { mode: snapshot ?? 'full', requestMark, urlBefore });
+    },
+  });
+  return [navigate, back];
+}

@@ -1,0 +1,78 @@
+/** BR-04: a page with 200k DOM nodes never crashes the server; snapshots are capped with a marker. */
+import type { Connection } from '@refmcp/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, ok, resultText, servePages, startServer } from './support.js';
+
+let site: Awaited<ReturnType<typeof servePages>>;
+let conn: Connection;
+
+// 20 000 rows × (row + 4 cells + link + text span) ≈ 200k elements, built by the page itself.
+const HUGE = `<title>Huge</title><h1>Huge table</h1><button id="top" onclick="this.textContent='clicked'">Top button</button>
+<table id="t"></table><script>
+const t = document.getElementById('t'); const f = document.createDocumentFragment();
+for (let i = 0; i < 20000; i++) { const tr = document.createElement('tr');
+  for (let j = 0; j < 4; j++) { const td = document.createElement('td'); td.textContent = 'r' + i + 'c' + j; tr.appendChild(td); }
+  const td = document.createElement('td'); const a = document.createElement('a'); a.href = '#r' + i; const s = document.createElement('span');
+  s.textContent = 'row ' + i; a.appendChild(s); td.appendChild(a); tr.appendChild(td);
+  const pad = document.createElement('td'); pad.appendChild(document.createElement('i')); pad.appendChild(document.createElement('b')); tr.appendChild(pad);
+  f.appendChild(tr); }
+t.appendChild(f);</script>`;
+
+beforeAll(async () => {
+  site = await servePages({ '/': HUGE, '/small': '<title>Small</title><button>ok</button>' });
+  conn = await startServer(['--allowed-origins', site.origin, '--max-snapshot-bytes', '20000']);
+});
+
+afterAll(async () => {
+  await conn?.close();
+  await site?.close();
+});
+
+describe('BR-04 huge pages', () => {
+  it('BR-04 200k nodes: capped snapshot with a truncation marker, no crash, actions without snapshot', async () => {
+    const nav = await call(conn, 'browser_navigate', { url: `${site.base}/`, snapshot: 'none' });
+    expect(nav.isError).toBeFalsy();
+    const snapshot = await ok(conn, 'browser_snapshot');
+    expect(Buffer.byteLength(snapshot)).toBeLessThan(25_000);
+    expect(snapshot).toMatch(/\[truncated: the page has (\d{6}) elements/);
+    expect(Number(/the page has (\d+) elements/.exec(snapshot)?.[1])).toBeGreaterThanOrEqual(200_000);
+    expect(snapshot).toContain('button "Top button" #top');
+    const click = await ok(conn, 'browser_click', { target: '#top', snapshot: 'none' });
+    expect(click).toMatch(/^Clicked #top\.\nPage: .*"Huge"$/);
+    const text = await ok(conn, 'browser_get_text', { target: '#top' });
+    expect(text).toContain('clicked');
+    // The server is alive and still answers with full snapshots on normal pages.
+    expect(await ok(conn, 'browser_navigate', { url: `${site.base}/small` })).toMatch(
+      /button "ok" \[ref=(f\d+)?e\d+\]/,
+    );
+    expect(conn.exitStatus()).toBeUndefined();
+  }, 120_000);
+
+  it('BR-04 a long snapshot is cut on line boundaries and continues from the offset; ALL-07 a hung navigation names its budget', async () => {
+    const rows = Array.from({ length: 800 }, (_, i) => `<li><a href="#${i}">link number ${i}</a></li>`).join(
+      '',
+    );
+    const local = await servePages({ '/': `<title>List</title><ul>${rows}</ul>`, '/hang': () => {} });
+    const c = await startServer([
+      '--allowed-origins',
+      local.origin,
+      '--max-snapshot-bytes',
+      '5000',
+      '--navigation-timeout',
+      '1500',
+    ]);
+    try {
+      const first = await ok(c, 'browser_navigate', { url: `${local.base}/` });
+      const offset = Number(/offset=(\d+)/.exec(first)?.[1]);
+      expect(offset).toBeGreaterThan(20);
+      const next = await ok(c, 'browser_snapshot', { offset });
+      expect(next).toMatch(/Snapshot from line \d+:/);
+      expect(resultText(await call(c, 'browser_snapshot', { offset: 10_000_000 }))).toMatch(
+        /offset: .* past the end/,
+      );
+    } finally {
+      await c.close();
+      await local.close();
+    }
+  });
+});

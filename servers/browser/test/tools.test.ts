@@ -1,0 +1,163 @@
+/**
+ * The core tools through the built server and real Chromium: refs from snapshots drive actions,
+ * actions return diffs, forms, dialogs, tabs, logs with cursors, reading as Markdown, resources,
+ * and untrusted text made visible (ALL-06).
+ */
+import type { Connection } from '@refmcp/test-harness';
+import { assertNoInvisible } from '@refmcp/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, ok, resultText, servePages, startServer } from './support.js';
+
+let site: Awaited<ReturnType<typeof servePages>>;
+let conn: Connection;
+
+const refOf = (text: string, line: RegExp): string => {
+  const found = text.split('\n').find((l) => line.test(l));
+  const ref = found && /\[ref=([^\]]+)\]/.exec(found)?.[1];
+  if (!ref) throw new Error(`no ref for ${line} in:\n${text}`);
+  return ref;
+};
+
+beforeAll(async () => {
+  site = await servePages({
+    '/': `<title>Form</title><h1>Sign up</h1>
+      <label>Name <input id="name"></label>
+      <label><input type="checkbox" id="agree"> Agree</label>
+      <select id="color"><option value="r">Red</option><option value="g">Green</option></select>
+      <button id="go" onclick="document.getElementById('out').textContent = 'name=' + document.getElementById('name').value + ' agree=' + document.getElementById('agree').checked + ' color=' + document.getElementById('color').value">Submit</button>
+      <p id="out">nothing yet</p>
+      <span id="hover" onmouseover="document.getElementById('tip').textContent='Tooltip shown'">Hover me</span><p id="tip"></p>
+      <input id="keys" onkeydown="document.getElementById('key').textContent='key ' + event.key"><p id="key"></p>
+      <div id="src" style="width:50px;height:50px;background:red" onmousedown="window.dragging=true">drag</div>
+      <div id="dst" style="width:80px;height:80px;background:blue" onmouseup="if(window.dragging) document.getElementById('dropped').textContent='dropped'">drop</div><p id="dropped"></p>
+      <button onclick="alert('Hello alert')">Alert</button>
+      <button onclick="document.getElementById('answer').textContent = prompt('Your name?')">Prompt</button><p id="answer"></p>
+      <button onclick="setTimeout(() => { const p = document.createElement('p'); p.textContent = 'Late text'; document.body.appendChild(p); }, 300)">Later</button>
+      <a href="/article">Read the article</a>
+      <script>for (let i = 0; i < 12; i++) console.log('message ' + i); console.error('an error');</script>`,
+    '/article': `<title>Article</title><nav><a href="/">Home</a> | <a href="/x">Menu</a></nav><article><h1>The h\u200Bidden \u202Etitle</h1>
+      <p>${'This is the article text, long enough for Readability to pick it up as the main content. '.repeat(8)}</p>
+      <p>See <a href="/docs/page">the docs</a> and <a href="https://example.org/ref">a reference</a>.</p>
+      <p>Tag chars: \u{E0041}\u{E0042} end. <a href="javascript:alert(1)">bad link</a></p></article><footer>Footer boilerplate</footer>`,
+  });
+  conn = await startServer(['--allowed-origins', site.origin, '--enable-evaluate', '--max-entries', '5']);
+});
+
+afterAll(async () => {
+  await conn?.close();
+  await site?.close();
+});
+
+describe('snapshot refs drive actions', () => {
+  it('navigate returns a snapshot whose refs work in click, type, fill_form and select_option', async () => {
+    const page = await ok(conn, 'browser_navigate', { url: `${site.base}/` });
+    expect(page).toMatch(/heading "Sign up" \[level=1\]/);
+    const name = refOf(page, /textbox "Name"/);
+    await ok(conn, 'browser_type', { target: name, text: 'Ada', snapshot: 'none' });
+    const filled = await ok(conn, 'browser_fill_form', {
+      fields: [
+        { target: '#agree', name: 'Agree', type: 'checkbox', value: 'true' },
+        { target: '#color', name: 'Color', type: 'combobox', value: 'Green' },
+      ],
+      snapshot: 'none',
+    });
+    expect(filled).toMatch(/Filled 2 field/);
+    await ok(conn, 'browser_select_option', { target: '#color', values: ['g'], snapshot: 'none' });
+    const clicked = await ok(conn, 'browser_click', { target: refOf(page, /button "Submit"/) });
+    expect(clicked).toMatch(/Snapshot changes since the last snapshot:/);
+    expect(clicked).toMatch(/Added[\s\S]*name=Ada agree=true color=g/);
+    expect(clicked).toMatch(/Removed[\s\S]*nothing yet/);
+  });
+
+  it('hover, press_key, drag and wait_for act on the page', async () => {
+    expect(await ok(conn, 'browser_hover', { target: '#hover' })).toMatch(/Tooltip shown/);
+    await ok(conn, 'browser_click', { target: '#keys', snapshot: 'none' });
+    expect(await ok(conn, 'browser_press_key', { key: 'ArrowLeft' })).toMatch(/key ArrowLeft/);
+    expect(await ok(conn, 'browser_drag', { startTarget: '#src', endTarget: '#dst' })).toMatch(/dropped/);
+    await ok(conn, 'browser_click', { target: 'text=Later', snapshot: 'none' });
+    expect(await ok(conn, 'browser_wait_for', { text: 'Late text' })).toMatch(/"Late text" is on the page/);
+    const timedOut = await call(conn, 'browser_wait_for', { text: 'never there', timeout: 0.5 });
+    expect(timedOut.isError).toBe(true);
+    expect(resultText(timedOut)).toMatch(/timed out after 500 ms/);
+  });
+
+  it('stale refs and ambiguous selectors are errors naming target', async () => {
+    const stale = await call(conn, 'browser_click', { target: 'e99999' });
+    expect(stale.isError).toBe(true);
+    expect(resultText(stale)).toMatch(/target: ref e99999 is not on the page/);
+    const many = await call(conn, 'browser_click', { target: 'button' });
+    expect(resultText(many)).toMatch(/target: \d+ elements match/);
+  });
+
+  it('dialogs block the page until handled', async () => {
+    const opened = await ok(conn, 'browser_click', { target: 'text=Prompt' });
+    expect(opened).toMatch(/prompt dialog opened: "Your name\?"/);
+    const blocked = await call(conn, 'browser_snapshot');
+    expect(resultText(blocked)).toMatch(/dialog is open.*browser_handle_dialog/);
+    expect(await ok(conn, 'browser_handle_dialog', { accept: true, promptText: 'Grace' })).toMatch(/Grace/);
+    expect(resultText(await call(conn, 'browser_handle_dialog', { accept: true }))).toMatch(
+      /no dialog is open/,
+    );
+  });
+});
+
+describe('logs, tabs, reading', () => {
+  it('ALL-05 console messages come in pages with a cursor, no duplicates', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const text = await ok(conn, 'browser_console_messages', cursor ? { cursor } : {});
+      seen.push(...text.split('\n').filter((l) => l.startsWith('[')));
+      cursor = /cursor="([^"]+)"/.exec(text)?.[1];
+      if (!cursor) break;
+    }
+    expect(seen.filter((l) => /message \d+/.test(l))).toHaveLength(12);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(await ok(conn, 'browser_console_messages', { level: 'error' })).toMatch(/\[error\] an error/);
+    const bad = await call(conn, 'browser_console_messages', { cursor: 'not-a-cursor' });
+    expect(resultText(bad)).toMatch(/cursor:/);
+  });
+
+  it('reads the article as Markdown with absolute links, invisible characters made visible (ALL-06)', async () => {
+    await ok(conn, 'browser_click', { target: 'text=Read the article', snapshot: 'none' });
+    const markdown = await ok(conn, 'browser_read_markdown');
+    expect(markdown).toContain(`[the docs](${site.base}/docs/page)`);
+    expect(markdown).toContain('[a reference](https://example.org/ref)');
+    expect(markdown).not.toContain('Footer boilerplate');
+    expect(markdown).toContain('The hidden ⟦U+202E⟧title');
+    expect(markdown).toContain('⟦hidden tag text: "AB"⟧');
+    expect(markdown).not.toContain('javascript:');
+    for (const out of [
+      markdown,
+      await ok(conn, 'browser_get_text'),
+      await ok(conn, 'browser_snapshot'),
+      await ok(conn, 'browser_get_text', { target: 'p' }),
+    ])
+      assertNoInvisible(out, 'page text');
+    const back = await ok(conn, 'browser_navigate_back');
+    expect(back).toMatch(/"Form"/);
+  });
+
+  it('tabs open, list, select and close; resize and evaluate work; close restarts cleanly', async () => {
+    expect(await ok(conn, 'browser_tabs', { action: 'new', url: `${site.base}/article` })).toMatch(
+      /Opened tab 1/,
+    );
+    expect(await ok(conn, 'browser_tabs', { action: 'list' })).toMatch(/\* 1: .*"Article"/);
+    expect(await ok(conn, 'browser_tabs', { action: 'select', index: 0 })).toMatch(/\* 0: .*"Form"/);
+    const refused = await call(conn, 'browser_tabs', { action: 'new', url: 'http://169.254.169.254/' });
+    expect(resultText(refused)).toMatch(/rule: metadata/);
+    expect(await ok(conn, 'browser_tabs', { action: 'close', index: 1 })).toMatch(/1 tab\(s\)/);
+    await ok(conn, 'browser_resize', { width: 800, height: 600 });
+    expect(await ok(conn, 'browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).toMatch(
+      /800,\s*600/,
+    );
+    expect(
+      await ok(conn, 'browser_evaluate', { function: '(el) => el.textContent', target: 'h1' }),
+    ).toContain('Sign up');
+    const { contents } = await conn.client.readResource({ uri: 'console://logs' });
+    expect(JSON.stringify(contents)).toContain('message 11');
+    expect(await ok(conn, 'browser_close')).toBe('Closed the browser.');
+    expect(await ok(conn, 'browser_close')).toBe('No browser was running.');
+    expect(await ok(conn, 'browser_snapshot')).toMatch(/Page: about:blank/);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * User-authored text from GitHub (titles, bodies, comments, reviews, commit messages) on its way
+ * to the model: neutralised by the shared sanitiser (case GH-04, ALL-06), bounded with an explicit
+ * truncation marker, and labelled as data. One `UntrustedText` per tool result collects what was
+ * neutralised so the result can say so.
+ */
+import { truncateUtf8, truncationMarker } from '@refmcp/shared';
+import {
+  addFindings,
+  describeFindings,
+  labelUntrusted,
+  noFindings,
+  sanitizeUntrusted,
+  UNTRUSTED_NOTICE,
+} from '@refmcp/shared/untrusted';
+
+export { UNTRUSTED_NOTICE };
+
+export class UntrustedText {
+  private readonly findings = noFindings();
+
+  /**
+   * `text` neutralised and, when longer than `maxBytes` (UTF-8), cut with a marker saying how to
+   * get the rest (`more`). null/undefined become "".
+   */
+  clean(
+    text: string | null | undefined,
+    maxBytes = Number.POSITIVE_INFINITY,
+    more = 'narrow the request',
+  ): string {
+    if (!text) return '';
+    const sanitized = sanitizeUntrusted(text);
+    addFindings(this.findings, sanitized.findings);
+    const cut = truncateUtf8(sanitized.text, maxBytes);
+    return cut.truncated
+      ? `${cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`
+      : cut.text;
+  }
+
+  /** `clean` for one-line fields (titles, names): newlines folded to spaces. */
+  line(text: string | null | undefined, maxBytes = 1024): string {
+    return this.clean(text, maxBytes).replace(/\s*\n\s*/g, ' ');
+  }
+
+  /** "Neutralised in upstream text: …" when anything was, else undefined. */
+  note(): string | undefined {
+    const list = describeFindings(this.findings);
+    return list ? `Neutralised in upstream text: ${list}.` : undefined;
+  }
+}
+
+/** A labelled block for the text rendering (empty text → ""). */
+export function block(source: string, text: string): string {
+  return text ? labelUntrusted(source, text) : '';
+}
+
+/** Indents every line by `prefix`. */
+export function indent(text: string, prefix = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `${prefix}${l}` : l))
+    .join('\n');
+}

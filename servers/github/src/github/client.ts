@@ -1,0 +1,262 @@
+/**
+ * The GitHub REST client: @octokit/rest over HTTP with GitHub's throttling plugin,
+ * configured from the shared upstream policy (`@refmcp/shared` http):
+ * - base URL from GITHUB_API_URL (validated: https except loopback), user agent, token auth;
+ * - every attempt under a timeout (fetch.ts); every logical call under the policy's budget;
+ * - plugin-throttling: waits out primary (x-ratelimit-remaining: 0 → x-ratelimit-reset) and
+ *   secondary (retry-after) rate limits when the wait fits `maxRetryWaitMs` (case GH-09), and
+ *   paces writes and searches client-side through the shared IntervalGate (its groups and retry
+ *   scheduler are supplied here: same contract as its Bottleneck defaults, no timer queue);
+ * - a bare 429/403 with Retry-After that the plugin does not recognise, and 5xx/network failures,
+ *   are decided by the shared `decideRetry` (backoff; idempotent methods only: a POST that failed
+ *   with a 5xx may have taken effect). Not @octokit/plugin-retry: its per-request Bottleneck queue
+ *   added 5–10 ms to every call (measured against the local fake), and the shared policy is what
+ *   the other API servers follow;
+ * - failures become GitHubApiErrors summarised without the token (errors.ts).
+ * Callers pass already-encoded paths (encodeSegment/encodePath) and a query object, so no value
+ * is ever re-encoded or interpreted as a template.
+ */
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import {
+  ConcurrencyLimit,
+  decideRetry,
+  type HttpPolicy,
+  IntervalGate,
+  type QueryValue,
+  redact,
+  retryHint,
+  sleep,
+} from '@refmcp/shared';
+import { toGitHubError } from './errors.js';
+import { timedFetch } from './fetch.js';
+
+export interface GitHubClientOptions {
+  baseUrl: URL;
+  token?: string;
+  userAgent: string;
+  policy: HttpPolicy;
+  /** Largest response body accepted, in bytes. */
+  maxResponseBytes: number;
+  /** Writes a diagnostic line to stderr (already scrubbed). */
+  log: (line: string) => void;
+}
+
+export interface GitHubRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Encoded path starting with "/" (relative to the base URL). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Accept header; default application/vnd.github+json. */
+  accept?: string;
+  signal?: AbortSignal;
+  /** Return the body as bytes (raw/diff media types, logs) instead of parsing it. */
+  bytes?: boolean;
+}
+
+export interface GitHubResponse<T> {
+  status: number;
+  headers: Record<string, string | undefined>;
+  data: T;
+}
+
+const ThrottledOctokit = Octokit.plugin(throttling);
+
+/** A Bottleneck.Group look-alike backed by the shared pacing primitives (all the plugin calls is key().schedule()). */
+function pacedGroup(minIntervalMs: number, maxConcurrent: number) {
+  const gate = new IntervalGate(minIntervalMs);
+  const limit = new ConcurrencyLimit(maxConcurrent);
+  const limiter = {
+    // schedule([options,] fn, ...args): Bottleneck's signature.
+    schedule: async (...args: unknown[]) => {
+      if (typeof args[0] !== 'function') args.shift();
+      const [fn, ...rest] = args as [(...a: unknown[]) => Promise<unknown>, ...unknown[]];
+      await gate.pass();
+      return limit.run(() => fn(...rest));
+    },
+  };
+  return { key: () => limiter };
+}
+
+/**
+ * The retry scheduler plugin-throttling calls (`schedule(fn, ...args)`, `on('failed', handler)`
+ * where the handler returns the delay in ms to retry, or nothing to give up) — Bottleneck's
+ * contract, without Bottleneck's timer-driven queue, which added ~15 ms to every request.
+ */
+function retryLimiter() {
+  const handlers: ((error: unknown, info: { args: unknown[]; retryCount: number }) => unknown)[] = [];
+  return {
+    on(event: string, handler: (error: unknown, info: { args: unknown[]; retryCount: number }) => unknown) {
+      if (event === 'failed') handlers.push(handler);
+    },
+    async schedule(...args: unknown[]) {
+      if (typeof args[0] !== 'function') args.shift();
+      const [fn, ...rest] = args as [(...a: unknown[]) => Promise<unknown>, ...unknown[]];
+      for (let retryCount = 0; ; retryCount++) {
+        try {
+          return await fn(...rest);
+        } catch (error) {
+          let delay: unknown;
+          for (const handler of handlers) delay = (await handler(error, { args: rest, retryCount })) ?? delay;
+          if (typeof delay !== 'number') throw error;
+          await sleep(delay);
+        }
+      }
+    },
+  };
+}
+
+function toQuery(query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) params.append(k, String(item));
+    else params.append(k, String(v));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export class GitHubClient {
+  private readonly octokit: InstanceType<typeof ThrottledOctokit>;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: GitHubClientOptions) {
+    const { policy } = options;
+    this.secrets = options.token ? [options.token] : [];
+    const log = (level: string) => (message: string) =>
+      options.log(`octokit ${level}: ${redact(String(message), this.secrets)}`);
+    const decide = (retryAfterSeconds: number, retryCount: number) =>
+      retryCount < policy.maxRetries && retryAfterSeconds * 1000 <= policy.maxRetryWaitMs;
+    this.octokit = new ThrottledOctokit({
+      ...(options.token ? { auth: options.token } : {}),
+      baseUrl: options.baseUrl.href.replace(/\/+$/, ''),
+      userAgent: options.userAgent,
+      log: { debug: () => {}, info: () => {}, warn: log('warn'), error: log('error') },
+      request: { fetch: timedFetch('GitHub API', policy.timeoutMs, options.maxResponseBytes) },
+      throttle: {
+        id: 'refmcp-github',
+        onRateLimit: (after: number, _o: unknown, _k: unknown, count: number) => decide(after, count),
+        onSecondaryRateLimit: (after: number, _o: unknown, _k: unknown, count: number) =>
+          decide(after, count),
+        ...({
+          global: pacedGroup(0, policy.maxConcurrent),
+          auth: pacedGroup(0, 1),
+          write: pacedGroup(policy.minWriteIntervalMs, 1),
+          search: pacedGroup(policy.minSearchIntervalMs, 1),
+          notifications: pacedGroup(policy.minWriteIntervalMs, 1),
+          retryLimiter: retryLimiter(),
+        } as object),
+      },
+    });
+  }
+
+  /** True when a token is configured. */
+  get authenticated(): boolean {
+    return this.secrets.length > 0;
+  }
+
+  /**
+   * One logical GitHub call (module comment). Resolves with status, lower-case headers and the
+   * parsed JSON (or bytes when `bytes`). Errors: GitHubApiError for HTTP failures, TimeoutError,
+   * ResponseTooLarge, or the signal's reason when the call is cancelled.
+   */
+  async request<T = unknown>(req: GitHubRequest): Promise<GitHubResponse<T>> {
+    const method = req.method ?? 'GET';
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await this.octokit.request({
+          method,
+          url: `${req.path}${toQuery(req.query)}`,
+          headers: { accept: req.accept ?? 'application/vnd.github+json' },
+          ...(req.body !== undefined ? { data: req.body } : {}),
+          request: {
+            ...(req.signal ? { signal: req.signal } : {}),
+            ...(req.bytes ? { parseSuccessResponseBody: false } : {}),
+          },
+        });
+        const data = req.bytes ? await streamBytes(response.data as unknown) : response.data;
+        return {
+          status: response.status,
+          headers: response.headers as Record<string, string | undefined>,
+          data: data as T,
+        };
+      } catch (error) {
+        const failure = error as {
+          status?: number;
+          message?: string;
+          request?: unknown;
+          response?: { status: number; headers?: Record<string, string> };
+        };
+        const headers = failure.response?.headers;
+        // GitHub's documented rate-limit answers ("secondary rate limit", or the quota at 0) were
+        // already waited out or given up on by plugin-throttling; the rest is the shared policy's.
+        const throttled =
+          headers !== undefined &&
+          (/\bsecondary rate\b/i.test(failure.message ?? '') || headers['x-ratelimit-remaining'] === '0');
+        // An Octokit RequestError (a network failure is one with status 500 and no response).
+        const requestError = failure.request !== undefined && typeof failure.status === 'number';
+        if (requestError && !throttled) {
+          const decision = decideRetry(
+            {
+              method,
+              status: failure.response?.status,
+              headers,
+              retries: attempt,
+              elapsedMs: Date.now() - started,
+            },
+            this.options.policy,
+          );
+          if (decision.retry) {
+            await sleep(decision.delayMs, req.signal);
+            continue;
+          }
+        }
+        const retryAt = headers ? retryHint(headers)?.at : undefined;
+        throw toGitHubError(error, method, req.path, {
+          secrets: this.secrets,
+          authenticated: this.authenticated,
+          ...(retryAt ? { retryAt } : {}),
+        });
+      }
+    }
+  }
+}
+
+async function streamBytes(body: unknown): Promise<Buffer> {
+  if (body === null || body === undefined) return Buffer.alloc(0);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Pagination facts from a Link header (RFC 8288) for page-numbered GitHub lists. */
+export interface PageInfo {
+  page: number;
+  perPage: number;
+  hasMore: boolean;
+  nextPage?: number;
+  lastPage?: number;
+}
+
+/** Reads rel="next"/rel="last" page numbers from `link`; `page`/`perPage` are what was asked. */
+export function pageInfo(link: string | undefined, page: number, perPage: number): PageInfo {
+  const rel = (name: string) => {
+    const m = new RegExp(`<([^>]+)>;\\s*rel="${name}"`).exec(link ?? '');
+    const n = m?.[1] ? Number(new URL(m[1]).searchParams.get('page')) : Number.NaN;
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  };
+  const next = rel('next');
+  const last = rel('last');
+  return {
+    page,
+    perPage,
+    hasMore: next !== undefined,
+    ...(next ? { nextPage: next } : {}),
+    ...(last ? { lastPage: last } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The fetch Octokit uses: every attempt runs under a timeout (ALL-07) covering headers and body,
+ * the body is buffered under that timeout with a size cap (Octokit swallows body-read errors, which
+ * would turn a stalled body into an empty result), and a timeout surfaces as a TimeoutError.
+ */
+import { TimeoutError, ToolError } from '@refmcp/shared';
+
+/**
+ * A timed-out attempt. Named "AbortError" on purpose: Octokit rethrows AbortErrors unchanged
+ * (no wrapping, no retry by plugin-retry), which is what a call that already used its time needs.
+ * It is still a TimeoutError (a ToolError), so the model reads "… timed out after N ms".
+ */
+export class UpstreamTimeout extends TimeoutError {
+  override name = 'AbortError';
+}
+
+/** A response body over the cap. Also an "AbortError" so it is neither wrapped nor retried. */
+export class ResponseTooLarge extends ToolError {
+  override name = 'AbortError';
+}
+
+async function readCapped(response: Response, maxBytes: number, what: string): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new ResponseTooLarge(
+      `${what}: the response is ${declared} bytes, over this server's ${maxBytes}-byte limit`,
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        await response.body.cancel().catch(() => {});
+        throw new ResponseTooLarge(`${what}: the response is over this server's ${maxBytes}-byte limit`);
+      }
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * A fetch for Octokit's `request.fetch`: per-attempt timeout `timeoutMs`, bodies buffered and
+ * capped at `maxBytes`. `service` names the upstream in messages ("GitHub API").
+ */
+export function timedFetch(service: string, timeoutMs: number, maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const what = `${service} ${init?.method ?? 'GET'} ${url.pathname}`;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    try {
+      const response = await fetch(input, { ...init, signal });
+      const body =
+        response.status === 204 || response.status === 304
+          ? null
+          : await readCapped(response, maxBytes, what);
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (error) {
+      if (timeout.aborted && !init?.signal?.aborted) throw new UpstreamTimeout(what, timeoutMs);
+      throw error;
+    }
+  };
+}

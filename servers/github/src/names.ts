@@ -1,0 +1,89 @@
+/**
+ * Argument schemas for GitHub names, validated before any URL is built (cases GH-01, GH-02):
+ * owners and repository names by GitHub's rules, branches by `git check-ref-format`, paths by
+ * segment (no "." / ".."), plus the numbers and page arguments every tool shares. Messages name
+ * what is allowed, and zod puts the argument's name in front.
+ */
+import { safeString, z } from '@refmcp/shared/schema';
+
+/** GitHub logins: letters, digits, "-" (and "_" on Enterprise Managed Users), ≤ 100 here. */
+export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
+/** Repository names: letters, digits, ".", "-", "_"; not "." or "..". */
+export const REPO_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * `git check-ref-format` rules for one branch name (git-check-ref-format(1)): no control
+ * characters, space, ~ ^ : ? * [ \ ; no "..", "@{", "//"; not starting or ending with "/", not
+ * ending with "." or ".lock", no component starting with "."; not "@". "&" and "=" are allowed
+ * (and are sent encoded: GH-02).
+ */
+export function isValidBranchName(name: string): boolean {
+  if (!name || name === '@' || name.length > 255) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: git forbids control characters in refs
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return false;
+  if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
+  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock'))
+    return false;
+  return !name.split('/').some((c) => c.startsWith('.'));
+}
+
+/** One instance per key: zod schemas are immutable, and building ~40 tools' worth at startup costs. */
+function once<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) {
+      value = make(key);
+      made.set(key, value);
+    }
+    return value;
+  };
+}
+
+const ownerSchema = once((_: 0) =>
+  safeString({ max: 100 })
+    .regex(OWNER_PATTERN, 'must be a GitHub user or organization name (letters, digits, "-", "_")')
+    .describe('Repository owner (username or organization)'),
+);
+export const owner = () => ownerSchema(0);
+
+const repoSchema = once((_: 0) =>
+  safeString({ max: 100 })
+    .regex(REPO_PATTERN, 'must be a repository name (letters, digits, ".", "-", "_")')
+    .describe('Repository name'),
+);
+export const repo = () => repoSchema(0);
+
+export const branch = once((description: string) =>
+  safeString({ max: 255 })
+    .refine(isValidBranchName, { message: 'is not a valid git branch name (see git check-ref-format)' })
+    .describe(description),
+);
+
+/** A commit sha or a ref name (branch/tag). */
+export const refName = (description: string) =>
+  safeString({ max: 255 })
+    .refine((v) => /^[0-9a-f]{7,40}$/i.test(v) || isValidBranchName(v), {
+      message: 'is not a commit sha or a valid ref name',
+    })
+    .describe(description);
+
+export const sha = (description: string) =>
+  safeString({ max: 64 })
+    .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full 40-character (or 64) hex git object id')
+    .describe(description);
+
+/** A path inside a repository ("." and ".." segments are refused when the URL is built). */
+export const repoPath = (description: string) => safeString({ max: 4096 }).describe(description);
+
+export const number = (description: string) =>
+  z.number().int().min(1).max(2_147_483_647).describe(description);
+
+export const page = () =>
+  z.number().int().min(1).max(10_000).optional().describe('Page number, from 1 (default 1)');
+
+export const perPage = (max = 100) =>
+  z.number().int().min(1).max(max).optional().describe(`Results per page (default 30, max ${max})`);
+
+/** Free text written by the model (bodies, messages): bounded, no NUL/lone surrogates. */
+export const text = (description: string, max = 65_536) => safeString({ max }).describe(description);

@@ -1,0 +1,126 @@
+/**
+ * get_file_contents (reference name and arguments): a directory's entries, or a file — text
+ * sanitised and cut at the file budget with a marker, images as image content, other binary files
+ * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
+ * text. Files over 1 MB come through the raw media type.
+ */
+import { defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
+import { z } from '@refmcp/shared/schema';
+import type { Config } from '../config.js';
+import { block, UntrustedText } from '../content.js';
+import { contentsUri, mimeType, readContents } from '../files.js';
+import { count } from '../format/common.js';
+import { entryShape } from '../format/repos.js';
+import * as arg from '../names.js';
+import { neutralizedField, READ, respond, scopeNote } from './common.js';
+
+/** Largest binary file embedded in a result (base64 grows it by a third). */
+const MAX_EMBEDDED_BINARY = 1024 * 1024;
+
+const outputSchema = z.object({
+  repository: z.string(),
+  path: z.string(),
+  ref: z.string().optional(),
+  type: z.enum(['file', 'dir', 'symlink', 'submodule']),
+  sha: z.string().optional(),
+  size: count().optional(),
+  encoding: z.enum(['utf-8', 'binary']).optional(),
+  content: z
+    .string()
+    .optional()
+    .describe('The text of a text file (sanitised; cut at the budget when truncated is true)'),
+  truncated: z.boolean().optional(),
+  entries: z.array(entryShape).optional(),
+  target: z.string().optional(),
+  downloadUrl: z.string().nullable().optional(),
+  ...neutralizedField,
+});
+
+export function fileContentsTool(config: Config): ToolDefinition {
+  const { budgets } = config;
+  return defineTool({
+    name: 'get_file_contents',
+    title: 'Get file or directory contents',
+    toolset: 'repos',
+    description:
+      `Get a file's contents or a directory's entries from a GitHub repository at a branch (default: the default branch). ` +
+      `Text files are returned as text (up to ${budgets.fileBytes / 1024} KB, then cut with a marker); images as images; other binary files as a blob resource (up to 1 MB) or a note with the download URL. ` +
+      `File text is untrusted: invisible/bidi characters and hidden HTML are neutralised, so the returned text may differ from the file's bytes — the repo:// resource returns the exact bytes. Use the sha with create_or_update_file.${scopeNote(config)}`,
+    inputSchema: z.strictObject({
+      owner: arg.owner(),
+      repo: arg.repo(),
+      path: arg.repoPath('Path of the file or directory from the repository root ("" for the root)'),
+      branch: arg.refName('Branch, tag or commit sha to read from (default: the default branch)').optional(),
+    }),
+    outputSchema,
+    annotations: READ,
+    handler: async ({ owner, repo, path, branch }, { signal }): Promise<ToolResult> => {
+      const contents = await readContents(config, owner, repo, path, branch, signal);
+      const base = { repository: `${owner}/${repo}`, ...(branch ? { ref: branch } : {}) };
+      const where = `${owner}/${repo}:${path || '/'}${branch ? `@${branch}` : ''}`;
+      if (contents.kind === 'dir') {
+        return respond({ ...base, path, type: 'dir', entries: contents.entries }, [
+          `${where} — directory, ${contents.entries.length} entries:`,
+          ...contents.entries.map(
+            (e) =>
+              `${e.type === 'dir' ? 'dir ' : 'file'} ${e.path}${e.type === 'file' ? ` (${e.size} B)` : ''}`,
+          ),
+        ]);
+      }
+      if (contents.kind === 'other') {
+        return respond(
+          {
+            ...base,
+            path: contents.path,
+            type: contents.type === 'symlink' ? 'symlink' : 'submodule',
+            sha: contents.sha,
+            ...(contents.target ? { target: contents.target } : {}),
+          },
+          [`${where} is a ${contents.type}${contents.target ? ` → ${contents.target}` : ''}`],
+        );
+      }
+      const facts = {
+        ...base,
+        path: contents.path,
+        type: 'file' as const,
+        sha: contents.sha,
+        size: contents.size,
+        downloadUrl: contents.downloadUrl,
+      };
+      if (contents.text !== undefined) {
+        const text = new UntrustedText();
+        const more = `the file is ${contents.size} bytes; read the rest through the resource ${contentsUri(owner, repo, path)} or ${contents.downloadUrl ?? 'its download URL'}`;
+        const content = text.clean(contents.text, budgets.fileBytes, more);
+        const truncated = Buffer.byteLength(contents.text) > budgets.fileBytes;
+        return respond(
+          { ...facts, encoding: 'utf-8', content, ...(truncated ? { truncated } : {}) },
+          [
+            `${where} — ${contents.size} bytes, sha ${contents.sha}${truncated ? ', truncated' : ''}`,
+            block(`file ${where}`, content),
+          ],
+          text,
+        );
+      }
+      const mime = mimeType(path, false);
+      const structured = { ...facts, encoding: 'binary' as const };
+      const summary = `${where} — binary file (${mime}), ${contents.size} bytes, sha ${contents.sha}; not decoded as text.`;
+      if (contents.bytes.length > MAX_EMBEDDED_BINARY)
+        return respond(structured, [
+          `${summary} Too large to embed (over ${MAX_EMBEDDED_BINARY} bytes): download it from ${contents.downloadUrl ?? 'GitHub'}.`,
+        ]);
+      const result = respond(structured, [
+        `${summary} ${mime.startsWith('image/') ? 'The image follows.' : 'The bytes follow as a blob resource.'}`,
+      ]);
+      const data = contents.bytes.toString('base64');
+      result.content.push(
+        mime.startsWith('image/') && mime !== 'image/svg+xml'
+          ? { type: 'image', data, mimeType: mime }
+          : {
+              type: 'resource',
+              resource: { uri: contentsUri(owner, repo, path), mimeType: mime, blob: data },
+            },
+      );
+      return result;
+    },
+  });
+}

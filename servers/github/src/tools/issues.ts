@@ -1,0 +1,365 @@
+/**
+ * The issues toolset: read issues and their comments, search issues and pull requests, and (write)
+ * create, update and comment. Tool names and arguments of the reference server are kept
+ * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
+ * get_issue_comments.
+ */
+import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { safeString, z } from '@refmcp/shared/schema';
+import type { Config } from '../config.js';
+import { UntrustedText } from '../content.js';
+import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import {
+  commentShape,
+  issueShape,
+  renderComment,
+  renderIssue,
+  renderIssueList,
+  toComment,
+  toIssue,
+} from '../format/issues.js';
+import * as arg from '../names.js';
+import {
+  CREATE,
+  contentNote,
+  listPage,
+  neutralizedField,
+  READ,
+  repoOfApiUrl,
+  repoPath,
+  respond,
+  scopeNote,
+  UPDATE,
+  withheldFor,
+} from './common.js';
+import { searchQuery } from './search-query.js';
+
+const labels = z.array(safeString({ max: 100 })).max(100);
+const logins = z.array(arg.owner()).max(10);
+
+export function issueTools(config: Config): ToolDefinition[] {
+  const { budgets } = config;
+  const scope = scopeNote(config);
+  const content = contentNote(config);
+
+  const issueResult = async (raw: unknown, owner: string, repo: string, signal: AbortSignal, verb = '') => {
+    const text = new UntrustedText();
+    const author = (raw as { user?: { login?: string } }).user?.login ?? null;
+    const issue = toIssue(
+      raw,
+      text,
+      budgets.bodyBytes,
+      await withheldFor(config, owner, repo, author, signal),
+    );
+    return respond(
+      { repository: `${owner}/${repo}`, issue },
+      [verb, renderIssue(issue, `${owner}/${repo}`)].filter(Boolean),
+      text,
+    );
+  };
+
+  return [
+    defineTool({
+      name: 'get_issue',
+      title: 'Get issue',
+      toolset: 'issues',
+      description: `Get one issue of a GitHub repository: title, state, author, labels, assignees, comment count and the whole body (up to ${budgets.bodyBytes / 1024} KB). Use get_issue_comments for its comments.${content}${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        issue_number: arg.number('Issue number'),
+      }),
+      outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
+      annotations: READ,
+      handler: async ({ owner, repo, issue_number }, { signal }) => {
+        const res = await config.github.request({
+          path: `${repoPath(config, owner, repo)}/issues/${issue_number}`,
+          signal,
+        });
+        return issueResult(res.data, owner, repo, signal);
+      },
+    }),
+
+    defineTool({
+      name: 'list_issues',
+      title: 'List issues',
+      toolset: 'issues',
+      description: `List issues of a GitHub repository (pull requests are included by GitHub and marked isPullRequest), filtered by state, labels and update time, one page at a time: hasMore/nextPage say when to call again with page. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each (get_issue returns one whole).${content}${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        direction: z.enum(['asc', 'desc']).optional().describe('Sort direction (default desc)'),
+        labels: labels.optional().describe('Only issues with all of these labels'),
+        page: arg.page(),
+        per_page: arg.perPage(),
+        since: safeString({ max: 40 })
+          .optional()
+          .describe('Only issues updated at or after this ISO 8601 time'),
+        sort: z.enum(['created', 'updated', 'comments']).optional().describe('Sort field (default created)'),
+        state: z.enum(['open', 'closed', 'all']).optional().describe('Issue state (default open)'),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        issues: z.array(issueShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async (
+        { owner, repo, direction, labels: wanted, page, per_page, since, sort, state },
+        { signal },
+      ) => {
+        const list = await listPage(
+          config,
+          {
+            path: `${repoPath(config, owner, repo)}/issues`,
+            query: { state, labels: wanted?.join(','), sort, direction, since },
+            signal,
+          },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const issues = await Promise.all(
+          list.items.map(async (raw) => {
+            const author = (raw as { user?: { login?: string } }).user?.login ?? null;
+            return toIssue(
+              raw,
+              text,
+              budgets.listBodyBytes,
+              await withheldFor(config, owner, repo, author, signal),
+            );
+          }),
+        );
+        return respond(
+          { repository: `${owner}/${repo}`, issues, ...pageFields(list.info) },
+          [
+            `${owner}/${repo}: ${pageLine(list.info, issues.length, 'issues')}`,
+            renderIssueList(issues, `${owner}/${repo} issues: titles and bodies`),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'get_issue_comments',
+      title: 'Get issue comments',
+      toolset: 'issues',
+      description: `List the comments of an issue or pull request (conversation comments, not code review comments), oldest first, one page at a time (hasMore/nextPage).${content}${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        issue_number: arg.number('Issue or pull request number'),
+        page: arg.page(),
+        per_page: arg.perPage(),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        issueNumber: count(),
+        comments: z.array(commentShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, issue_number, page, per_page }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: `${repoPath(config, owner, repo)}/issues/${issue_number}/comments`, signal },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const comments = await Promise.all(
+          list.items.map(async (raw) => {
+            const author = (raw as { user?: { login?: string } }).user?.login ?? null;
+            return toComment(
+              raw,
+              text,
+              budgets.bodyBytes,
+              await withheldFor(config, owner, repo, author, signal),
+            );
+          }),
+        );
+        const source = `${owner}/${repo}#${issue_number}`;
+        return respond(
+          { repository: `${owner}/${repo}`, issueNumber: issue_number, comments, ...pageFields(list.info) },
+          [
+            `${source}: ${pageLine(list.info, comments.length, 'comments')}`,
+            ...comments.map((c) => renderComment(c, source)),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'search_issues',
+      title: 'Search issues and pull requests',
+      toolset: 'issues',
+      description: `Search issues and pull requests across GitHub with GitHub's search syntax (such as "is:open label:bug repo:owner/name"). One page at a time (hasMore/nextPage); GitHub returns at most 1000 results per query.${content}${scope}`,
+      inputSchema: z.strictObject({
+        q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub issue search syntax)'),
+        order: z.enum(['asc', 'desc']).optional().describe('Sort order (default desc)'),
+        page: arg.page(),
+        per_page: arg.perPage(),
+        sort: z
+          .enum([
+            'comments',
+            'reactions',
+            'reactions-+1',
+            'reactions--1',
+            'reactions-smile',
+            'reactions-thinking_face',
+            'reactions-heart',
+            'reactions-tada',
+            'interactions',
+            'created',
+            'updated',
+          ])
+          .optional()
+          .describe('Sort field (default: best match)'),
+      }),
+      outputSchema: z.object({
+        totalCount: count(),
+        issues: z.array(issueShape.extend({ repository: z.string() })),
+        withheldOutOfScope: count(),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ q, order, page, per_page, sort }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: '/search/issues', query: { q: searchQuery(config, q), order, sort }, signal },
+          page,
+          per_page,
+          (d) => (d as { items: unknown[] }).items,
+        );
+        const text = new UntrustedText();
+        let outside = 0;
+        const issues = [];
+        for (const raw of list.items) {
+          const [owner, repo] = repoOfApiUrl((raw as { repository_url: string }).repository_url) ?? ['', ''];
+          if (config.scope && !config.scope.allows(owner, repo)) {
+            outside++;
+            continue;
+          }
+          const author = (raw as { user?: { login?: string } }).user?.login ?? null;
+          issues.push({
+            repository: `${owner}/${repo}`,
+            ...toIssue(
+              raw,
+              text,
+              budgets.listBodyBytes,
+              await withheldFor(config, owner, repo, author, signal),
+            ),
+          });
+        }
+        const total = (list.data as { total_count: number }).total_count;
+        return respond(
+          { totalCount: total, issues, withheldOutOfScope: outside, ...pageFields(list.info) },
+          [
+            `${total} results. ${pageLine(list.info, issues.length, 'results')}${outside ? ` ${outside} results outside --repos were withheld.` : ''}`,
+            renderIssueList(issues, 'search results: titles and bodies'),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'create_issue',
+      title: 'Create issue',
+      toolset: 'issues',
+      description: `Create an issue in a GitHub repository. Labels, assignees and milestone are applied only if the token has push access (GitHub drops them silently otherwise).${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        title: arg.text('Issue title', 1024),
+        body: arg.text('Issue body (Markdown)').optional(),
+        assignees: logins.optional().describe('Logins to assign'),
+        milestone: arg.number('Milestone number').optional(),
+        labels: labels.optional().describe('Label names'),
+      }),
+      outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
+      annotations: CREATE,
+      handler: async ({ owner, repo, ...fields }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/issues`,
+          body: fields,
+          signal,
+        });
+        return issueResult(res.data, owner, repo, signal, 'Created:');
+      },
+    }),
+
+    defineTool({
+      name: 'update_issue',
+      title: 'Update issue',
+      toolset: 'issues',
+      description: `Update an issue: title, body, state (open/closed), labels, assignees or milestone. Labels and assignees replace the current sets.${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        issue_number: arg.number('Issue number'),
+        title: arg.text('New title', 1024).optional(),
+        body: arg.text('New body (Markdown)').optional(),
+        assignees: logins.optional().describe('New assignees (replaces the set)'),
+        milestone: arg.number('Milestone number').optional(),
+        labels: labels.optional().describe('New labels (replaces the set)'),
+        state: z.enum(['open', 'closed']).optional().describe('New state'),
+      }),
+      outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
+      annotations: UPDATE,
+      handler: async ({ owner, repo, issue_number, ...fields }, { signal }) => {
+        const res = await config.github.request({
+          method: 'PATCH',
+          path: `${repoPath(config, owner, repo)}/issues/${issue_number}`,
+          body: fields,
+          signal,
+        });
+        return issueResult(res.data, owner, repo, signal, 'Updated:');
+      },
+    }),
+
+    defineTool({
+      name: 'add_issue_comment',
+      title: 'Add issue comment',
+      toolset: 'issues',
+      description: `Add a comment to an issue or pull request conversation.${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        issue_number: arg.number('Issue or pull request number'),
+        body: arg.text('Comment text (Markdown)'),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        issueNumber: count(),
+        comment: commentShape,
+        ...neutralizedField,
+      }),
+      annotations: CREATE,
+      handler: async ({ owner, repo, issue_number, body }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/issues/${issue_number}/comments`,
+          body: { body },
+          signal,
+        });
+        const text = new UntrustedText();
+        const comment = toComment(res.data, text, budgets.bodyBytes);
+        return respond(
+          { repository: `${owner}/${repo}`, issueNumber: issue_number, comment },
+          [
+            `Commented on ${owner}/${repo}#${issue_number}:`,
+            renderComment(comment, `${owner}/${repo}#${issue_number}`),
+          ],
+          text,
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,340 @@
+/**
+ * The pull_requests toolset, reading: one pull request, the list, its changed files, its diff,
+ * its combined status, its review comments and its reviews. Reference names and arguments kept;
+ * files, comments and reviews also take page/per_page (GitHub pages them; case GH-06).
+ */
+import { defineTool, type ToolDefinition, truncateUtf8, truncationMarker } from '@refmcp/shared';
+import { safeString, z } from '@refmcp/shared/schema';
+import type { Config } from '../config.js';
+import { block, indent, UntrustedText } from '../content.js';
+import { at, count, pageFields, pageLine, pageShape } from '../format/common.js';
+import {
+  fileShape,
+  pullShape,
+  renderFile,
+  renderPull,
+  reviewCommentShape,
+  reviewShape,
+  statusShape,
+  toChangedFile,
+  toPull,
+  toReview,
+  toReviewComment,
+  toStatus,
+} from '../format/pulls.js';
+import * as arg from '../names.js';
+import {
+  contentNote,
+  listPage,
+  neutralizedField,
+  READ,
+  repoPath,
+  respond,
+  scopeNote,
+  withheldFor,
+} from './common.js';
+
+const authorOf = (raw: unknown) => (raw as { user?: { login?: string } | null }).user?.login ?? null;
+
+export function pullReadTools(config: Config): ToolDefinition[] {
+  const { budgets } = config;
+  const scope = scopeNote(config);
+  const content = contentNote(config);
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+
+  return [
+    defineTool({
+      name: 'get_pull_request',
+      title: 'Get pull request',
+      toolset: 'pull_requests',
+      description: `Get one pull request: title, state, draft/merged, author, head and base (ref and sha), mergeability, counts of commits/files/lines/comments, and the whole body. Use get_pull_request_files or get_pull_request_diff for the changes.${content}${scope}`,
+      inputSchema: z.strictObject(target),
+      outputSchema: z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number }, { signal }) => {
+        const res = await config.github.request({
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
+          signal,
+        });
+        const text = new UntrustedText();
+        const pullRequest = toPull(
+          res.data,
+          text,
+          budgets.bodyBytes,
+          await withheldFor(config, owner, repo, authorOf(res.data), signal),
+        );
+        return respond(
+          { repository: `${owner}/${repo}`, pullRequest },
+          [renderPull(pullRequest, `${owner}/${repo}`)],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'list_pull_requests',
+      title: 'List pull requests',
+      toolset: 'pull_requests',
+      description: `List pull requests of a repository, filtered by state, head ("user:branch") and base branch, one page at a time (hasMore/nextPage). Bodies are cut at ${budgets.listBodyBytes / 1024} KB each.${content}${scope}`,
+      inputSchema: z.strictObject({
+        ...{ owner: arg.owner(), repo: arg.repo() },
+        state: z
+          .enum(['open', 'closed', 'all'])
+          .optional()
+          .describe('State of the pull requests to return (default open)'),
+        head: safeString({ max: 300 })
+          .optional()
+          .describe('Filter by head user or organization and branch, as "user:ref-name"'),
+        base: arg.branch('Filter by base branch name').optional(),
+        sort: z
+          .enum(['created', 'updated', 'popularity', 'long-running'])
+          .optional()
+          .describe('What to sort results by (default created)'),
+        direction: z.enum(['asc', 'desc']).optional().describe('The direction of the sort'),
+        per_page: arg.perPage(),
+        page: arg.page(),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullRequests: z.array(pullShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, state, head, base, sort, direction, per_page, page }, { signal }) => {
+        const list = await listPage(
+          config,
+          {
+            path: `${repoPath(config, owner, repo)}/pulls`,
+            query: { state, head, base, sort, direction },
+            signal,
+          },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const pullRequests = await Promise.all(
+          list.items.map(async (raw) =>
+            toPull(
+              raw,
+              text,
+              budgets.listBodyBytes,
+              await withheldFor(config, owner, repo, authorOf(raw), signal),
+            ),
+          ),
+        );
+        return respond(
+          { repository: `${owner}/${repo}`, pullRequests, ...pageFields(list.info) },
+          [
+            `${owner}/${repo}: ${pageLine(list.info, pullRequests.length, 'pull requests')}`,
+            ...pullRequests.map((p) => renderPull(p, `${owner}/${repo}`)),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'get_pull_request_files',
+      title: 'Get pull request files',
+      toolset: 'pull_requests',
+      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), one page at a time (hasMore/nextPage; GitHub lists at most 3000 files).${scope}`,
+      inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        files: z.array(fileShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/files`, signal },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const files = list.items.map((f) => toChangedFile(f, text, 8 * 1024));
+        return respond(
+          { repository: `${owner}/${repo}`, pullNumber: pull_number, files, ...pageFields(list.info) },
+          [
+            `${owner}/${repo}#${pull_number}: ${pageLine(list.info, files.length, 'files')}`,
+            ...files.map((f) => renderFile(f, false)),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'get_pull_request_diff',
+      title: 'Get pull request diff',
+      toolset: 'pull_requests',
+      description: `Get the unified diff of a pull request, cut at ${budgets.diffBytes / 1024} KB with a marker (get_pull_request_files pages through large changes file by file).${scope}`,
+      inputSchema: z.strictObject(target),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        diff: z.string(),
+        bytes: count(),
+        truncated: z.boolean(),
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number }, { signal }) => {
+        const res = await config.github.request<Buffer>({
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
+          accept: 'application/vnd.github.diff',
+          bytes: true,
+          signal,
+        });
+        const raw = res.data.toString('utf8');
+        const text = new UntrustedText();
+        const clean = text.clean(raw);
+        const cut = truncateUtf8(clean, budgets.diffBytes);
+        const diff = cut.truncated
+          ? `${cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes of diff`, 'use get_pull_request_files with page to read the changes file by file')}`
+          : cut.text;
+        return respond(
+          {
+            repository: `${owner}/${repo}`,
+            pullNumber: pull_number,
+            diff,
+            bytes: res.data.length,
+            truncated: cut.truncated,
+          },
+          [
+            `${owner}/${repo}#${pull_number} diff (${res.data.length} bytes${cut.truncated ? ', truncated' : ''}):`,
+            block(`${owner}/${repo}#${pull_number} diff`, diff),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'get_pull_request_status',
+      title: 'Get pull request status',
+      toolset: 'pull_requests',
+      description: `Get the combined commit status (success/failure/pending per context) of a pull request's head commit.${scope}`,
+      inputSchema: z.strictObject(target),
+      outputSchema: z.object({ repository: z.string(), pullNumber: count(), status: statusShape }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number }, { signal }) => {
+        const base = repoPath(config, owner, repo);
+        const pr = await config.github.request<{ head: { sha: string } }>({
+          path: `${base}/pulls/${pull_number}`,
+          signal,
+        });
+        const res = await config.github.request({
+          path: `${base}/commits/${pr.data.head.sha}/status`,
+          signal,
+        });
+        const text = new UntrustedText();
+        const status = toStatus(res.data, text);
+        return respond({ repository: `${owner}/${repo}`, pullNumber: pull_number, status }, [
+          `${owner}/${repo}#${pull_number} head ${status.sha}: ${status.state} (${status.totalCount} statuses)`,
+          ...status.statuses.map(
+            (s) => `- ${s.context}: ${s.state}${s.description ? ` — ${s.description}` : ''}`,
+          ),
+        ]);
+      },
+    }),
+
+    defineTool({
+      name: 'get_pull_request_comments',
+      title: 'Get pull request review comments',
+      toolset: 'pull_requests',
+      description: `List the review comments on a pull request's code (file, line, body), one page at a time (hasMore/nextPage). Conversation comments are in get_issue_comments.${content}${scope}`,
+      inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        comments: z.array(reviewCommentShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/comments`, signal },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const comments = await Promise.all(
+          list.items.map(async (raw) =>
+            toReviewComment(
+              raw,
+              text,
+              budgets.listBodyBytes,
+              await withheldFor(config, owner, repo, authorOf(raw), signal),
+            ),
+          ),
+        );
+        const source = `${owner}/${repo}#${pull_number}`;
+        return respond(
+          { repository: `${owner}/${repo}`, pullNumber: pull_number, comments, ...pageFields(list.info) },
+          [
+            `${source}: ${pageLine(list.info, comments.length, 'review comments')}`,
+            ...comments.map(
+              (c) =>
+                `- ${at(c.author)} on ${c.path}${c.line ? `:${c.line}` : ''} (${c.url})\n${indent(block(`${source} review comment by ${at(c.author)}`, c.body))}`,
+            ),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'get_pull_request_reviews',
+      title: 'Get pull request reviews',
+      toolset: 'pull_requests',
+      description: `List the reviews of a pull request (APPROVED, CHANGES_REQUESTED, COMMENTED …) with their bodies, one page at a time (hasMore/nextPage).${content}${scope}`,
+      inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        reviews: z.array(reviewShape),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/reviews`, signal },
+          page,
+          per_page,
+        );
+        const text = new UntrustedText();
+        const reviews = await Promise.all(
+          list.items.map(async (raw) =>
+            toReview(
+              raw,
+              text,
+              budgets.listBodyBytes,
+              await withheldFor(config, owner, repo, authorOf(raw), signal),
+            ),
+          ),
+        );
+        const source = `${owner}/${repo}#${pull_number}`;
+        return respond(
+          { repository: `${owner}/${repo}`, pullNumber: pull_number, reviews, ...pageFields(list.info) },
+          [
+            `${source}: ${pageLine(list.info, reviews.length, 'reviews')}`,
+            ...reviews.map(
+              (r) =>
+                `- ${at(r.author)} ${r.state} at ${r.submittedAt ?? '?'}${r.body ? `\n${indent(block(`${source} review by ${at(r.author)}`, r.body))}` : ''}`,
+            ),
+          ],
+          text,
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,222 @@
+/**
+ * The pull_requests toolset, writing: create, update, merge, review and update the branch.
+ * Reference names and arguments kept (create_pull_request, create_pull_request_review,
+ * merge_pull_request, update_pull_request_branch); plus update_pull_request.
+ */
+import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { safeString, z } from '@refmcp/shared/schema';
+import type { Config } from '../config.js';
+import { UntrustedText } from '../content.js';
+import { count } from '../format/common.js';
+import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
+import * as arg from '../names.js';
+import { CREATE, neutralizedField, repoPath, respond, SET, scopeNote, UPDATE } from './common.js';
+
+export function pullWriteTools(config: Config): ToolDefinition[] {
+  const { budgets } = config;
+  const scope = scopeNote(config);
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+  const pullResult = (raw: unknown, owner: string, repo: string, verb: string) => {
+    const text = new UntrustedText();
+    const pullRequest = toPull(raw, text, budgets.bodyBytes);
+    return respond(
+      { repository: `${owner}/${repo}`, pullRequest },
+      [verb, renderPull(pullRequest, `${owner}/${repo}`)],
+      text,
+    );
+  };
+  const pullOutput = z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField });
+
+  return [
+    defineTool({
+      name: 'create_pull_request',
+      title: 'Create pull request',
+      toolset: 'pull_requests',
+      description: `Open a pull request from head into base. head may be "branch" or "user:branch" for a fork.${scope}`,
+      inputSchema: z.strictObject({
+        owner: arg.owner(),
+        repo: arg.repo(),
+        title: arg.text('Pull request title', 1024),
+        body: arg.text('Pull request body/description (Markdown)').optional(),
+        head: safeString({ min: 1, max: 300 }).describe(
+          'The name of the branch where your changes are implemented ("branch" or "user:branch")',
+        ),
+        base: arg.branch('The name of the branch you want the changes pulled into'),
+        draft: z.boolean().optional().describe('Whether to create the pull request as a draft'),
+        maintainer_can_modify: z
+          .boolean()
+          .optional()
+          .describe('Whether maintainers can modify the pull request'),
+      }),
+      outputSchema: pullOutput,
+      annotations: CREATE,
+      handler: async ({ owner, repo, ...fields }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/pulls`,
+          body: fields,
+          signal,
+        });
+        return pullResult(res.data, owner, repo, 'Created:');
+      },
+    }),
+
+    defineTool({
+      name: 'update_pull_request',
+      title: 'Update pull request',
+      toolset: 'pull_requests',
+      description: `Update a pull request's title, body, state (open/closed), base branch or maintainer_can_modify.${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        title: arg.text('New title', 1024).optional(),
+        body: arg.text('New body (Markdown)').optional(),
+        state: z.enum(['open', 'closed']).optional().describe('New state'),
+        base: arg.branch('New base branch').optional(),
+        maintainer_can_modify: z
+          .boolean()
+          .optional()
+          .describe('Whether maintainers can modify the pull request'),
+      }),
+      outputSchema: pullOutput,
+      annotations: UPDATE,
+      handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
+        const res = await config.github.request({
+          method: 'PATCH',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
+          body: fields,
+          signal,
+        });
+        return pullResult(res.data, owner, repo, 'Updated:');
+      },
+    }),
+
+    defineTool({
+      name: 'merge_pull_request',
+      title: 'Merge pull request',
+      toolset: 'pull_requests',
+      description: `Merge a pull request (merge, squash or rebase). Pass sha (the head sha you reviewed) to merge only if the head has not moved.${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        commit_title: arg.text('Title for the automatic commit message', 1024).optional(),
+        commit_message: arg.text('Extra detail to append to automatic commit message').optional(),
+        merge_method: z
+          .enum(['merge', 'squash', 'rebase'])
+          .optional()
+          .describe('Merge method to use (default merge)'),
+        sha: arg.sha('Head sha that must still be current (optional safety check)').optional(),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        merged: z.boolean(),
+        sha: z.string(),
+        message: z.string(),
+      }),
+      annotations: SET,
+      handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
+        const res = await config.github.request<{ merged: boolean; sha: string; message: string }>({
+          method: 'PUT',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/merge`,
+          body: fields,
+          signal,
+        });
+        return respond(
+          {
+            repository: `${owner}/${repo}`,
+            pullNumber: pull_number,
+            merged: res.data.merged,
+            sha: res.data.sha,
+            message: res.data.message,
+          },
+          [`${owner}/${repo}#${pull_number}: ${res.data.message} (merge commit ${res.data.sha}).`],
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'create_pull_request_review',
+      title: 'Create pull request review',
+      toolset: 'pull_requests',
+      description: `Submit a review on a pull request: APPROVE, REQUEST_CHANGES or COMMENT, with a body and optional line comments (each with path and either position in the diff or line in the file). You cannot approve your own pull request.${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        commit_id: arg.sha('The SHA of the commit that needs a review (default: the head)').optional(),
+        body: arg.text('The body text of the review'),
+        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('The review action to perform'),
+        comments: z
+          .array(
+            z.union([
+              z.strictObject({
+                path: arg.repoPath('The relative path to the file being commented on'),
+                position: z
+                  .number()
+                  .int()
+                  .min(1)
+                  .describe('The position in the diff where you want to add a review comment'),
+                body: arg.text('Text of the review comment'),
+              }),
+              z.strictObject({
+                path: arg.repoPath('The relative path to the file being commented on'),
+                line: z
+                  .number()
+                  .int()
+                  .min(1)
+                  .describe('The line number in the file where you want to add a review comment'),
+                body: arg.text('Text of the review comment'),
+              }),
+            ]),
+          )
+          .max(100)
+          .optional()
+          .describe('Comments to post as part of the review (specify either position or line, not both)'),
+      }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        review: reviewShape,
+        ...neutralizedField,
+      }),
+      annotations: CREATE,
+      handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/reviews`,
+          body: fields,
+          signal,
+        });
+        const text = new UntrustedText();
+        const review = toReview(res.data, text, budgets.bodyBytes);
+        return respond(
+          { repository: `${owner}/${repo}`, pullNumber: pull_number, review },
+          [`Review ${review.state} submitted on ${owner}/${repo}#${pull_number} (${review.url}).`],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'update_pull_request_branch',
+      title: 'Update pull request branch',
+      toolset: 'pull_requests',
+      description: `Merge the latest base branch into a pull request's head branch (GitHub does it asynchronously). Pass expected_head_sha to refuse if the head moved.${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        expected_head_sha: arg.sha("The expected SHA of the pull request's HEAD ref").optional(),
+      }),
+      outputSchema: z.object({ repository: z.string(), pullNumber: count(), message: z.string() }),
+      annotations: UPDATE,
+      handler: async ({ owner, repo, pull_number, expected_head_sha }, { signal }) => {
+        const res = await config.github.request<{ message: string }>({
+          method: 'PUT',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/update-branch`,
+          body: expected_head_sha ? { expected_head_sha } : {},
+          signal,
+        });
+        return respond(
+          { repository: `${owner}/${repo}`, pullNumber: pull_number, message: res.data.message },
+          [`${owner}/${repo}#${pull_number}: ${res.data.message}`],
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,103 @@
+/**
+ * The repos toolset's searches (reference names and arguments): repositories and code. Under
+ * --repos the query is confined with qualifiers and stray results are withheld.
+ */
+import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { safeString, z } from '@refmcp/shared/schema';
+import type { Config } from '../config.js';
+import { UntrustedText } from '../content.js';
+import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
+import * as arg from '../names.js';
+import { listPage, neutralizedField, READ, respond, scopeNote } from './common.js';
+import { searchQuery } from './search-query.js';
+
+export function repoSearchTools(config: Config): ToolDefinition[] {
+  const scope = scopeNote(config);
+  return [
+    defineTool({
+      name: 'search_repositories',
+      title: 'Search repositories',
+      toolset: 'repos',
+      description: `Search GitHub repositories with GitHub's search syntax (such as "mcp language:typescript stars:>100"), one page at a time (hasMore/nextPage; at most 1000 results per query).${scope}`,
+      inputSchema: z.strictObject({
+        query: safeString({ min: 1, max: 1024 }).describe('Search query (see GitHub search syntax)'),
+        page: arg.page(),
+        perPage: arg.perPage(),
+      }),
+      outputSchema: z.object({
+        totalCount: count(),
+        repositories: z.array(repoShape),
+        withheldOutOfScope: count(),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ query, page, perPage }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: '/search/repositories', query: { q: searchQuery(config, query) }, signal },
+          page,
+          perPage,
+          (d) => (d as { items: unknown[] }).items,
+        );
+        const text = new UntrustedText();
+        const all = list.items.map((r) => toRepo(r, text));
+        const repositories = all.filter((r) => !config.scope || config.scope.allowsFullName(r.fullName));
+        const total = (list.data as { total_count: number }).total_count;
+        const outside = all.length - repositories.length;
+        return respond(
+          { totalCount: total, repositories, withheldOutOfScope: outside, ...pageFields(list.info) },
+          [
+            `${total} repositories. ${pageLine(list.info, repositories.length, 'results', 'page')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
+            ...repositories.map(renderRepo),
+          ],
+          text,
+        );
+      },
+    }),
+
+    defineTool({
+      name: 'search_code',
+      title: 'Search code',
+      toolset: 'repos',
+      description: `Search code across GitHub repositories (such as "useState repo:owner/name path:src"), one page at a time. Returns file paths and URLs; read a file with get_file_contents.${scope}`,
+      inputSchema: z.strictObject({
+        q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub code search syntax)'),
+        order: z.enum(['asc', 'desc']).optional().describe('Sort order'),
+        page: arg.page(),
+        per_page: arg.perPage(),
+      }),
+      outputSchema: z.object({
+        totalCount: count(),
+        items: z.array(codeHitShape),
+        withheldOutOfScope: count(),
+        ...pageShape,
+        ...neutralizedField,
+      }),
+      annotations: READ,
+      handler: async ({ q, order, page, per_page }, { signal }) => {
+        const list = await listPage(
+          config,
+          { path: '/search/code', query: { q: searchQuery(config, q), order }, signal },
+          page,
+          per_page,
+          (d) => (d as { items: unknown[] }).items,
+        );
+        const text = new UntrustedText();
+        const all = list.items.map((i) => toCodeHit(i, text));
+        const items = all.filter((h) => !config.scope || config.scope.allowsFullName(h.repository));
+        const total = (list.data as { total_count: number }).total_count;
+        const outside = all.length - items.length;
+        return respond(
+          { totalCount: total, items, withheldOutOfScope: outside, ...pageFields(list.info) },
+          [
+            `${total} matches. ${pageLine(list.info, items.length, 'matches')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
+            ...items.map((h) => `${h.repository}: ${h.path} (${h.url})`),
+          ],
+          text,
+        );
+      },
+    }),
+  ];
+}

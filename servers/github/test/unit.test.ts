@@ -1,0 +1,99 @@
+/** Unit tests of the server's pure parts: name rules, Link-header pagination, and the OpenAPI nullable translation. */
+import { describe, expect, it } from 'vitest';
+import { singular } from '../src/format/common.js';
+import { pageInfo } from '../src/github/client.js';
+import { isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';
+import { parseContentsUri } from '../src/resources.js';
+import { toJsonSchema } from './openapi-spec.js';
+
+describe('names', () => {
+  it('branches follow git check-ref-format; "&" and "=" are allowed (and encoded later)', () => {
+    for (const ok of ['main', 'feature/x', 'main&per_page=100', 'v1.2', 'a-b_c'])
+      expect(isValidBranchName(ok), ok).toBe(true);
+    for (const bad of [
+      '',
+      '@',
+      'a..b',
+      'a b',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[',
+      'a\\b',
+      '/a',
+      'a/',
+      'a//b',
+      'a.lock',
+      'a.',
+      '.a',
+      'a/.b',
+      'a@{1}',
+      'x\u0000',
+    ])
+      expect(isValidBranchName(bad), bad).toBe(false);
+  });
+
+  it('owners and repositories', () => {
+    expect(OWNER_PATTERN.test('octo-cat')).toBe(true);
+    expect(OWNER_PATTERN.test('-x')).toBe(false);
+    expect(REPO_PATTERN.test('my.repo_1')).toBe(true);
+    expect(REPO_PATTERN.test('..')).toBe(false);
+    expect(REPO_PATTERN.test('a/b')).toBe(false);
+  });
+});
+
+describe('pageInfo', () => {
+  it('reads next and last from a Link header', () => {
+    const link =
+      '<https://api.github.com/repos/a/b/issues?page=3&per_page=30>; rel="next", <https://api.github.com/repos/a/b/issues?page=5&per_page=30>; rel="last"';
+    expect(pageInfo(link, 2, 30)).toEqual({ page: 2, perPage: 30, hasMore: true, nextPage: 3, lastPage: 5 });
+    expect(pageInfo(undefined, 1, 30)).toEqual({ page: 1, perPage: 30, hasMore: false });
+  });
+});
+
+describe('singular', () => {
+  it('makes page lines read right for one item', () => {
+    expect(['issues', 'entries', 'matches', 'pull requests', 'review comments'].map(singular)).toEqual([
+      'issue',
+      'entry',
+      'match',
+      'pull request',
+      'review comment',
+    ]);
+  });
+});
+
+describe('repo:// URIs', () => {
+  it('decode each segment and refuse dot segments', () => {
+    expect(parseContentsUri('repo://acme/demo/contents/a%20b/c%23d')).toEqual({
+      owner: 'acme',
+      repo: 'demo',
+      path: 'a b/c#d',
+    });
+    expect(parseContentsUri('repo://acme/demo/contents')).toEqual({ owner: 'acme', repo: 'demo', path: '' });
+    expect(() => parseContentsUri('repo://acme/demo/contents/a/%2e%2e/b')).toThrow(/not allowed/);
+  });
+});
+
+describe('OpenAPI nullable → JSON Schema', () => {
+  it('adds null to typed schemas and enums, wraps untyped ones in anyOf, keeps property names', () => {
+    expect(toJsonSchema({ type: 'string', nullable: true, enum: ['a'] })).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', null],
+    });
+    expect(toJsonSchema({ nullable: true, oneOf: [{ $ref: '#/x' }] })).toEqual({
+      anyOf: [{ oneOf: [{ $ref: '#/x' }] }, { type: 'null' }],
+    });
+    expect(
+      toJsonSchema({
+        type: 'object',
+        properties: { nullable: { type: 'boolean' }, example: { type: 'string', example: 'x' } },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: { nullable: { type: 'boolean' }, example: { type: 'string' } },
+    });
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The statement guard: before anything is sent, the SQL is parsed by PostgreSQL's own parser
+ * (parser.ts) and refused when
+ * - it does not parse (the same syntax error PostgreSQL would give, SQLSTATE 42601);
+ * - it holds more than one statement (the extended protocol refuses that too, as a second layer:
+ *   "cannot insert multiple commands into a prepared statement");
+ * - anything anywhere in its tree reaches outside the database (reach-rules.ts): a statement kind
+ *   (COPY, LOAD, DO, SET ROLE, ALTER SYSTEM, CREATE EXTENSION, foreign data, subscriptions, …), a
+ *   function named in any expression — select lists, WHERE, CTEs, sub-selects, defaults, CALL, or
+ *   referenced by a trigger, cast, operator, aggregate or type — or a setting;
+ * - it is transaction control (BEGIN, COMMIT, SAVEPOINT, …): each call is the server's transaction;
+ * - it defines a function whose language or body is refused (bodies.ts).
+ * It does not decide read-only-ness — PostgreSQL's READ ONLY transaction does.
+ *
+ * Limits (README, security model): SQL assembled at run time inside a function body, and functions,
+ * views or foreign tables the DBA already created, are not visible here; a least-privilege role is
+ * what bounds those.
+ */
+import { checkRoutine } from './bodies.js';
+import { loadParser, type ParseResult, type Parser, type RawStmt, statementText } from './parser.js';
+import { functionRule, NODE_RULES, Refusal } from './reach-rules.js';
+
+export { Refusal };
+
+/** What the guard learnt about the one statement it let through. */
+export interface Checked {
+  /** Parse node type of the statement, e.g. "SelectStmt"; undefined for an empty one (only comments). */
+  kind: string | undefined;
+  /** A plain query (SELECT, VALUES, TABLE, WITH … SELECT; not SELECT INTO): PostgreSQL can run it as a cursor. */
+  query: boolean;
+}
+
+/** Where a tree came from, for rules that need more than the node. */
+export interface Scope {
+  parser: Parser;
+  /** 0 for the call's SQL; 1 + the depth of the enclosing body inside function bodies and their strings. */
+  depth: number;
+  /** Strings in bodies parsed so far in this call (bounded: see bodies.ts). */
+  strings: { parsed: number };
+  /** Checks a parse result found inside a body (this module's {@link checkTree}). */
+  check(parsed: ParseResult, text: string, scope: Scope): void;
+}
+
+/** SQL already checked and let through (repeated statements, next pages), least recently used first. */
+const passed = new Map<string, Checked>();
+const CACHE_ENTRIES = 512;
+/** Longer SQL is not cached (bounds the cache to ~4 MB). */
+const CACHE_MAX_SQL = 8192;
+
+/**
+ * Parses and checks `sql`. Throws SqlSyntaxError (parser.ts) when it does not parse, Refusal when
+ * it holds several statements or anything refused; returns what the statement is otherwise.
+ * The verdict depends on the text alone, so statements that passed are remembered.
+ */
+export async function checkSql(sql: string): Promise<Checked> {
+  const known = passed.get(sql);
+  if (known) {
+    passed.delete(sql);
+    passed.set(sql, known);
+    return known;
+  }
+  const parser = await loadParser();
+  const parsed = parser.parse(sql);
+  if (parsed.stmts.length > 1)
+    throw new Refusal({
+      reason: `one statement per call: this SQL holds ${parsed.stmts.length} statements`,
+      source: 'protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY',
+      advice:
+        'Send each statement in its own call (each call is sent with the extended protocol, which carries exactly one statement).',
+    });
+  checkTree(parsed, sql, { parser, depth: 0, strings: { parsed: 0 }, check: checkTree });
+  const stmt = parsed.stmts[0]?.stmt;
+  const kind = stmt ? Object.keys(stmt)[0] : undefined;
+  const select = kind === 'SelectStmt' ? (stmt?.SelectStmt as Record<string, unknown>) : undefined;
+  const checked: Checked = { kind, query: select !== undefined && select.intoClause === undefined };
+  if (sql.length <= CACHE_MAX_SQL) {
+    passed.set(sql, checked);
+    if (passed.size > CACHE_ENTRIES) passed.delete(passed.keys().next().value as string);
+  }
+  return checked;
+}
+
+/** Checks every statement of a parse result of `text` (throws Refusal). */
+export function checkTree(parsed: ParseResult, text: string, scope: Scope): void {
+  for (const raw of parsed.stmts) {
+    walk(raw.stmt, (key, node) => checkNode(key, node, raw, text, scope));
+  }
+}
+
+/**
+ * Struct fields printed inline (a pointer to one node type, not a generic Node), by field name:
+ * `ALTER ROLE/DATABASE … SET x` holds its VariableSetStmt as `setstmt`.
+ */
+const INLINE_NODES: Record<string, string> = { setstmt: 'VariableSetStmt' };
+
+/** Calls `visit` for every object of the tree with the key it sits under (node type or field name). */
+function walk(root: unknown, visit: (key: string, node: Record<string, unknown>) => void): void {
+  // Iterative: a deeply nested expression must not exhaust the JS stack.
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (!value || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    for (const key in object) {
+      const child = object[key];
+      if (!child || typeof child !== 'object') continue;
+      if (!Array.isArray(child)) visit(key, child as Record<string, unknown>);
+      stack.push(child);
+    }
+  }
+}
+
+function checkNode(
+  key: string,
+  node: Record<string, unknown>,
+  raw: RawStmt,
+  text: string,
+  scope: Scope,
+): void {
+  const inBody = scope.depth > 0;
+  const type = INLINE_NODES[key] ?? key;
+  const rule = NODE_RULES[type]?.(node);
+  // In a body PostgreSQL refuses transaction control itself (and a string such as 'end' is data).
+  if (rule && !(rule.transactionControl && inBody)) throw new Refusal(rule, inBody);
+  for (const name of functionNames(key, node)) {
+    const refused = functionRule(name);
+    if (refused) throw new Refusal({ ...refused, reason: `${name}: ${refused.reason}` }, inBody);
+  }
+  if (key === 'CreateFunctionStmt') checkRoutine(node, () => statementText(text, raw), scope);
+}
+
+/**
+ * Names of functions a node calls or refers to, whatever its form: a call (FuncCall, CALL's
+ * `funccall`), a trigger or event trigger's function (`funcname`), a function, aggregate or
+ * operator reference (ObjectWithArgs `objname`: GRANT, ALTER FUNCTION, CREATE CAST/TRANSFORM,
+ * operator classes), a conversion (`func_name`), an access method handler (`handler_name`), and
+ * support functions named in definitions (a DefElem whose value is a name: CREATE OPERATOR …
+ * FUNCTION =, CREATE AGGREGATE … SFUNC =, CREATE TYPE … INPUT =).
+ */
+function functionNames(key: string, node: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  // CreateFunctionStmt's funcname is the name being defined, not a call.
+  if (key !== 'CreateFunctionStmt') lastName(node.funcname, names);
+  lastName(node.objname, names);
+  lastName(node.func_name, names);
+  lastName(node.handler_name, names);
+  if (key === 'DefElem') {
+    const arg = node.arg as { TypeName?: { names?: unknown } } | undefined;
+    lastName(arg?.TypeName?.names, names);
+  }
+  return names;
+}
+
+/** The last element of a qualified name (a list of String nodes), if `list` is one. */
+function lastName(list: unknown, into: string[]): void {
+  if (!Array.isArray(list) || list.length === 0) return;
+  const last = list[list.length - 1] as { String?: { sval?: unknown } };
+  const name = last?.String?.sval;
+  if (typeof name === 'string') into.push(name);
+}

@@ -1,0 +1,4 @@
+import { runServer } from '@refmcp/shared/server';
+import { postgresServer } from './server.js';
+
+await runServer(postgresServer);

@@ -1,0 +1,172 @@
+/**
+ * Running the model's SQL: the guard first (PostgreSQL's parser: one statement, nothing reaching
+ * outside the database), then one transaction per attempt (db.ts), rows read into a bounded page
+ * (fetch.ts), and every failure turned into a message for the model (errors.ts).
+ */
+import { ToolError } from '@refmcp/shared/server';
+import type pg from 'pg';
+import type { Config } from './config.js';
+import type { Database } from './db.js';
+import { statementError } from './errors.js';
+import { CURSOR_NAME, type Page, readDeclared, readPortal } from './fetch.js';
+import { type Checked, checkSql, Refusal } from './guard.js';
+import { SqlSyntaxError } from './parser.js';
+
+/** What running needs from the configuration. */
+export type RunConfig = Pick<Config, 'statementTimeoutMs' | 'maxRows' | 'maxResultBytes' | 'writes'> & {
+  db: Database;
+};
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+const DECLARE_PREFIX = `DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR `;
+
+const REACH_ADVICE =
+  'This server never runs SQL that reaches outside the database (server files, programs, other connections or sessions), in any mode.';
+
+/**
+ * The guard (guard.ts) as the model sees it: a refusal or a syntax error (PostgreSQL's own message
+ * and position) becomes a ToolError; otherwise what the statement is. Starts the first
+ * connection meanwhile (a no-op after the first call).
+ */
+export async function guard(config: RunConfig, sql: string, tool: string): Promise<Checked> {
+  config.db.warm();
+  try {
+    return await checkSql(sql);
+  } catch (error) {
+    if (error instanceof Refusal)
+      throw new ToolError(
+        `refused before it reached the database: ${error.message} (PostgreSQL docs: ${error.rule.source}). ${error.rule.advice ?? REACH_ADVICE}`,
+      );
+    if (error instanceof SqlSyntaxError)
+      throw statementError(error, {
+        sql,
+        prefixLength: 0,
+        statementTimeoutMs: config.statementTimeoutMs,
+        writes: config.writes,
+        tool,
+      });
+    throw new ToolError(
+      `the SQL could not be checked, so it was not run: PostgreSQL's parser failed to load (${(error as Error).message})`,
+    );
+  }
+}
+
+/** Runs `attempt` and maps a database error using the prefix the attempt put before the SQL. */
+async function mapped<T>(
+  config: RunConfig,
+  tool: string,
+  sql: string,
+  attempt: (setPrefix: (n: number) => void) => Promise<T>,
+): Promise<T> {
+  let prefixLength = 0;
+  try {
+    return await attempt((n) => {
+      prefixLength = n;
+    });
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw statementError(error, {
+      sql,
+      prefixLength,
+      statementTimeoutMs: config.statementTimeoutMs,
+      writes: config.writes,
+      tool,
+    });
+  }
+}
+
+/**
+ * One page of a statement's rows, read-only (the query tool). `offset` rows are skipped first.
+ * Errors: ToolError (refusal, database error, timeout, connection).
+ */
+export async function readPage(
+  config: RunConfig,
+  statement: Statement,
+  opts: { offset: number; maxRows: number; signal: AbortSignal },
+): Promise<Page> {
+  const { query: isQuery } = await guard(config, statement.sql, 'query');
+  const read = {
+    ...statement,
+    budget: { maxRows: opts.maxRows, maxBytes: config.maxResultBytes },
+    offset: opts.offset,
+    countAll: false,
+    statementTimeoutMs: config.statementTimeoutMs,
+  };
+  return mapped(config, 'query', statement.sql, async (setPrefix) => {
+    // A continuation of a query skips the rows already shown on the server (MOVE).
+    if (isQuery && opts.offset > 0) {
+      setPrefix(DECLARE_PREFIX.length);
+      const page = await config.db.transaction({ write: false, signal: opts.signal }, (client) =>
+        readDeclared(client, read),
+      );
+      if (page) return page;
+    }
+    // A first page (or a statement PostgreSQL will not make a cursor): one round trip for small
+    // results; the rest of a big query's result is counted on the server.
+    setPrefix(0);
+    return config.db.transaction({ write: false, signal: opts.signal, inlineBegin: true }, (client, begin) =>
+      readPortal(client, { ...read, countWith: isQuery ? 'cursor' : 'reading' }, begin),
+    );
+  });
+}
+
+/** Runs a statement in a READ WRITE transaction and commits it (the execute tool). */
+export async function execute(config: RunConfig, statement: Statement, signal: AbortSignal): Promise<Page> {
+  await guard(config, statement.sql, 'execute');
+  return mapped(config, 'execute', statement.sql, () =>
+    config.db.transaction({ write: true, signal }, (client) =>
+      readPortal(client, {
+        countWith: 'reading',
+        ...statement,
+        budget: { maxRows: config.maxRows, maxBytes: config.maxResultBytes },
+        offset: 0,
+        countAll: true,
+        statementTimeoutMs: config.statementTimeoutMs,
+      }),
+    ),
+  );
+}
+
+/** EXPLAIN (FORMAT JSON [, ANALYZE, BUFFERS]) in a READ ONLY transaction: the plan as JSON. */
+export async function explain(
+  config: RunConfig,
+  statement: Statement,
+  opts: { analyze: boolean; signal: AbortSignal },
+): Promise<unknown> {
+  await guard(config, statement.sql, 'explain_query');
+  const prefix = `EXPLAIN (FORMAT JSON${opts.analyze ? ', ANALYZE, BUFFERS' : ''}) `;
+  return mapped(config, 'explain_query', statement.sql, (setPrefix) => {
+    setPrefix(prefix.length);
+    return config.db.transaction({ write: false, signal: opts.signal }, async (client: pg.PoolClient) => {
+      const result = await client.query({
+        text: prefix + statement.sql,
+        values: statement.params,
+        rowMode: 'array',
+        queryMode: 'extended',
+      } as pg.QueryArrayConfig);
+      return (result.rows[0] as unknown[] | undefined)?.[0];
+    });
+  });
+}
+
+/**
+ * A catalog query of ours (schema tools, resources, completions), read-only, rows as objects.
+ * Errors: ToolError.
+ */
+export async function catalog<R extends Record<string, unknown>>(
+  config: RunConfig,
+  text: string,
+  values: unknown[],
+  signal: AbortSignal,
+): Promise<R[]> {
+  return mapped(config, 'catalog', text, () =>
+    config.db.transaction({ write: false, signal }, async (client) => {
+      const result = await client.query<R>({ text, values });
+      return result.rows;
+    }),
+  );
+}

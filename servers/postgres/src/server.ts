@@ -1,0 +1,34 @@
+/**
+ * The PostgreSQL server: its tools, resources, completions and prompt, as one ServerSpec for the
+ * shared bootstrap.
+ */
+import type { ServerSpec } from '@refmcp/shared/server';
+import pkg from '../package.json' with { type: 'json' };
+import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { registerResources } from './resources.js';
+import { describeTarget } from './target.js';
+import { queryTools } from './tools/query.js';
+import { schemaTools } from './tools/schema.js';
+
+export const postgresServer: ServerSpec<Config> = {
+  name: 'postgres',
+  title: 'PostgreSQL',
+  version: pkg.version,
+  usage: 'mcp-server-postgres [options] [postgresql://user:password@host:port/database]',
+  optionsHelp: OPTIONS_HELP,
+  options: OPTIONS,
+  allowPositionals: true,
+  capabilities: { resources: { listChanged: false }, completions: {} },
+  configure,
+  tools: (config) => [...queryTools(config), ...schemaTools(config)],
+  instructions: (config) =>
+    `PostgreSQL database "${config.target.database}" at ${describeTarget(config.target)}. ` +
+    (config.writes
+      ? 'Reads (query) run in READ ONLY transactions; writes go through execute, one statement per call, committed. '
+      : 'Read-only: every statement runs in a READ ONLY transaction, so PostgreSQL refuses writes. ') +
+    'Before writing SQL, use list_tables and describe_table. Results are paged: follow nextCursor. ' +
+    'Pass values as params ($1, $2, …).',
+  register: (server, config, context) => registerResources(server, config, context),
+  secrets: (config) => config.secrets,
+  close: (config) => config.db.close(),
+};

@@ -1,0 +1,67 @@
+/**
+ * Nothing of one call reaches the next: each call runs in its own transaction on a pooled
+ * connection that is reset (ROLLBACK or COMMIT, then what DISCARD ALL would do) before reuse. With --pool-size 1
+ * every call below runs on the same backend, so a leak would show.
+ */
+import type { Connection } from '@refmcp/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asAdmin, call, data, resultText, startServer } from './support.js';
+
+let conn: Connection;
+beforeAll(async () => {
+  conn = await startServer(['--allow-writes', '--pool-size', '1']);
+});
+afterAll(() => conn.close());
+
+async function value(sql: string): Promise<unknown> {
+  const r = await call(conn, 'query', { sql });
+  expect(r.isError, `${sql}: ${resultText(r)}`).toBeFalsy();
+  return data<{ rows: unknown[][] }>(r).rows[0]?.[0];
+}
+
+async function run(tool: 'query' | 'execute', sql: string): Promise<void> {
+  const r = await call(conn, tool, { sql });
+  expect(r.isError, `${tool} ${sql}: ${resultText(r)}`).toBeFalsy();
+}
+
+describe('no state leaks between calls', () => {
+  it('every query runs in a READ ONLY transaction with the statement timeout set', async () => {
+    expect(await value("SELECT current_setting('transaction_read_only')")).toBe('on');
+    expect(await value("SELECT current_setting('statement_timeout')")).toBe('30s');
+    expect(await value('SELECT now() = statement_timestamp()')).toBe(false); // inside an explicit transaction
+  });
+
+  it('settings, temp tables, prepared statements, locks, LISTEN and session characteristics do not survive', async () => {
+    const pid = await value('SELECT pg_backend_pid()');
+    await run('execute', 'SET search_path = sales');
+    await run('execute', 'CREATE TEMP TABLE leak (x int)');
+    await run('execute', 'SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE');
+    await run('query', 'PREPARE leak_stmt AS SELECT 1');
+    await run('query', 'SELECT pg_advisory_lock(4242)');
+    await run('query', 'LISTEN leak_channel');
+    await run('query', "SET application_name = 'leaked'");
+
+    expect(await value('SELECT pg_backend_pid()')).toBe(pid); // same connection throughout
+    expect(await value("SELECT current_setting('search_path')")).toBe('"$user", public');
+    expect(await value("SELECT to_regclass('leak')")).toBeNull();
+    expect(await value('SELECT count(*) FROM pg_prepared_statements')).toBe('0');
+    expect(await value('SELECT count(*) FROM pg_listening_channels()')).toBe('0');
+    expect(await value("SELECT current_setting('application_name')")).toBe('mcp-server-postgres');
+    expect(await value("SELECT current_setting('default_transaction_read_only')")).toBe('on');
+    const locks = await asAdmin(
+      async (c) =>
+        (await c.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242")).rows[0]
+          .count,
+    );
+    expect(locks).toBe('0');
+    // And the next query is still read-only.
+    const write = await call(conn, 'query', { sql: 'CREATE TABLE leak2 (x int)' });
+    expect(resultText(write)).toMatch(/read-only transaction/);
+  });
+
+  it('a failed call leaves no aborted transaction behind', async () => {
+    const bad = await call(conn, 'query', { sql: 'SELECT 1/0' });
+    expect(resultText(bad)).toMatch(/division by zero \[SQLSTATE 22012\]/);
+    expect(await value('SELECT 7')).toBe(7);
+  });
+});

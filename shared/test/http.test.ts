@@ -1,0 +1,299 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConcurrencyLimit,
+  DEFAULT_HTTP_POLICY,
+  decideRetry,
+  encodePath,
+  encodeSegment,
+  HttpClient,
+  HttpError,
+  IntervalGate,
+  isLoopbackHost,
+  joinUrl,
+  parseBaseUrl,
+  redact,
+  retryHint,
+  summarizeHttpFailure,
+  userAgent,
+} from '../src/http.js';
+import { TimeoutError } from '../src/server/errors.js';
+
+describe('parseBaseUrl', () => {
+  it('accepts https anywhere and http only on loopback; strips the trailing slash', () => {
+    expect(parseBaseUrl('https://ghe.example.com/api/v3/').href).toBe('https://ghe.example.com/api/v3');
+    expect(parseBaseUrl('http://127.0.0.1:8080').origin).toBe('http://127.0.0.1:8080');
+    expect(parseBaseUrl('http://localhost:1/x').pathname).toBe('/x');
+    expect(parseBaseUrl('http://[::1]:9/').hostname).toBe('[::1]');
+    expect(isLoopbackHost('127.8.9.10')).toBe(true);
+    expect(isLoopbackHost('10.0.0.1')).toBe(false);
+  });
+
+  it('refuses plain http to remote hosts, other schemes, credentials, queries and fragments', () => {
+    expect(() => parseBaseUrl('http://ghe.example.com', 'GITHUB_API_URL')).toThrow(
+      /GITHUB_API_URL: plain http is allowed only for loopback/,
+    );
+    expect(() => parseBaseUrl('http://127.0.0.1.evil.com')).toThrow(/plain http/);
+    expect(() => parseBaseUrl('ftp://x')).toThrow(/scheme must be https/);
+    expect(() => parseBaseUrl('https://user:pw@x')).toThrow(/credentials/);
+    expect(() => parseBaseUrl('https://x/?a=1')).toThrow(/query or fragment/);
+    expect(() => parseBaseUrl('https://x/#f')).toThrow(/query or fragment/);
+    expect(() => parseBaseUrl('not a url')).toThrow(/not an absolute URL/);
+  });
+
+  it('joinUrl keeps the base path prefix', () => {
+    expect(joinUrl(parseBaseUrl('https://h/api/v3'), '/repos/a/b').href).toBe('https://h/api/v3/repos/a/b');
+  });
+});
+
+describe('path encoding (GH-01)', () => {
+  it('encodes each segment, keeps "/" and refuses dot segments', () => {
+    expect(encodePath('dir with space/a#b?.md', 'path')).toBe('dir%20with%20space/a%23b%3F.md');
+    expect(encodePath('/README.md', 'path')).toBe('README.md');
+    expect(encodePath('', 'path')).toBe('');
+    expect(encodePath("it's (x)*!", 'path')).toBe('it%27s%20%28x%29%2A%21');
+    expect(() => encodePath('../../../user', 'path')).toThrow(
+      /path: "\." and "\.\." segments are not allowed/,
+    );
+    expect(() => encodePath('a/./b', 'path')).toThrow(/not allowed/);
+    expect(() => encodePath('a//b', 'path')).toThrow(/empty path segment/);
+    expect(() => encodePath('a\nb', 'path')).toThrow(/control characters/);
+  });
+
+  it('single segments refuse "/" and dots', () => {
+    expect(encodeSegment('main&per_page=100', 'branch')).toBe('main%26per_page%3D100');
+    expect(() => encodeSegment('a/b', 'owner')).toThrow(/owner: must be a single name/);
+    expect(() => encodeSegment('..', 'repo')).toThrow(/repo:/);
+    expect(() => encodeSegment('', 'repo')).toThrow(/repo: must not be empty/);
+  });
+});
+
+describe('retry policy', () => {
+  const now = 1_700_000_000_000;
+  const base = { method: 'GET', retries: 0, elapsedMs: 0, now };
+
+  it('reads Retry-After (seconds and HTTP-date), x-ratelimit-reset and RateLimit-Reset', () => {
+    expect(retryHint({ 'retry-after': '3' }, now)).toEqual({ at: now + 3000, source: 'retry-after' });
+    expect(retryHint({ 'Retry-After': new Date(now + 5000).toUTCString() }, now)?.at).toBe(now + 5000);
+    expect(
+      retryHint({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 7) }, now),
+    ).toEqual({
+      at: now + 7000,
+      source: 'x-ratelimit-reset',
+    });
+    // A reset time alone, with quota left, is no hint.
+    expect(retryHint({ 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': '1' }, now)).toBeUndefined();
+    expect(retryHint(new Headers({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2' }), now)?.at).toBe(
+      now + 2000,
+    );
+  });
+
+  it('waits what a 429/403 asks when it fits the budget, else gives up with the retry time', () => {
+    expect(decideRetry({ ...base, status: 429, headers: { 'retry-after': '2' } })).toMatchObject({
+      retry: true,
+      delayMs: 2000,
+    });
+    expect(
+      decideRetry({
+        ...base,
+        status: 403,
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 1) },
+      }),
+    ).toMatchObject({ retry: true, delayMs: 1000 });
+    const late = decideRetry({ ...base, status: 429, headers: { 'retry-after': '3600' } });
+    expect(late).toMatchObject({ retry: false, retryAt: now + 3_600_000 });
+    expect(decideRetry({ ...base, status: 429, retries: DEFAULT_HTTP_POLICY.maxRetries })).toMatchObject({
+      retry: false,
+    });
+    // A plain 403 (permissions) is final.
+    expect(decideRetry({ ...base, status: 403 })).toMatchObject({ retry: false });
+  });
+
+  it('retries server errors with backoff only for idempotent methods', () => {
+    expect(decideRetry({ ...base, status: 502 })).toMatchObject({ retry: true, delayMs: 500 });
+    expect(decideRetry({ ...base, status: 503, retries: 1 })).toMatchObject({ retry: true, delayMs: 1000 });
+    expect(decideRetry({ ...base, method: 'POST', status: 502 })).toMatchObject({ retry: false });
+    expect(decideRetry({ ...base, status: undefined })).toMatchObject({ retry: true });
+    expect(decideRetry({ ...base, status: 404 })).toMatchObject({ retry: false });
+    expect(decideRetry({ ...base, status: 502, elapsedMs: DEFAULT_HTTP_POLICY.budgetMs })).toMatchObject({
+      retry: false,
+    });
+  });
+});
+
+describe('error summaries', () => {
+  it('names status and meaning, when to retry, and never the token', () => {
+    const now = 1_700_000_000_000;
+    const text = summarizeHttpFailure(
+      {
+        service: 'GitHub API',
+        status: 403,
+        method: 'get',
+        path: '/repos/a/b',
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 120) },
+        message: 'API rate limit exceeded for token TESTTOKEN123',
+        now,
+      },
+      ['TESTTOKEN123'],
+    );
+    expect(text).toBe(
+      'GitHub API 403 on GET /repos/a/b: rate limited: too many requests. Upstream says: "API rate limit exceeded for token [redacted]". ' +
+        `Retry after ${new Date(now + 120_000).toISOString()} (in 2 min, from x-ratelimit-reset).`,
+    );
+    const notFound = summarizeHttpFailure({ service: 'X', status: 404, hints: ['Token scopes: repo.'] });
+    expect(notFound).toMatch(/404: not found: it does not exist, or the token may not see it/);
+    expect(notFound).toMatch(/Token scopes: repo\.$/);
+  });
+
+  it('redacts bearer headers and well-known token shapes even when not configured', () => {
+    expect(redact('authorization: Bearer abcdefghijklmnop', [])).toBe('authorization: Bearer [redacted]');
+    expect(redact(`x ghp_${'a'.repeat(36)} y`, [])).toBe('x [redacted] y');
+  });
+});
+
+describe('pacing', () => {
+  it('IntervalGate spaces starts; ConcurrencyLimit caps parallel tasks', async () => {
+    const gate = new IntervalGate(60);
+    const t0 = Date.now();
+    await Promise.all([gate.pass(), gate.pass(), gate.pass()]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+
+    const limit = new ConcurrencyLimit(2);
+    let active = 0;
+    let peak = 0;
+    const task = async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 10));
+      active--;
+    };
+    await Promise.all(Array.from({ length: 7 }, () => limit.run(task)));
+    expect(peak).toBe(2);
+  });
+
+  it('an abort while waiting rejects promptly', async () => {
+    const gate = new IntervalGate(10_000);
+    await gate.pass();
+    const controller = new AbortController();
+    const waiting = gate.pass(controller.signal);
+    controller.abort(new Error('cancelled'));
+    await expect(waiting).rejects.toThrow('cancelled');
+  });
+});
+
+describe('HttpClient against a local server', () => {
+  type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+  let server: Server;
+  let base: URL;
+  let handler: Handler = () => {};
+  const seen: { method?: string; url?: string; headers: IncomingMessage['headers'] }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers });
+        handler(req, res, body);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = parseBaseUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`);
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const client = (policy = {}) =>
+    new HttpClient({
+      service: 'Test API',
+      baseUrl: base,
+      userAgent: userAgent('test', '1.0.0'),
+      headers: { authorization: 'Bearer TESTTOKEN123' },
+      secrets: ['TESTTOKEN123'],
+      policy: { minWriteIntervalMs: 0, minSearchIntervalMs: 0, backoffBaseMs: 10, ...policy },
+    });
+  const json = (res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(JSON.stringify(data));
+  };
+
+  it('sends the path, query (encoded once), body, user agent and auth; parses JSON', async () => {
+    seen.length = 0;
+    handler = (_req, res, body) => json(res, 201, { echo: JSON.parse(body) });
+    const result = await client().request<{ echo: unknown }>({
+      method: 'POST',
+      path: `/repos/${encodeSegment('a b', 'owner')}/x`,
+      query: { ref: 'main&per_page=100', labels: ['x', 'y'], skip: undefined },
+      body: { title: 't' },
+    });
+    expect(result.status).toBe(201);
+    expect(result.data).toEqual({ echo: { title: 't' } });
+    expect(seen[0]?.url).toBe('/api/repos/a%20b/x?ref=main%26per_page%3D100&labels=x&labels=y');
+    expect(seen[0]?.headers['user-agent']).toMatch(/^refmcp-test\/1\.0\.0 /);
+    expect(seen[0]?.headers.authorization).toBe('Bearer TESTTOKEN123');
+  });
+
+  it('retries a 429 after Retry-After, then succeeds', async () => {
+    seen.length = 0;
+    let calls = 0;
+    handler = (_req, res) =>
+      calls++ === 0
+        ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' })
+        : json(res, 200, { ok: true });
+    const t0 = Date.now();
+    const result = await client().request({ path: '/x' });
+    expect(result.data).toEqual({ ok: true });
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up at once on a long rate limit, saying when to retry, without the token', async () => {
+    handler = (_req, res) => json(res, 429, { message: 'limit for TESTTOKEN123' }, { 'retry-after': '3600' });
+    const t0 = Date.now();
+    const error = (await client()
+      .request({ path: '/x' })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.status).toBe(429);
+    expect(error.message).toMatch(
+      /Test API 429 on GET \/x: rate limited.*Retry after .* \(in 60 min, from retry-after\)/,
+    );
+    expect(error.message).not.toContain('TESTTOKEN123');
+  });
+
+  it('retries a 502 for GET but not for POST', async () => {
+    seen.length = 0;
+    handler = (_req, res) => json(res, 502, { message: 'bad gateway' });
+    await expect(client().request({ path: '/x' })).rejects.toMatchObject({ status: 502 });
+    expect(seen).toHaveLength(1 + DEFAULT_HTTP_POLICY.maxRetries);
+    seen.length = 0;
+    await expect(client().request({ method: 'POST', path: '/x', body: {} })).rejects.toMatchObject({
+      status: 502,
+    });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out a hung response and names the timeout', async () => {
+    handler = () => {}; // never answers
+    const error = await client({ timeoutMs: 200 })
+      .request({ path: '/hang' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe('Test API GET /api/hang timed out after 200 ms');
+  });
+
+  it('a network failure names the base URL problem, not a stack', async () => {
+    const dead = new HttpClient({
+      service: 'Dead API',
+      baseUrl: parseBaseUrl('http://127.0.0.1:1'),
+      userAgent: 'x',
+      policy: { maxRetries: 0 },
+    });
+    await expect(dead.request({ path: '/x' })).rejects.toThrow(
+      /Dead API: GET \/x failed before any response .*check the base URL/,
+    );
+  });
+});

