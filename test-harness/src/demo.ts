@@ -28,15 +28,24 @@ async function main() {
   process.env.REFMCP_DEMO_DIR = place.scratch;
   const totals: DemoTotals = { calls: 0, refused: 0, expectedRefusals: 0, dirtyStdout: 0 };
   const started = performance.now();
+  const skipped: string[] = [];
   console.log(bold(`refmcp demo — servers launched from ${configPath.replace(`${repoRoot}/`, '')}`));
   try {
     for (const scene of SCENES) {
-      await scene.prepare?.(place);
-      const session = await DemoSession.open(configPath, scene.server, repoRoot, totals);
+      let session: DemoSession | undefined;
       try {
+        await scene.prepare?.(place);
+        session = await DemoSession.open(configPath, scene.server, repoRoot, totals);
         await scene.run(session, place);
+      } catch (error) {
+        // A scene whose server needs something outside the repo (a system browser) is skipped
+        // with the server's own explanation when that is missing; any other failure fails the demo.
+        if (!scene.needs || session) throw error;
+        skipped.push(scene.server);
+        const why = (error instanceof Error ? error.message : String(error)).split('\n').slice(-3).join(' ');
+        console.log(`\n${bold(`━━ ${scene.server} ━━`)}  skipped: it needs ${scene.needs} (${why})`);
       } finally {
-        await session.close();
+        await session?.close();
         await scene.cleanup?.(place);
       }
     }
@@ -46,7 +55,9 @@ async function main() {
   const ms = Math.round(performance.now() - started);
   const ok = totals.refused === totals.expectedRefusals && totals.dirtyStdout === 0;
   console.log(
-    `\n${bold('Summary')}: ${SCENES.length} server(s), ${totals.calls} tool calls in ${ms} ms; ` +
+    `\n${bold('Summary')}: ${SCENES.length - skipped.length} server(s)` +
+      (skipped.length ? ` (skipped: ${skipped.join(', ')})` : '') +
+      `, ${totals.calls} tool calls in ${ms} ms; ` +
       `${totals.expectedRefusals} refused as intended, ${totals.refused - totals.expectedRefusals} unexpected errors; ` +
       `${totals.dirtyStdout === 0 ? 'stdout carried only JSON-RPC' : `${totals.dirtyStdout} non-JSON stdout lines!`}.`,
   );

@@ -15,7 +15,7 @@ describe('demo', () => {
     expect(stdout).toMatch(/protocol 2026-07-28 \(modern era\)/);
     expect(stdout).toMatch(/Access denied: "\.\.\/\.\.\/etc\/passwd"/);
     expect(stdout).toMatch(
-      /Summary: \d+ server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 5 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

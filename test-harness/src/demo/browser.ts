@@ -25,6 +25,7 @@ let server: http.Server | undefined;
 
 export const browserScene: DemoScene = {
   server: 'browser',
+  needs: 'Chromium or Chrome installed (e.g. apt-get install chromium)',
   async prepare() {
     server = http.createServer((req, res) => {
       const page = PAGES[(req.url ?? '/').split('?')[0] ?? '/'];

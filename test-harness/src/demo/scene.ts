@@ -9,6 +9,8 @@ export interface DemoPlace {
 /** One server's part of the demo: the server's name in the demo host config, and the task it runs. */
 export interface DemoScene {
   server: string;
+  /** A prerequisite outside the repository; when the server cannot start without it the scene is skipped. */
+  needs?: string;
   /** Prepares what the server needs before it is launched (sample data, env); optional. */
   prepare?(place: DemoPlace): Promise<void>;
   run(session: DemoSession, place: DemoPlace): Promise<void>;

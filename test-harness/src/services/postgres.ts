@@ -16,7 +16,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -100,17 +100,26 @@ function binaries(): Binaries {
   return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres'), version: pkg.version };
 }
 
-/** uid/gid to run PostgreSQL as: the `postgres` user when we are root, else ourselves. */
+/**
+ * uid/gid to run PostgreSQL as: ourselves, or when we are root (PostgreSQL refuses to run as root)
+ * the `postgres` user, else `nobody`, read from /etc/passwd so that no user has to be created.
+ */
 async function runAs(): Promise<{ uid?: number; gid?: number }> {
   if (userInfo().uid !== 0) return {};
-  try {
-    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-  } catch {
+  const users = new Map(
+    (await readFile('/etc/passwd', 'utf8').catch(() => ''))
+      .split('\n')
+      .map((line) => line.split(':'))
+      .filter((f) => f.length > 3)
+      .map((f) => [f[0], { uid: Number(f[2]), gid: Number(f[3]) }] as const),
+  );
+  const ids = users.get('postgres') ?? users.get('nobody');
+  if (!ids) {
     throw new Error(
-      'running as root and there is no "postgres" OS user to run PostgreSQL as; create one or set DATABASE_URL',
+      'running as root and there is no "postgres" or "nobody" OS user to run PostgreSQL as; set DATABASE_URL',
     );
   }
+  return ids;
 }
 
 async function own(path: string, ids: { uid?: number; gid?: number }): Promise<void> {
@@ -146,7 +155,8 @@ function runBinary(
  * and renamed into place, so concurrent first runs never see a half-made template.
  */
 async function template(bins: Binaries, ids: { uid?: number; gid?: number }): Promise<string> {
-  const dir = join(tmpdir(), `refmcp-pg-template-${bins.version}-${userInfo().uid}`);
+  // Keyed by the user PostgreSQL runs as: the template's files belong to that user.
+  const dir = join(tmpdir(), `refmcp-pg-template-${bins.version}-${ids.uid ?? userInfo().uid}`);
   if (existsSync(join(dir, 'data', 'PG_VERSION'))) return dir;
   const building = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await mkdir(building, { recursive: true });
