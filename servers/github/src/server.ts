@@ -7,7 +7,6 @@ import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { withCachedSchemas } from './schema-cache.js';
 import { actionsTools } from './tools/actions.js';
 import { contextTools, userTools } from './tools/context.js';
 import { issueTools } from './tools/issues.js';
@@ -46,18 +45,17 @@ export const githubServer: ServerSpec<Config> = {
   ],
   capabilities: { resources: {} },
   configure,
-  tools: (config) =>
-    withCachedSchemas([
-      ...contextTools(config),
-      ...repoReadTools(config),
-      ...repoSearchTools(config),
-      ...repoWriteTools(config),
-      ...issueTools(config),
-      ...pullReadTools(config),
-      ...pullWriteTools(config),
-      ...userTools(config),
-      ...actionsTools(config),
-    ]),
+  tools: (config) => [
+    ...contextTools(config),
+    ...repoReadTools(config),
+    ...repoSearchTools(config),
+    ...repoWriteTools(config),
+    ...issueTools(config),
+    ...pullReadTools(config),
+    ...pullWriteTools(config),
+    ...userTools(config),
+    ...actionsTools(config),
+  ],
   register: (server, config) => {
     registerResources(server, config);
     registerPrompts(server);

@@ -1,31 +1,18 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-
-/** The Standard Schema surface the SDK reads from a tool's outputSchema (`~standard`: validate + jsonSchema). */
-interface StandardOutputSchema {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    validate(value: unknown): { value: unknown };
-    readonly jsonSchema: {
-      input(options: { target: string }): Record<string, unknown>;
-      output(options: { target: string }): Record<string, unknown>;
-    };
-  };
-}
 
 type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 
+/** The Standard Schema JSON hook of a zod schema (`~standard.jsonSchema`), which the SDK calls for `tools/list`. */
+type JsonSchemaHook = { input: JsonSchemaOf; output: JsonSchemaOf };
+
 /**
- * A tool's outputSchema as handed to the SDK: the same JSON Schema in `tools/list` (converted from the zod
- * schema once, then reused), but no second validation of every result on the server. The SDK would otherwise
- * zod-parse each `structuredContent` our own typed handlers built (~8% of a small read's CPU); clients validate
- * it against the listed schema anyway, and the tests validate every structured result they receive
- * (servers/filesystem/test/support.ts), so a handler that drifts from its schema still fails there.
+ * `std.jsonSchema` with each conversion done once. The SDK derives a tool's JSON Schema from its
+ * zod schema on every `tools/list` (tens of ms for a server with many tools; the conformance
+ * harness lists tools after every hostile call); the JSON derives from an immutable schema, so it
+ * cannot go stale. A copy is handed out each time: the SDK spreads or wraps what it gets.
  */
-export function trustedOutputSchema(schema: z.ZodObject): StandardOutputSchema {
-  const std = (
-    schema as unknown as { '~standard': { jsonSchema: Record<'input' | 'output', JsonSchemaOf> } }
-  )['~standard'];
+function memoised(jsonSchema: JsonSchemaHook): JsonSchemaHook {
   const memo = new Map<string, Record<string, unknown>>();
   const convert =
     (io: 'input' | 'output'): JsonSchemaOf =>
@@ -33,18 +20,43 @@ export function trustedOutputSchema(schema: z.ZodObject): StandardOutputSchema {
       const key = `${io} ${options.target}`;
       let json = memo.get(key);
       if (!json) {
-        json = std.jsonSchema[io](options);
+        json = jsonSchema[io](options);
         memo.set(key, json);
       }
-      // The SDK spreads or wraps what it gets; hand out a copy so the memo stays pristine.
       return structuredClone(json);
     };
+  return { input: convert('input'), output: convert('output') };
+}
+
+function jsonSchemaOf(schema: z.ZodObject): JsonSchemaHook {
+  return (schema['~standard'] as unknown as { jsonSchema: JsonSchemaHook }).jsonSchema;
+}
+
+/**
+ * A tool's inputSchema as handed to the SDK: zod validation of every call's arguments unchanged,
+ * the JSON Schema for `tools/list` converted once.
+ */
+export function memoisedInputSchema(schema: z.ZodObject): StandardSchemaWithJSON {
+  const std = schema['~standard'];
+  return {
+    '~standard': { ...std, jsonSchema: memoised(jsonSchemaOf(schema)) },
+  } as StandardSchemaWithJSON;
+}
+
+/**
+ * A tool's outputSchema as handed to the SDK: the same JSON Schema in `tools/list` (converted once),
+ * but no second validation of every result on the server. The SDK would otherwise zod-parse each
+ * `structuredContent` our own typed handlers built (~8% of a small read's CPU); clients validate it
+ * against the listed schema anyway, and the servers' tests validate every structured result they
+ * receive, so a handler that drifts from its schema still fails there.
+ */
+export function trustedOutputSchema(schema: z.ZodObject): StandardSchemaWithJSON {
   return {
     '~standard': {
       version: 1,
       vendor: 'refmcp-trusted',
-      validate: (value) => ({ value }),
-      jsonSchema: { input: convert('input'), output: convert('output') },
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: memoised(jsonSchemaOf(schema)),
     },
-  };
+  } as StandardSchemaWithJSON;
 }

@@ -20,7 +20,7 @@ import {
 } from './flags.js';
 import { refuseUnissuedCursors } from './lists.js';
 import { createLogger, guardStdout, type Logger } from './log.js';
-import { trustedOutputSchema } from './output-schema.js';
+import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -109,7 +109,7 @@ export function registerTools(
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: memoisedInputSchema(tool.inputSchema),
         ...(tool.outputSchema ? { outputSchema: trustedOutputSchema(tool.outputSchema) } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
