@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commonFlags, selectTools, splitList } from '../src/server/flags.js';
+import { unknownOptionMessage } from '../src/server/run.js';
 
 const hints = (readOnly: boolean) => ({
   readOnlyHint: readOnly,
@@ -60,5 +61,27 @@ describe('selectTools', () => {
   it('splits comma lists, dropping blanks', () => {
     expect(splitList(' a, b,,c ')).toEqual(['a', 'b', 'c']);
     expect(splitList(undefined)).toBeUndefined();
+  });
+});
+
+describe('unknownOptionMessage', () => {
+  const parseError = (option: string) =>
+    new Error(`Unknown option '${option}'. To specify a positional argument …`);
+  const known = ['read-only', 'tools', 'exclude-tools', 'audit-log', 'db-path'];
+
+  it('suggests the option spelled the same but for hyphens and case, or the one a prefix names', () => {
+    expect(unknownOptionMessage(parseError('--readonly'), known)).toBe(
+      'unknown option --readonly (did you mean --read-only?)',
+    );
+    expect(unknownOptionMessage(parseError('--DB_PATH'), known)).toBe(
+      'unknown option --DB_PATH (did you mean --db-path?)',
+    );
+    expect(unknownOptionMessage(parseError('--excl'), known)).toBe(
+      'unknown option --excl (did you mean --exclude-tools?)',
+    );
+  });
+
+  it('suggests nothing when nothing is close', () => {
+    expect(unknownOptionMessage(parseError('--frobnicate'), known)).toBe('unknown option --frobnicate');
   });
 });

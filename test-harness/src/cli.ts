@@ -1,5 +1,5 @@
 // mcp-harness: list the tools of, call a tool of, or check any stdio MCP server from a terminal;
-// also checks this repo's registry data (`pnpm registry`).
+// also checks this repo's registry data (`npm run registry`).
 
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';

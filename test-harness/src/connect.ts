@@ -62,7 +62,7 @@ export interface Connection {
  * The server's environment is the SDK's host-like default set (PATH, HOME, USER, SHELL, TERM, …)
  * overlaid with `opts.env`; nothing else of the harness's environment leaks in.
  * Errors: rejects if the command cannot be spawned, or the handshake fails or takes longer than
- * `timeoutMs`; the message then ends with the tail of the server's stderr. The process is killed.
+ * `timeoutMs`; the message then ends with the server's stderr (head and tail). The process is killed.
  */
 export async function connect(opts: ConnectOptions): Promise<Connection> {
   const era = opts.era ?? 'legacy';
@@ -136,6 +136,13 @@ export function errorMessage(error: unknown): string {
 }
 
 function stderrTail(stderr: string): string {
-  const lines = stderr.trimEnd().split('\n').slice(-20);
-  return lines.length === 0 || lines[0] === '' ? '' : `\n--- server stderr (tail) ---\n${lines.join('\n')}`;
+  const lines = stderr.trimEnd().split('\n');
+  if (lines.length === 0 || lines[0] === '') return '';
+  // A server that refuses its configuration prints the reason first and the usage after it: keep
+  // the head, which names the problem, and the tail, which shows how it ended.
+  const shown =
+    lines.length <= 20
+      ? lines
+      : [...lines.slice(0, 5), `… (${lines.length - 15} lines)`, ...lines.slice(-10)];
+  return `\n--- server stderr ---\n${shown.join('\n')}`;
 }

@@ -92,7 +92,7 @@ export function checkRegistry(repoRoot: string): string[] {
   }
   const path = join(repoRoot, 'registry.json');
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  if (current !== registryText(repoRoot)) problems.push('registry.json: out of date; run `pnpm registry`');
+  if (current !== registryText(repoRoot)) problems.push('registry.json: out of date; run `npm run registry`');
   return problems;
 }
 

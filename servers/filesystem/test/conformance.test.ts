@@ -110,3 +110,30 @@ describe('tools', () => {
     }
   });
 });
+
+describe('audit log', () => {
+  it('records every call, including those refused before a tool runs', async () => {
+    const auditLog = join(dir, 'every-call.log');
+    const conn = await startServer([dir, '--read-only', '--audit-log', auditLog]);
+    try {
+      await conn.client.callTool({ name: 'read_text_file', arguments: { path: join(dir, 'a.txt') } });
+      await conn.client.callTool({ name: 'read_text_file', arguments: { path: 5, extra: 1 } });
+      await expect(
+        conn.client.callTool({ name: 'write_file', arguments: { path: 'x', content: 'y' } }),
+      ).rejects.toThrow(/write_file/);
+    } finally {
+      await conn.close();
+    }
+    const lines = (await readFile(auditLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([
+      ['read_text_file', 'ok'],
+      ['read_text_file', 'error'],
+      ['write_file', 'error'],
+    ]);
+    expect(lines[1].error).toMatch(/path/);
+    expect(lines[2].error).toMatch(/not found/);
+  });
+});

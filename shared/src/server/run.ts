@@ -7,7 +7,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { type AuditLog, createAuditLog, scrubSecrets } from '../audit.js';
+import { createAuditLog, scrubSecrets } from '../audit.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
 import {
@@ -18,9 +18,9 @@ import {
   selectTools,
   type ToolsetInfo,
 } from './flags.js';
-import { refuseUnissuedCursors } from './lists.js';
 import { createLogger, guardStdout, type Logger } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
+import { hookRequests } from './requests.js';
 import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -80,22 +80,19 @@ const SHUTDOWN_BUDGET_MS = 1500;
 /**
  * Registers `tools` on `server`, each wrapped so that: thrown errors become `isError` results
  * with a model-facing message (no stack); text over `maxResultBytes` is cut with a marker; secret
- * values are scrubbed; and one audit line is written per call.
+ * values are scrubbed. (The audit line of each call is written by the tools/call hook, see
+ * hookRequests, so that calls refused before a tool runs are recorded too.)
  */
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   opts: {
-    audit: AuditLog;
-    /** False when the audit log drops entries: skips serialising each result just to count its bytes. */
-    auditing?: boolean;
     secrets: readonly string[];
     shutdown: AbortSignal;
     maxResultBytes: number;
     ready?: () => Promise<void>;
   },
 ): void {
-  const auditing = opts.auditing ?? true;
   // Calls in flight, aborted together at shutdown. One plain controller per call, chained to the request's
   // signal by a listener: AbortSignal.any() would register every call's signal on the long-lived shutdown
   // signal (weak refs and a finalizer per call, a measurable share of a small read's CPU).
@@ -114,7 +111,6 @@ export function registerTools(
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, ctx) => {
-        const started = performance.now();
         const request = ctx.mcpReq.signal;
         const controller = new AbortController();
         const forward = () => controller.abort(request.reason);
@@ -133,16 +129,6 @@ export function registerTools(
           request.removeEventListener('abort', forward);
         }
         result = capText(scrubResult(result, opts.secrets), opts.maxResultBytes);
-        if (!auditing) return result;
-        const first = result.content?.[0];
-        opts.audit.record({
-          tool: tool.name,
-          arguments: args,
-          outcome: result.isError ? 'error' : 'ok',
-          ...(result.isError && first?.type === 'text' ? { error: first.text.slice(0, 500) } : {}),
-          durationMs: performance.now() - started,
-          resultBytes: Buffer.byteLength(JSON.stringify(result)),
-        });
         return result;
       },
     );
@@ -182,6 +168,21 @@ function usageText<C>(spec: ServerSpec<C>): string {
   return [`Usage: ${spec.usage}`, '', spec.optionsHelp ?? '', COMMON_HELP].filter(Boolean).join('\n');
 }
 
+/**
+ * "unknown option --readonly (did you mean --read-only?)" instead of Node's parseArgs text: the
+ * suggestion is a known option spelled the same but for case, hyphens and underscores, or one the
+ * typo is a prefix of.
+ */
+export function unknownOptionMessage(error: Error, known: string[]): string {
+  const typed = /'(-{1,2}[^']+)'/.exec(error.message)?.[1] ?? '';
+  const bare = (name: string) => name.replace(/^-+/, '').replace(/[-_]/g, '').toLowerCase();
+  const wanted = bare(typed);
+  const guess =
+    known.find((k) => bare(k) === wanted) ??
+    (wanted.length >= 3 ? known.find((k) => bare(k).startsWith(wanted)) : undefined);
+  return `unknown option ${typed || '(unreadable)'}${guess ? ` (did you mean --${guess}?)` : ''}`;
+}
+
 /** Parses argv/env into the config, or prints help/version/usage and exits (0, 0, 2). */
 async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: NodeJS.ProcessEnv) {
   try {
@@ -206,11 +207,14 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
     const tools = selectTools(spec.tools(config), common, spec.toolsets);
     return { config, common, tools };
   } catch (error) {
-    const known =
-      error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(
-      `mcp-server-${spec.name}: ${known ? (error as Error).message : describeError(error)}\n\n${usageText(spec)}\n`,
-    );
+    const code = (error as { code?: string }).code;
+    const message =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? unknownOptionMessage(error as Error, Object.keys({ ...COMMON_OPTIONS, ...spec.options }))
+        : error instanceof ConfigError || code?.startsWith('ERR_PARSE_ARGS')
+          ? (error as Error).message
+          : describeError(error);
+    process.stderr.write(`mcp-server-${spec.name}: ${message}\n\n${usageText(spec)}\n`);
     process.exit(2);
   }
 }
@@ -233,16 +237,15 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
       {
         // tools/prompts capabilities are declared by the first registration, after
-        // refuseUnissuedCursors has hooked their list handlers (declaring them here would install
+        // hookRequests has hooked their handlers (declaring them here would install
         // the SDK's handlers in the constructor, before the hook).
         capabilities: withoutKeys(spec.capabilities ?? {}, ['tools', 'prompts']),
         ...(spec.instructions ? { instructions: spec.instructions(config) } : {}),
       },
     );
-    refuseUnissuedCursors(server);
+    // Without a path the audit log drops entries: skip serialising each result to count its bytes.
+    hookRequests(server, common.auditLog ? { audit } : {});
     registerTools(server, tools, {
-      audit,
-      auditing: Boolean(common.auditLog), // createAuditLog drops entries without a path
       secrets,
       shutdown: shutdownController.signal,
       maxResultBytes,

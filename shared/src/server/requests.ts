@@ -1,0 +1,80 @@
+import {
+  type CallToolResult,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
+import type { AuditLog } from '../audit.js';
+
+/** List methods the SDK answers in one page: it never issues a cursor for them. */
+const SINGLE_PAGE_LISTS = new Set(['tools/list', 'prompts/list']);
+
+type Handler = (request: RequestLike, ctx: unknown) => unknown;
+interface RequestLike {
+  params?: { cursor?: unknown; name?: unknown; arguments?: unknown };
+}
+
+/**
+ * Hooks the SDK's own request handlers, which McpServer installs when the first tool or prompt is
+ * registered (so call this before registering any):
+ * - `tools/list` and `prompts/list` refuse a cursor with JSON-RPC -32602 (Invalid params). The SDK
+ *   returns every tool and prompt in one page and so never issues a cursor; it ignores one it is
+ *   given, which would hand a client that follows a stale or forged cursor page one again (MCP spec
+ *   2025-11-25, "Pagination": servers SHOULD reject invalid cursors with -32602; case ALL-05).
+ * - `tools/call` writes one audit line per call when `audit` is given — every call, including those
+ *   the SDK refuses before a tool runs (invalid arguments, unknown or hidden tools).
+ */
+export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {}): void {
+  const low = server.server;
+  const setRequestHandler = low.setRequestHandler.bind(low) as (method: string, handler: unknown) => void;
+  (low as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: unknown) => {
+    if (typeof handler !== 'function') return setRequestHandler(method, handler);
+    if (SINGLE_PAGE_LISTS.has(method))
+      return setRequestHandler(method, refusingCursors(method, handler as Handler));
+    if (method === 'tools/call' && opts.audit)
+      return setRequestHandler(method, audited(handler as Handler, opts.audit));
+    return setRequestHandler(method, handler);
+  };
+}
+
+function refusingCursors(method: string, handler: Handler): Handler {
+  return (request, ctx) => {
+    if (request.params?.cursor !== undefined) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid cursor for ${method}: this server returns the whole list in one page and issued no cursor`,
+      );
+    }
+    return handler(request, ctx);
+  };
+}
+
+function audited(handler: Handler, audit: AuditLog): Handler {
+  return async (request, ctx) => {
+    const started = performance.now();
+    const entry = { tool: String(request.params?.name ?? ''), arguments: request.params?.arguments ?? {} };
+    try {
+      const result = (await handler(request, ctx)) as CallToolResult;
+      const first = result.content?.[0];
+      audit.record({
+        ...entry,
+        outcome: result.isError ? 'error' : 'ok',
+        ...(result.isError && first?.type === 'text' ? { error: first.text.slice(0, 500) } : {}),
+        durationMs: performance.now() - started,
+        resultBytes: Buffer.byteLength(JSON.stringify(result)),
+      });
+      return result;
+    } catch (error) {
+      // A protocol error (unknown tool, malformed request): the client gets a JSON-RPC error.
+      const message = error instanceof Error ? error.message : String(error);
+      audit.record({
+        ...entry,
+        outcome: 'error',
+        error: message.slice(0, 500),
+        durationMs: performance.now() - started,
+        resultBytes: 0,
+      });
+      throw error;
+    }
+  };
+}
