@@ -6,7 +6,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createAuditLog, scrubSecrets } from '../audit.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
@@ -21,6 +21,7 @@ import {
 import { createLogger, guardStdout, type Logger } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
+import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
 import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -255,7 +256,12 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     return server;
   };
 
+  // Malformed or oversized lines are answered by the guard; the SDK transport sees only well-formed ones.
+  const stdin = process.stdin.pipe(new StdinGuard((line) => process.stdout.write(line)));
   const handle = serveStdio(factory, {
+    transport: new StdioServerTransport(stdin, process.stdout, {
+      maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
+    }),
     onerror: (error) => log.error(scrubSecrets(describeError(error), secrets)),
   });
 

@@ -1,0 +1,128 @@
+/**
+ * A guard between stdin and the SDK's stdio transport. The SDK drops what it cannot parse without
+ * an answer (a client then waits forever on that id) and closes the connection on a line over its
+ * buffer limit (losing every call in flight). JSON-RPC 2.0 (§5, "Response object"; §4.1 for ids)
+ * says a server answers malformed input with an error; MCP's stdio transport frames one message
+ * per line and has no batches since 2025-06-18. So each line is checked here first:
+ * - over `maxLineBytes` → -32600 "request too large" (the line is discarded as it streams in);
+ * - not JSON → -32700 Parse error;
+ * - a JSON array (a batch) → -32600;
+ * - not a JSON-RPC 2.0 object, or an id that is not a string or integer → -32600;
+ * and everything else passes through unchanged, one line at a time.
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** Largest message accepted, in bytes (UTF-8, one line). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+type Id = string | number | null;
+
+/** Best-effort request id from the start of a line too large or too broken to parse whole. */
+function sniffId(head: string): Id {
+  const m = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})\s*[,}]/.exec(head);
+  if (!m?.[1]) return null;
+  return m[1].startsWith('"') ? (JSON.parse(m[1]) as string) : Number(m[1]);
+}
+
+function errorLine(id: Id, code: number, message: string): string {
+  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
+}
+
+/** The error to answer `line` with, or undefined when it is a well-formed JSON-RPC 2.0 message. */
+export function checkLine(line: string): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return errorLine(sniffId(line.slice(0, 4096)), -32700, 'Parse error: the line is not valid JSON');
+  }
+  if (Array.isArray(message)) {
+    return errorLine(
+      null,
+      -32600,
+      'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18)',
+    );
+  }
+  if (!message || typeof message !== 'object')
+    return errorLine(null, -32600, 'Invalid Request: not a JSON-RPC object');
+  const { jsonrpc, id } = message as { jsonrpc?: unknown; id?: unknown };
+  const validId =
+    id === undefined || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+  if (!validId) return errorLine(null, -32600, 'Invalid Request: id must be a string or an integer');
+  if (jsonrpc !== '2.0') {
+    return errorLine((id as Id | undefined) ?? null, -32600, 'Invalid Request: "jsonrpc" must be "2.0"');
+  }
+  return undefined;
+}
+
+/**
+ * A Transform from raw stdin to checked, newline-terminated JSON-RPC lines. Answers to refused
+ * lines are written with `reply` (stdout); each is one whole line, so they never interleave with
+ * the transport's own writes.
+ */
+export class StdinGuard extends Transform {
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** Head of a line being discarded for its size (for the id), and its size so far. */
+  #oversized: { head: string; bytes: number } | undefined;
+
+  constructor(
+    private readonly reply: (line: string) => void,
+    private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.#take(chunk.subarray(start, nl));
+      this.#endLine();
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.#take(chunk.subarray(start));
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.#pendingBytes > 0 || this.#oversized) this.#endLine();
+    done();
+  }
+
+  #take(part: Buffer): void {
+    if (this.#oversized) {
+      this.#oversized.bytes += part.length;
+      return;
+    }
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+    if (this.#pendingBytes > this.maxLineBytes) {
+      const head = Buffer.concat(this.#pending).subarray(0, 4096).toString('utf8');
+      this.#oversized = { head, bytes: this.#pendingBytes };
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    }
+  }
+
+  #endLine(): void {
+    if (this.#oversized) {
+      const { head, bytes } = this.#oversized;
+      this.#oversized = undefined;
+      this.reply(
+        errorLine(
+          sniffId(head),
+          -32600,
+          `Invalid Request: message of ${bytes} bytes is over the ${this.maxLineBytes}-byte limit`,
+        ),
+      );
+      return;
+    }
+    const line = Buffer.concat(this.#pending).toString('utf8').trim();
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (!line) return;
+    const refusal = checkLine(line);
+    if (refusal) this.reply(refusal);
+    else this.push(`${line}\n`);
+  }
+}
