@@ -39,6 +39,7 @@ beforeAll(async () => {
       <p>${'This is the article text, long enough for Readability to pick it up as the main content. '.repeat(8)}</p>
       <p>See <a href="/docs/page">the docs</a> and <a href="https://example.org/ref">a reference</a>.</p>
       <p>Tag chars: \u{E0041}\u{E0042} end. <a href="javascript:alert(1)">bad link</a></p></article><footer>Footer boilerplate</footer>`,
+    '/refresh': `<title>Moving</title><meta http-equiv="refresh" content="0;url=/article"><p>moving…</p>`,
   });
   conn = await startServer(['--allowed-origins', site.origin, '--enable-evaluate', '--max-entries', '5']);
 });
@@ -46,6 +47,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await conn?.close();
   await site?.close();
+});
+
+describe('pages that navigate on their own', () => {
+  it('navigate to a page that meta-refreshes at once returns the snapshot of the page it lands on', async () => {
+    const page = await ok(conn, 'browser_navigate', { url: `${site.base}/refresh` });
+    expect(page).toMatch(/Article/);
+    expect(page).not.toMatch(/Execution context was destroyed/);
+  });
 });
 
 describe('snapshot refs drive actions', () => {

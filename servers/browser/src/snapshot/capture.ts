@@ -52,6 +52,22 @@ export async function takeSnapshot(
   request: SnapshotRequest,
   limits: SnapshotLimits,
 ): Promise<Snapshot> {
+  // A page that navigates on its own (meta refresh, a script setting location) destroys the
+  // document being read: wait for the next one and read that instead (a few times at most).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await snapshotOnce(tab, request, limits);
+    } catch (error) {
+      if (attempt >= 3 || !NAVIGATED.test(String((error as Error)?.message ?? error))) throw error;
+      await tab.page.waitForLoadState('domcontentloaded', { timeout: limits.timeoutMs }).catch(() => {});
+    }
+  }
+}
+
+/** Playwright's messages for a document replaced while it was being read. */
+const NAVIGATED = /Execution context was destroyed|because of a navigation|Frame was detached/i;
+
+async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: SnapshotLimits): Promise<Snapshot> {
   const what = request.target ? `snapshot of ${request.target}` : 'accessibility snapshot';
   const { timeoutMs, maxElements } = limits;
   try {
