@@ -5,7 +5,7 @@
  * and how many of its matches were already returned.
  */
 import path from 'node:path';
-import { type AllowedRoots, openResolved, type ResolvedPath } from '@refmcp/shared/paths';
+import { type AllowedRoots, type ReadOpened, type ResolvedPath, readInside } from '@refmcp/shared/paths';
 import { buildMatches, type GrepMatch, looksBinary, splitLines } from './grep.js';
 import type { GitignoreRules } from './ignore-rules.js';
 import type { LineMatcher } from './line-matcher.js';
@@ -72,6 +72,7 @@ function matchCost(m: GrepMatch): number {
   let n = m.text.length + 12;
   for (const l of m.before) n += l.length + 12;
   for (const l of m.after) n += l.length + 12;
+  if (m.lineTruncated) n += 200; // the "line cut" note
   return n;
 }
 
@@ -84,33 +85,23 @@ interface Candidate {
 
 async function readCandidate(
   roots: AllowedRoots,
-  start: ResolvedPath,
   c: Candidate,
   maxFileBytes: number,
 ): Promise<{ text: string } | 'binary' | 'large' | 'unreadable'> {
-  const display = c.display;
-  let opened: Awaited<ReturnType<typeof openResolved>>;
+  // readInside pins the file (Linux: O_PATH, real path checked, reopened through /proc/self/fd), so a
+  // directory swapped for a symlink meanwhile cannot make it read — or even open — anything outside.
+  let opened: ReadOpened;
   try {
-    opened = await openResolved(roots, {
-      input: display,
-      absolute: display,
-      real: c.real,
-      exists: true,
-      root: start.root,
-    });
+    opened = await readInside(roots, c.real, maxFileBytes);
   } catch {
     return 'unreadable';
   }
-  try {
-    if (opened.stat.size > maxFileBytes) return 'large';
-    const bytes = await opened.handle.readFile();
-    if (looksBinary(bytes)) return 'binary';
-    return { text: bytes.toString('utf8') };
-  } catch {
-    return 'unreadable';
-  } finally {
-    await opened.handle.close().catch(() => {});
+  if (!opened.bytes) {
+    opened.handle.close().catch(() => {});
+    return 'large';
   }
+  if (looksBinary(opened.bytes)) return 'binary';
+  return { text: opened.bytes.toString('utf8') };
 }
 
 async function* candidates(
@@ -131,7 +122,7 @@ async function* candidates(
     ...(opts.resume ? { after: opts.resume.file, inclusive: opts.resume.inclusive } : {}),
     prune: (e: WalkEntry) => opts.exclude(e.rel) || (opts.gitignore?.ignores(e) ?? false),
     ...(opts.gitignore
-      ? { enterDirectory: (rel: string, real: string) => opts.gitignore?.enter(rel, real) }
+      ? { enterDirectory: (rel: string, real: string, at: string) => opts.gitignore?.enter(rel, real, at) }
       : {}),
   });
   walkerOut.walker = walker;
@@ -170,7 +161,7 @@ export async function searchContents(opts: ContentSearchOptions): Promise<Conten
       break;
     }
     const skip = opts.resume?.inclusive && opts.resume.file === c.rel ? opts.resume.skip : 0;
-    const read = await readCandidate(opts.roots, opts.start, c, opts.maxFileBytes);
+    const read = await readCandidate(opts.roots, c, opts.maxFileBytes);
     lastFile = c.rel;
     if (read === 'binary') page.skippedBinary++;
     else if (read === 'large') page.skippedLarge++;

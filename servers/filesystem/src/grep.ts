@@ -2,7 +2,7 @@
  * Content search in one file's text: binary detection, line splitting, and turning line hits into
  * matches with context lines, each line cut to a readable width around the match.
  */
-import type { LineHit } from './line-matcher.js';
+import { type LineHit, MAX_REGEX_LINE } from './line-matcher.js';
 
 /** Bytes inspected for NUL to call a file binary (git's heuristic uses the first 8000). */
 export const BINARY_SNIFF_BYTES = 8000;
@@ -19,6 +19,12 @@ export interface GrepMatch {
   text: string;
   before: string[];
   after: string[];
+  /**
+   * The regex saw only the first {@link MAX_REGEX_LINE} characters of this `lineLength`-character line: `$` and
+   * lookaheads matched against the cut, so the match may not hold on the whole line.
+   */
+  lineTruncated?: true;
+  lineLength?: number;
 }
 
 /** True when the bytes look binary: a NUL in the first BINARY_SNIFF_BYTES. */
@@ -62,8 +68,19 @@ export function buildMatches(
       text: clipLine(lines[hit.index] as string, hit.column, hit.length),
       before: lines.slice(from, hit.index).map((l) => clipLine(l)),
       after: lines.slice(hit.index + 1, to).map((l) => clipLine(l)),
+      ...(hit.lineCut
+        ? { lineTruncated: true as const, lineLength: (lines[hit.index] as string).length }
+        : {}),
     };
   });
+}
+
+/** The marker after a match found on a line the regex saw only the start of. */
+export function cutNote(lineLength = 0): string {
+  return (
+    ` [line cut: the regex saw only its first ${MAX_REGEX_LINE} of ${lineLength} characters, so $ and lookaheads ` +
+    'matched at the cut; the match may not hold on the whole line]'
+  );
 }
 
 /**
@@ -80,7 +97,7 @@ export function renderFileMatches(matches: readonly GrepMatch[]): string[] {
       const n = first + i;
       if (n > lastPrinted) out.push(`${n}-${text}`);
     });
-    if (m.line > lastPrinted) out.push(`${m.line}:${m.text}`);
+    if (m.line > lastPrinted) out.push(`${m.line}:${m.text}${m.lineTruncated ? cutNote(m.lineLength) : ''}`);
     m.after.forEach((text, i) => {
       const n = m.line + 1 + i;
       if (n > lastPrinted) out.push(`${n}-${text}`);

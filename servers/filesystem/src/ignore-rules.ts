@@ -59,9 +59,12 @@ export class GitignoreRules {
     return rules;
   }
 
-  /** Loads `<dir>/.gitignore` as the walk enters `dirRel` (walker `enterDirectory` hook). */
-  async enter(dirRel: string, dirReal: string): Promise<void> {
-    const text = await readRulesFile(path.join(dirReal, '.gitignore'));
+  /**
+   * Loads `<dir>/.gitignore` as the walk enters `dirRel` (walker `enterDirectory` hook); `at` reaches the
+   * directory being walked (its pin, `/proc/self/fd/N`, in pinned walks), so the file read is the one in it.
+   */
+  async enter(dirRel: string, dirReal: string, at = dirReal): Promise<void> {
+    const text = await readRulesFile(`${at}/.gitignore`);
     if (text !== undefined) this.#inner.set(dirRel, ignore().add(text));
   }
 

@@ -5,7 +5,8 @@
  * backtracking blow-up). Model-written regular expressions never run on the main thread: a
  * catastrophic pattern (`(a+)+$`, backreferences) can backtrack for minutes and a JS regex cannot be
  * interrupted, so they run in a worker thread that is terminated when the time budget runs out.
- * Lines longer than {@link MAX_REGEX_LINE} characters are matched only in their first part.
+ * Lines longer than {@link MAX_REGEX_LINE} characters are matched only in their first part; a hit on such a line
+ * says so (`lineCut`), because anchors and lookaheads saw the cut, not the line's real end.
  */
 import type { Worker } from 'node:worker_threads';
 
@@ -19,6 +20,11 @@ export interface LineHit {
   column: number;
   /** Length of the match in UTF-16 code units. */
   length: number;
+  /**
+   * The line is longer than {@link MAX_REGEX_LINE}: only its first part was matched, so `$`, `\b` and
+   * lookaheads saw a cut line and the match may not hold on the whole line.
+   */
+  lineCut?: true;
 }
 
 export interface MatchOutcome {
@@ -121,10 +127,12 @@ export function workerMatcher(re: RegExp): LineMatcher {
           if (msg.id !== id) return;
           const hits: LineHit[] = [];
           for (let i = 0; i < msg.hits.length; i += 3) {
+            const index = msg.hits[i] as number;
             hits.push({
-              index: msg.hits[i] as number,
+              index,
               column: msg.hits[i + 1] as number,
               length: msg.hits[i + 2] as number,
+              ...((lines[index]?.length ?? 0) > MAX_REGEX_LINE ? { lineCut: true as const } : {}),
             });
           }
           finish({ hits, timedOut: false });

@@ -7,6 +7,7 @@
  * Lines are split on "\n" only; a "\r" before it stays in the text. A final "\n" ends the last line, it
  * does not start an empty one ("a\nb\n" has two lines).
  */
+import { isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
 
 /** Bytes read per I/O call. */
@@ -93,6 +94,18 @@ export interface TextSlice {
   cut: Cut;
   /** Tail only: the text starts just after a NUL byte at `startByte - 1`; what precedes it is not shown. */
   droppedNul?: boolean;
+  /** The bytes are not valid UTF-8: each invalid sequence is shown as U+FFFD in `text`. */
+  invalidUtf8?: true;
+}
+
+/**
+ * `bytes` decoded as UTF-8 (invalid sequences become U+FFFD, as everywhere in Node), flagged `invalidUtf8`
+ * when that happened. Validates only when the text holds a U+FFFD at all, so valid text costs one scan.
+ */
+export function decodeUtf8(bytes: Buffer): { text: string; invalidUtf8?: true } {
+  const text = bytes.toString('utf8');
+  if (!text.includes('\uFFFD') || isUtf8(bytes)) return { text };
+  return { text, invalidUtf8: true };
 }
 
 export interface ReadOptions {
@@ -251,7 +264,7 @@ export async function readLines(
   const bytes = all.subarray(0, end - start);
   assertNoNul(bytes, start);
   return {
-    text: bytes.toString('utf8'),
+    ...decodeUtf8(bytes),
     startByte: start,
     endByte: end,
     firstLine: Math.max(1, opts.startLine),
@@ -335,7 +348,7 @@ export async function readTail(
     }
   }
   return {
-    text: bytes.toString('utf8'),
+    ...decodeUtf8(bytes),
     startByte: pos + from,
     endByte: size,
     lineCount: bytes.length === 0 ? 0 : countNewlines(bytes, 0, bytes.length - 1) + 1,
@@ -366,7 +379,7 @@ export async function readBytes(
   const bytes = buf.subarray(s, e);
   assertNoNul(bytes, byteOffset + s);
   return {
-    text: bytes.toString('utf8'),
+    ...decodeUtf8(bytes),
     startByte: byteOffset + s,
     endByte: byteOffset + e,
     lineCount: bytes.length === 0 ? 0 : countNewlines(bytes, 0, bytes.length - 1) + 1,

@@ -1,11 +1,12 @@
 /**
  * One directory's entries, sorted and paged: what list_directory and list_directory_with_sizes
- * return. Entries come from a handle-verified directory (openInside), symlinks are resolved and
+ * return. Entries come from a pinned, verified directory (see readListing), symlinks are resolved and
  * those leading outside the allowed directories (or dangling) are left out and counted.
  */
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PathError } from '@refmcp/shared/paths';
+import { type DirPin, PathError, pinDirectory, pinTarget, targetKind, unpin } from '@refmcp/shared/paths';
 import { compareNames, type EntryKind } from './walk.js';
 
 export interface ListedEntry {
@@ -45,19 +46,113 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
+function changedError(real: string): PathError {
+  return new PathError('invalid', real, `${JSON.stringify(real)} changed while it was being read; retry.`);
+}
+
+/** A failed pin or read: permission problems say so; anything else means the directory changed meanwhile. */
+function readError(error: unknown, real: string): PathError {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new PathError('invalid', real, `Permission denied for ${JSON.stringify(real)}.`);
+  }
+  return changedError(real);
+}
+
+/** Counts what was listed. */
+function summarise(
+  described: (ListedEntry | undefined)[],
+  withSizes: boolean,
+  skippedLinks: number,
+): DirectoryListing {
+  const entries = described.filter((e): e is ListedEntry => e !== undefined);
+  let files = 0;
+  let directories = 0;
+  let totalSize = 0;
+  for (const e of entries) {
+    if (e.type === 'directory') directories++;
+    else if (e.type === 'file') files++;
+    totalSize += e.size ?? 0;
+  }
+  return {
+    entries,
+    files,
+    directories,
+    others: entries.length - files - directories,
+    ...(withSizes ? { totalSize } : {}),
+    skippedLinks,
+  };
+}
+
 /**
- * Reads every entry of the directory at `real` (already contained and verified), with sizes when
- * `withSizes`. `contains` decides whether a symlink's real target may be shown.
+ * Reads every entry of the directory at `real` (already contained), with sizes when `withSizes`. `contains`
+ * decides whether a symlink's real target may be shown.
+ *
+ * On Linux the directory is pinned first (O_PATH, see @refmcp/shared/paths pinDirectory) and its real path
+ * checked; then it is read, and its entries looked at, only through `/proc/self/fd/N`: a directory swapped for
+ * a symlink at any moment cannot make the listing show another directory's entries. Elsewhere it is read by path
+ * and its real path re-checked after the read. Throws PathError 'invalid' ("changed …; retry") when the
+ * directory is no longer what was resolved.
  */
 export async function readListing(
   real: string,
   opts: { withSizes: boolean; contains(real: string): boolean },
 ): Promise<DirectoryListing> {
+  let pin: DirPin | null;
+  try {
+    pin = await pinDirectory(real, false);
+  } catch (error) {
+    throw readError(error, real); // gone, or no longer a directory (a symlink now)
+  }
+  if (!pin) return readListingByPath(real, opts);
+  try {
+    if (pin.real !== real || !opts.contains(pin.real)) throw changedError(real);
+    const at = pin.at;
+    let dirents: Dirent[];
+    try {
+      dirents = await fs.readdir(at, { withFileTypes: true });
+    } catch (error) {
+      throw readError(error, real);
+    }
+    let skippedLinks = 0;
+    const described = await mapLimit(dirents, 64, async (d): Promise<ListedEntry | undefined> => {
+      if (d.isSymbolicLink()) {
+        // The link is followed by the kernel from the pinned directory; its target is pinned, never opened.
+        const target = await pinTarget(pin as DirPin, d.name);
+        if (!target || !opts.contains(target.real)) {
+          skippedLinks++;
+          return undefined;
+        }
+        const kind = targetKind(target.stat);
+        return {
+          name: d.name,
+          type: 'symlink',
+          target: kind,
+          ...(opts.withSizes && kind === 'file' ? { size: target.stat.size } : {}),
+        };
+      }
+      const type: EntryKind = d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
+      if (!opts.withSizes || type !== 'file') return { name: d.name, type };
+      try {
+        return { name: d.name, type, size: (await fs.lstat(`${at}/${d.name}`)).size };
+      } catch {
+        return undefined; // vanished meanwhile
+      }
+    });
+    return summarise(described, opts.withSizes, skippedLinks);
+  } finally {
+    unpin(pin);
+  }
+}
+
+/** {@link readListing} without /proc: read by path, then the real path re-checked. */
+async function readListingByPath(
+  real: string,
+  opts: { withSizes: boolean; contains(real: string): boolean },
+): Promise<DirectoryListing> {
   const dirents = await fs.readdir(real, { withFileTypes: true });
   // A directory swapped for a symlink between resolution and reading must not leak names from elsewhere.
-  if ((await fs.realpath(real)) !== real) {
-    throw new PathError('invalid', real, `${JSON.stringify(real)} changed while it was being read; retry.`);
-  }
+  if ((await fs.realpath(real)) !== real) throw changedError(real);
   let skippedLinks = 0;
   const described = await mapLimit(dirents, 64, async (d): Promise<ListedEntry | undefined> => {
     const full = path.join(real, d.name);
@@ -86,23 +181,7 @@ export async function readListing(
       return undefined; // vanished meanwhile
     }
   });
-  const entries = described.filter((e): e is ListedEntry => e !== undefined);
-  let files = 0;
-  let directories = 0;
-  let totalSize = 0;
-  for (const e of entries) {
-    if (e.type === 'directory') directories++;
-    else if (e.type === 'file') files++;
-    totalSize += e.size ?? 0;
-  }
-  return {
-    entries,
-    files,
-    directories,
-    others: entries.length - files - directories,
-    ...(opts.withSizes ? { totalSize } : {}),
-    skippedLinks,
-  };
+  return summarise(described, opts.withSizes, skippedLinks);
 }
 
 /** Sort key of an entry: name order, or largest first with name order among equal sizes. */

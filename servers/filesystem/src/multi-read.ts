@@ -14,6 +14,8 @@ export interface FileOutcome {
   error?: string;
   truncated?: boolean;
   nextOffset?: number;
+  /** Not valid UTF-8: invalid bytes are shown as U+FFFD. */
+  invalidUtf8?: true;
 }
 
 /** Below this many bytes of budget left, further files are skipped rather than cut to a sliver. */
@@ -60,6 +62,7 @@ export async function readMultipleFiles(
         content: read.data.content,
         ...(read.data.truncated ? { truncated: true } : {}),
         ...(read.data.truncated && read.data.nextOffset ? { nextOffset: read.data.nextOffset } : {}),
+        ...(read.data.invalidUtf8 ? { invalidUtf8: true } : {}),
       });
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -190,7 +190,7 @@ async function listResources(config: Config, cursor: string | undefined): Promis
       deadline,
       ...(i === position.i && position.after ? { after: position.after } : {}),
       prune: (e) => gitignore.ignores(e),
-      enterDirectory: (rel, real) => gitignore.enter(rel, real),
+      enterDirectory: (rel, real, at) => gitignore.enter(rel, real, at),
     });
     for await (const e of walker) {
       if (!(e.kind === 'file' || (e.kind === 'symlink' && e.target === 'file'))) continue;

@@ -54,6 +54,19 @@ export interface TextReadData {
   nextOffset?: number;
   /** Byte to pass as `byteOffset` to read on from here, when the file goes on. */
   nextByteOffset?: number;
+  /** The bytes read are not valid UTF-8: invalid sequences are shown as U+FFFD in `content`. */
+  invalidUtf8?: true;
+}
+
+/** The line saying that the text was not valid UTF-8. */
+export const INVALID_UTF8_NOTE =
+  '[note: this text is not valid UTF-8; invalid bytes are shown as U+FFFD (\uFFFD). Use read_media_file for the raw bytes.]';
+
+/** Adds the invalid-UTF-8 flag and note line to a read when its bytes were not valid UTF-8. */
+function flagInvalidUtf8(read: TextRead, slice: TextSlice): TextRead {
+  if (!slice.invalidUtf8) return read;
+  const sep = read.text === '' || read.text.endsWith('\n') ? '' : '\n';
+  return { data: { ...read.data, invalidUtf8: true }, text: `${read.text}${sep}${INVALID_UTF8_NOTE}` };
 }
 
 export interface TextRead {
@@ -234,30 +247,24 @@ export async function readTextFile(
     const common = { maxBytes: budget, ...(signal ? { signal } : {}) };
     try {
       switch (mode) {
-        case 'tail':
-          return describeTail(
-            args.path,
-            await readTail(src, { ...common, maxLines: args.tail ?? 0 }),
-            fileBytes,
-            budget,
-          );
-        case 'bytes':
-          return describeBytes(
-            args.path,
-            await readBytes(src, {
-              ...common,
-              byteOffset: args.byteOffset ?? 0,
-              ...(args.byteLength !== undefined ? { byteLength: args.byteLength } : {}),
-            }),
-            fileBytes,
-            budget,
-          );
+        case 'tail': {
+          const slice = await readTail(src, { ...common, maxLines: args.tail ?? 0 });
+          return flagInvalidUtf8(describeTail(args.path, slice, fileBytes, budget), slice);
+        }
+        case 'bytes': {
+          const slice = await readBytes(src, {
+            ...common,
+            byteOffset: args.byteOffset ?? 0,
+            ...(args.byteLength !== undefined ? { byteLength: args.byteLength } : {}),
+          });
+          return flagInvalidUtf8(describeBytes(args.path, slice, fileBytes, budget), slice);
+        }
         default: {
           const startLine = mode === 'lines' ? (args.offset ?? 1) : 1;
           const maxLines =
             mode === 'head' ? (args.head ?? 0) : mode === 'lines' ? (args.limit ?? Infinity) : Infinity;
           const slice = await readLines(src, { ...common, startLine, maxLines });
-          return describeForward(args.path, slice, fileBytes, budget);
+          return flagInvalidUtf8(describeForward(args.path, slice, fileBytes, budget), slice);
         }
       }
     } catch (error) {

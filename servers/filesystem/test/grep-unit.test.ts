@@ -113,6 +113,26 @@ describe('line matchers', () => {
     }
   });
 
+  it('marks a hit on a line longer than the cap: $ matched at the cut (breaker finding 4)', async () => {
+    const m = workerMatcher(compilePattern('^a+$', { regex: true, caseSensitive: true }));
+    try {
+      const lines = [`${'a'.repeat(50_000)}ZZZ`, 'aaa'];
+      const { hits } = await m.match(lines, 10, far());
+      expect(hits).toEqual([
+        { index: 0, column: 0, length: MAX_REGEX_LINE, lineCut: true },
+        { index: 1, column: 0, length: 3 },
+      ]);
+      const matches = buildMatches(lines, hits, 0);
+      expect(matches[0]).toMatchObject({ lineTruncated: true, lineLength: 50_003 });
+      expect(matches[1]).not.toHaveProperty('lineTruncated');
+      const text = renderFileMatches(matches);
+      expect(text[0]).toContain('[line cut: the regex saw only its first 16384 of 50003 characters');
+      expect(text[1]).toBe('2:aaa');
+    } finally {
+      await m.close();
+    }
+  });
+
   it('refuses an invalid regular expression with a SyntaxError', () => {
     expect(() => compilePattern('(unclosed', { regex: true, caseSensitive: false })).toThrow(SyntaxError);
   });

@@ -51,6 +51,7 @@ beforeAll(async () => {
     'docs/notes.md': 'nothing here\n',
     'many.txt': `${MANY}\n`,
     'evil.txt': `${'a'.repeat(40)}b\n`,
+    'long.txt': `${'a'.repeat(50_000)}ZZZ\nshort\n`,
     'image.png': Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]),
       Buffer.from('TODO hidden in binary'),
@@ -164,6 +165,17 @@ describe('search_file_contents', () => {
     expect(text).toMatch(/The regex ran out of time on evil\.txt \(skipped\): simplify the pattern/);
     const after = await grep(strict, { pattern: 'split this' });
     expect(where(after.s)).toEqual(['src/app.ts:2']);
+  });
+
+  it('says when a regex matched a line it saw only the start of ($ at the cut, breaker finding 4)', async () => {
+    const { s, text } = await grep(conn, { pattern: '^a+$', regex: true, include: ['long.txt'] });
+    expect(s.matches).toHaveLength(1);
+    expect(s.matches[0]).toMatchObject({ line: 1, lineTruncated: true, lineLength: 50_003 });
+    expect(text).toMatch(/^1:a+… \[line cut: the regex saw only its first 16384 of 50003 characters/m);
+    // A match on a line within the cap carries no such mark.
+    const short = await grep(conn, { pattern: '^short$', regex: true, include: ['long.txt'] });
+    expect(short.s.matches[0]).not.toHaveProperty('lineTruncated');
+    expect(short.text).not.toContain('line cut');
   });
 
   it('refuses an invalid regular expression, naming the argument', async () => {

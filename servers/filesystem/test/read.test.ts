@@ -74,6 +74,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'archive.zip'), zipWithOneFile());
   await writeFile(join(dir, 'notes.txt'), 'plain text\n');
   await writeFile(join(dir, 'utf8.txt'), 'aé€b\n');
+  // Latin-1 "café", an overlong "/", and a real U+FFFD (valid UTF-8: must not be flagged).
+  await writeFile(join(dir, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xc0, 0xaf, 0x0a]));
+  await writeFile(join(dir, 'fffd.txt'), 'real \uFFFD here\n');
   await mkdir(join(dir, 'sub'));
   await symlink(join(dir, 'notes.txt'), join(dir, 'link.txt'));
   conn = await startServer([dir]);
@@ -185,6 +188,25 @@ describe('line and byte ranges', () => {
     });
     expect(resultText(result)).toBe('é€');
     expect(result.structuredContent).toMatchObject({ startByte: 1, endByte: 6, nextByteOffset: 6 });
+  });
+
+  it('invalid UTF-8 is shown as U+FFFD and said so, in the text and as a flag (breaker finding 6)', async () => {
+    for (const args of [{}, { head: 1 }, { tail: 2 }, { byteOffset: 0 }, { offset: 1, limit: 2 }]) {
+      const result = await call(conn, 'read_text_file', { path: join(dir, 'latin1.txt'), ...args });
+      const text = resultText(result);
+      expect(text).toContain('caf\uFFFD');
+      expect(text).toMatch(/\n\[note: this text is not valid UTF-8; invalid bytes are shown as U\+FFFD/);
+      expect(result.structuredContent).toMatchObject({ invalidUtf8: true });
+      expect((result.structuredContent as { content: string }).content).not.toContain('[note');
+    }
+    const valid = await call(conn, 'read_text_file', { path: join(dir, 'fffd.txt') });
+    expect(resultText(valid)).toBe('real \uFFFD here\n');
+    expect(valid.structuredContent).not.toHaveProperty('invalidUtf8');
+    const multi = await call(conn, 'read_multiple_files', { paths: [join(dir, 'latin1.txt')] });
+    expect(resultText(multi)).toContain('not valid UTF-8');
+    expect((multi.structuredContent as { files: { invalidUtf8?: boolean }[] }).files[0]?.invalidUtf8).toBe(
+      true,
+    );
   });
 
   it('mixing line and byte selections is isError naming both', async () => {

@@ -171,6 +171,27 @@ describe('write_file', () => {
     expect((await readdir(dir)).some((n) => n.includes('C:') || n.startsWith('x'))).toBe(false);
   });
 
+  it('breaker finding 5: a directory target says it is a directory; a name over 255 bytes names the limit', async () => {
+    for (const target of [dir, '.']) {
+      const r = await call(conn, 'write_file', { path: target, content: 'x' });
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toMatch(/is a directory; only regular files can be written/);
+    }
+    const long = 'n'.repeat(256);
+    for (const [tool, args] of [
+      ['write_file', { path: long, content: 'x' }],
+      ['create_directory', { path: `${long}/x` }],
+      ['read_text_file', { path: long }],
+      ['list_directory', { path: long }],
+    ] as const) {
+      const r = await call(conn, tool, args);
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toMatch(/is 256 bytes long; file and directory names are limited to 255 bytes/);
+      expect(resultText(r)).not.toContain('ENAMETOOLONG');
+    }
+    expect((await readdir(dir)).filter((n) => n.startsWith('.') && n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('writes through no symlink to outside', async () => {
     await symlink(join(outside, 'created.txt'), join(dir, 'dangling.txt'));
     const result = await call(conn, 'write_file', { path: join(dir, 'dangling.txt'), content: 'x' });

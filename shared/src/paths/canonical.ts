@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errnoOf } from './errors.js';
+import { MAX_NAME_BYTES } from './input.js';
 
 /** Symlinks followed in one resolution before we call it a loop (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINKS = 40;
@@ -47,6 +48,8 @@ async function findEquivalentName(dir: string, wanted: string): Promise<string |
   const nfd = wanted.normalize('NFD');
   if (nfc === wanted && nfd === wanted) return null; // nothing to normalise (e.g. plain ASCII)
   for (const form of [nfc, nfd]) {
+    // A decomposed spelling can be longer than a name may be (ENAMETOOLONG): it cannot exist then.
+    if (Buffer.byteLength(form) > MAX_NAME_BYTES) continue;
     if (form !== wanted && (await lstatOrNull(path.join(dir, form)))) return form;
   }
   let names: string[];
@@ -58,15 +61,43 @@ async function findEquivalentName(dir: string, wanted: string): Promise<string |
   return names.find((n) => n.normalize('NFC') === nfc) ?? null;
 }
 
+/** Canonicalisations restarted after the path changed under the walk, before giving up with {@link PathChangedError}. */
+const RACE_RETRIES = 4;
+
+/**
+ * The path kept changing while it was being canonicalised (an entry lstat'ed as a symlink was no longer one,
+ * or had vanished, when its target was read). Callers word it as "changed while it was being used; retry".
+ */
+export class PathChangedError extends Error {
+  override readonly name = 'PathChangedError';
+}
+
+/** Thrown inside one walk when the entry it looks at changed between lstat and readlink. */
+class Raced extends Error {}
+
 /**
  * Canonicalise an absolute, lexically normalised path by walking it one segment at a time with lstat:
  * symlinks are followed (relative targets against the link's directory, `..` in targets applied physically),
  * missing segments are looked up under NFC/NFD spellings, and the first segment that still does not exist
  * ends the walk (the rest is appended as given). A dangling final symlink yields its target's path.
  * `followFinal: false` keeps a final symlink itself (for operations on the entry: move, delete).
- * Throws only for unexpected fs errors; loops and permission problems are reported in `problem`.
+ * Throws {@link PathChangedError} when the path kept changing under the walk (it is restarted a few times
+ * first), else only for unexpected fs errors; loops and permission problems are reported in `problem`.
  */
 export async function canonicalize(absolute: string, opts: { followFinal: boolean }): Promise<Canonical> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await canonicalizeOnce(absolute, opts);
+    } catch (error) {
+      if (!(error instanceof Raced)) throw error;
+      if (attempt >= RACE_RETRIES) {
+        throw new PathChangedError(`${absolute} changed while it was being resolved`);
+      }
+    }
+  }
+}
+
+async function canonicalizeOnce(absolute: string, opts: { followFinal: boolean }): Promise<Canonical> {
   if (opts.followFinal) {
     // Fast path: the path exists as spelled.
     try {
@@ -114,7 +145,15 @@ export async function canonicalize(absolute: string, opts: { followFinal: boolea
     }
     if (st.isSymbolicLink() && (!isFinal || opts.followFinal)) {
       if (++links > MAX_SYMLINKS) return { real: next, exists: false, problem: { kind: 'loop', at: next } };
-      const target = await fs.readlink(next);
+      let target: string;
+      try {
+        target = await fs.readlink(next);
+      } catch (err) {
+        // EINVAL: no longer a symlink; ENOENT/ENOTDIR: gone. It changed since the lstat: walk again.
+        const code = errnoOf(err);
+        if (code === 'EINVAL' || code === 'ENOENT' || code === 'ENOTDIR') throw new Raced();
+        throw err;
+      }
       if (target.startsWith('/')) cur = '/';
       pending.push(...target.split('/').reverse());
       continue;

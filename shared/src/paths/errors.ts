@@ -47,7 +47,7 @@ export function fsErrorToPathError(err: unknown, input: string): unknown {
       return new PathError(
         'invalid',
         input,
-        `${q} is too long (a name or the whole path exceeds the OS limit).`,
+        `${q} is too long: names are limited to 255 bytes and whole paths to 4096 bytes (UTF-8), after symlinks are followed.`,
       );
     case 'ELOOP':
       return new PathError('invalid', input, `Too many levels of symbolic links in ${q}.`);

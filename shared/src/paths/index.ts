@@ -6,7 +6,7 @@
 export { isWithin } from './canonical.js';
 export { PathError, type PathErrorCode } from './errors.js';
 export { expandHome } from './home.js';
-export { MAX_PATH_BYTES } from './input.js';
+export { MAX_NAME_BYTES, MAX_PATH_BYTES } from './input.js';
 export { mkdirInside, mkdirResolved } from './mkdir.js';
 export { moveInside } from './move.js';
 export {
@@ -18,6 +18,16 @@ export {
   type ReadOpened,
   readInside,
 } from './open.js';
+export {
+  type DirPin,
+  pinChild,
+  pinDirectory,
+  pinningAvailable,
+  pinTarget,
+  procPath,
+  targetKind,
+  unpin,
+} from './pin.js';
 export type { ResolvedPath } from './resolve.js';
 export { type AllowedRoot, AllowedRoots } from './roots.js';
 export { verifyOpened } from './verify.js';

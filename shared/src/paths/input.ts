@@ -5,6 +5,24 @@ import { expandHome } from './home.js';
 
 /** Longest accepted input, in UTF-8 bytes (Linux PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
+/** Longest accepted name (one path segment), in UTF-8 bytes (NAME_MAX of Linux and of macOS's APFS/HFS+). */
+export const MAX_NAME_BYTES = 255;
+
+/** PathError 'invalid' naming the first segment of `p` longer than {@link MAX_NAME_BYTES}, or null. */
+function longNameError(input: string, p: string): PathError | null {
+  for (const segment of p.split('/')) {
+    const bytes = Buffer.byteLength(segment, 'utf8');
+    if (bytes > MAX_NAME_BYTES) {
+      return new PathError(
+        'invalid',
+        input,
+        `The name ${quote(segment)} in ${quote(input)} is ${bytes} bytes long; file and directory names are ` +
+          `limited to ${MAX_NAME_BYTES} bytes (UTF-8). Use a shorter name.`,
+      );
+    }
+  }
+  return null;
+}
 
 /** A syntactically acceptable path: absolute (from `/`, `~` or `file://`) or relative (to be joined to a root). */
 export interface ParsedInput {
@@ -39,7 +57,8 @@ export function backslashError(input: string): PathError {
 /**
  * Check the syntax of a path from the model or the operator, before touching the filesystem.
  * Accepts absolute POSIX paths, `~`/`~/x`, `file://` URIs and relative paths.
- * Throws PathError 'invalid' for: non-strings, empty strings, inputs over {@link MAX_PATH_BYTES} bytes, NUL bytes,
+ * Throws PathError 'invalid' for: non-strings, empty strings, inputs over {@link MAX_PATH_BYTES} bytes, names
+ * (segments) over {@link MAX_NAME_BYTES} bytes, NUL bytes,
  * drive letters (`C:\x`, `C:/x`), UNC (`\\server\share`), leading backslashes, non-file URIs, bad file URIs and `~user`.
  */
 export function parseInput(input: string): ParsedInput {
@@ -69,6 +88,8 @@ export function parseInput(input: string): ParsedInput {
     if (p.includes('\u0000')) {
       throw new PathError('invalid', input, `NUL bytes are not allowed in paths: ${quote(input)}.`);
     }
+    const long = longNameError(input, p);
+    if (long) throw long;
     return { kind: 'absolute', path: p, hasBackslash: false };
   }
   if (OTHER_URI.test(p)) {
@@ -87,5 +108,7 @@ export function parseInput(input: string): ParsedInput {
     );
   }
   p = expandHome(p);
+  const long = longNameError(input, p);
+  if (long) throw long;
   return { kind: path.isAbsolute(p) ? 'absolute' : 'relative', path: p, hasBackslash: p.includes('\\') };
 }

@@ -5,6 +5,7 @@ import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
 import type { ResolvedPath } from './resolve.js';
 import type { AllowedRoots } from './roots.js';
 import { changedError } from './verify.js';
+import { pinParent } from './write.js';
 
 function existsError(to: string): PathError {
   return new PathError(
@@ -32,28 +33,6 @@ async function lexists(p: string): Promise<boolean> {
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return false;
     throw err;
-  }
-}
-
-/** The destination's parent, re-checked now: must be an existing directory inside the roots. */
-async function checkDestParent(roots: AllowedRoots, to: ResolvedPath): Promise<void> {
-  const parent = path.dirname(to.real);
-  let real: string;
-  try {
-    real = await fs.realpath(parent);
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') {
-      throw new PathError(
-        'not_found',
-        to.input,
-        `The parent directory of ${quote(to.input)} does not exist; create it first.`,
-      );
-    }
-    throw fsErrorToPathError(err, to.input);
-  }
-  if (real !== parent || !roots.containsReal(real)) throw await changedError(roots, to.real, to.input);
-  if (!(await fs.stat(real)).isDirectory()) {
-    throw new PathError('not_a_directory', to.input, `The parent of ${quote(to.input)} is not a directory.`);
   }
 }
 
@@ -99,21 +78,31 @@ async function checkedRename(src: string, dst: string, from: ResolvedPath, to: R
 
 /**
  * Directories: reserve the destination with mkdir (atomic EEXIST), then rename onto that empty placeholder —
- * the only thing rename(2) may replace is an empty directory, so no content is ever overwritten.
+ * the only thing rename(2) may replace is an empty directory, so no content is ever overwritten. `dstAt` goes
+ * through the pinned destination directory (when pinned, `checkPlaced` is false: nothing to re-check).
  */
-async function moveDirectory(roots: AllowedRoots, from: ResolvedPath, to: ResolvedPath): Promise<void> {
+async function moveDirectory(
+  roots: AllowedRoots,
+  srcAt: string,
+  dstAt: string,
+  from: ResolvedPath,
+  to: ResolvedPath,
+  checkPlaced: boolean,
+): Promise<void> {
   try {
-    await fs.mkdir(to.real);
+    await fs.mkdir(dstAt);
   } catch (err) {
     if (errnoOf(err) === 'EEXIST') throw existsError(to.input);
     throw err;
   }
   try {
-    const placed = await fs.realpath(to.real);
-    if (!roots.containsReal(placed)) throw await changedError(roots, to.real, to.input);
-    await fs.rename(from.real, to.real);
+    if (checkPlaced) {
+      const placed = await fs.realpath(dstAt);
+      if (!roots.containsReal(placed)) throw await changedError(roots, to.real, to.input);
+    }
+    await fs.rename(srcAt, dstAt);
   } catch (err) {
-    await fs.rmdir(to.real).catch(() => {});
+    await fs.rmdir(dstAt).catch(() => {}); // through the same directory: only our placeholder
     const code = errnoOf(err);
     if (code === 'EXDEV') throw crossDeviceError(from.input, to.input);
     if (code === 'EINVAL') {
@@ -146,19 +135,32 @@ export async function moveInside(
   }
   const dst = await roots.resolveEntry(to);
   if (dst.exists) throw existsError(to);
+  // Both parents pinned and checked (Linux): the link/rename/mkdir below go through them, so neither side can
+  // be redirected outside by a directory swapped for a symlink after the check.
+  const dstParent = await pinParent(roots, dst);
   try {
-    await checkDestParent(roots, dst);
-    const st = await fs.lstat(src.real);
-    if (st.isDirectory()) {
-      if (isWithin(dst.real, src.real)) {
-        throw new PathError('invalid', from, `Cannot move directory ${quote(from)} into itself.`);
+    const srcParent = await pinParent(roots, src);
+    try {
+      const srcAt = `${srcParent.at}/${path.basename(src.real)}`;
+      const dstAt = `${dstParent.at}/${path.basename(dst.real)}`;
+      const srcReal = path.join(srcParent.real, path.basename(src.real));
+      const dstReal = path.join(dstParent.real, path.basename(dst.real));
+      const st = await fs.lstat(srcAt);
+      if (st.isDirectory()) {
+        if (isWithin(dstReal, srcReal)) {
+          throw new PathError('invalid', from, `Cannot move directory ${quote(from)} into itself.`);
+        }
+        await moveDirectory(roots, srcAt, dstAt, src, dst, dstParent.at === dstParent.real);
+      } else {
+        await moveEntry(srcAt, dstAt, src, dst, st.isSymbolicLink());
       }
-      await moveDirectory(roots, src, dst);
-    } else {
-      await moveEntry(src.real, dst.real, src, dst, st.isSymbolicLink());
+    } finally {
+      srcParent.release();
     }
   } catch (err) {
     throw err instanceof PathError ? err : fsErrorToPathError(err, from);
+  } finally {
+    dstParent.release();
   }
   return { from: { ...src, exists: false }, to: { ...dst, exists: true } };
 }

@@ -15,20 +15,15 @@
  * whose O_PATH value we do not know) returns null: the caller then takes the general path, which produces the
  * precise error. So this path never decides an error, it only ever opens what the general path would open.
  */
-import { close, closeSync, constants, fstatSync, open, read, readlinkSync, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstatSync, read, readlinkSync, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { parseInput } from './input.js';
+import { O_PATH, openFd, pinningAvailable, pinningUnavailable } from './pin.js';
 import type { ResolvedPath } from './resolve.js';
 import type { AllowedRoots } from './roots.js';
 
-/** O_PATH (asm-generic value, Linux ≥ 2.6.39): shared by every architecture Node ships for except alpha/parisc/sparc. */
-const O_PATH = 0o10000000;
-const PINNED_ARCHES = new Set(['x64', 'arm64', 'arm', 'ia32', 'ppc64', 'riscv64', 's390x', 'loong64']);
 const REOPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
-
-/** False once the fast path proved unavailable here (no O_PATH or no /proc): never tried again. */
-let available = process.platform === 'linux' && PINNED_ARCHES.has(process.arch);
 
 /** A verified O_PATH fd: the file is inside the roots and of an accepted kind, but not open for reading yet. */
 export interface Pin {
@@ -42,13 +37,6 @@ export interface Pin {
 /** Test seam: runs between pinning the inode and reopening it (to swap the path in between). */
 export interface PinnedHooks {
   afterPin?: () => Promise<void>;
-}
-
-/** open(2) through the callback API: a raw fd, no FileHandle (cheaper when it is closed right away). */
-function openFd(p: string, flags: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    open(p, flags, (error, fd) => (error ? reject(error) : resolve(fd)));
-  });
 }
 
 function readFd(fd: number, buffer: Buffer, offset: number, position: number): Promise<number> {
@@ -73,7 +61,7 @@ export async function pinInside(
   input: string,
   allowDirectory: boolean,
 ): Promise<Pin | null> {
-  if (!available) return null;
+  if (!pinningAvailable()) return null;
   const parsed = parseInput(input);
   const first = roots.roots[0];
   if (!first) return null;
@@ -85,7 +73,7 @@ export async function pinInside(
   try {
     fd = await openFd(absolute, O_PATH);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EINVAL') available = false; // kernel without O_PATH
+    if ((error as NodeJS.ErrnoException).code === 'EINVAL') pinningUnavailable(); // kernel without O_PATH
     return null;
   }
   let stat: Stats;
@@ -94,7 +82,7 @@ export async function pinInside(
     stat = fstatSync(fd);
     held = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
-    available = false; // no /proc (or fstat refused an O_PATH fd): use the general path from now on
+    pinningUnavailable(); // no /proc (or fstat refused an O_PATH fd): use the general path from now on
     return closed(fd);
   }
   if (!(stat.isFile() || (allowDirectory && stat.isDirectory()))) return closed(fd);

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { canonicalize, isWithin } from './canonical.js';
-import { PathError, quote } from './errors.js';
+import { type Canonical, canonicalize, isWithin, PathChangedError } from './canonical.js';
+import { fsErrorToPathError, PathError, quote } from './errors.js';
 import { backslashError, parseInput } from './input.js';
 import type { AllowedRoot, AllowedRoots } from './roots.js';
 
@@ -51,12 +51,17 @@ function outsideError(roots: AllowedRoots, input: string, absolute: string, rela
   );
 }
 
+function changedWhileResolving(input: string): PathError {
+  return new PathError('invalid', input, `${quote(input)} changed while it was being used; retry.`);
+}
+
 /**
  * Canonicalise `input` and contain it in `roots`.
  * Steps: syntax check (parseInput) → absolute form (relative paths against the roots, never process.cwd():
  * one root → that root; several → the first root in which the path exists, else the first root) →
  * canonicalize (symlinks, dangling final links, NFC/NFD lookups) → containment by segments on the real path.
- * Errors (PathError): 'invalid' (syntax, symlink loop, backslash path that does not exist), 'outside'
+ * Errors (PathError): 'invalid' (syntax, symlink loop, backslash path that does not exist, a path that kept
+ * changing while it was resolved: "changed while it was being used; retry"), 'outside'
  * (checked before existence so nothing leaks about outside paths), 'not_found' (mustExist and missing).
  */
 export async function resolvePath(
@@ -70,12 +75,20 @@ export async function resolvePath(
   const first = roots.roots[0];
   if (!first) throw outsideError(roots, input, parsed.path, relative);
 
+  const canonical = async (abs: string): Promise<Canonical> => {
+    try {
+      return await canonicalize(abs, follow);
+    } catch (err) {
+      if (err instanceof PathChangedError) throw changedWhileResolving(input);
+      throw fsErrorToPathError(err, input);
+    }
+  };
   let absolute = relative ? path.resolve(first.configured, parsed.path) : path.resolve(parsed.path);
-  let canon = await canonicalize(absolute, follow);
+  let canon = await canonical(absolute);
   if (relative && roots.roots.length > 1 && !(canon.exists && roots.containsReal(canon.real))) {
     for (const r of roots.roots.slice(1)) {
       const abs = path.resolve(r.configured, parsed.path);
-      const c = await canonicalize(abs, follow);
+      const c = await canonical(abs);
       if (c.exists && !c.problem && roots.containsReal(c.real)) {
         absolute = abs;
         canon = c;

@@ -58,8 +58,8 @@ export async function verifyOpened(
       throw await changedError(roots, expectedReal, input);
     return;
   }
-  const c = await canonicalize(expectedReal, { followFinal: false });
-  if (c.problem || !c.exists || c.real !== expectedReal || !roots.containsReal(c.real)) {
+  const c = await canonicalize(expectedReal, { followFinal: false }).catch(() => null);
+  if (!c || c.problem || !c.exists || c.real !== expectedReal || !roots.containsReal(c.real)) {
     throw await changedError(roots, expectedReal, input);
   }
   const [opened, onDisk] = await Promise.all([

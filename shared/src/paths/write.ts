@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
 import { kindOf } from './kind.js';
+import { type DirPin, pinDirectory, unpin } from './pin.js';
 import type { ResolvedPath } from './resolve.js';
 import type { AllowedRoots } from './roots.js';
 import { changedError, verifyOpened } from './verify.js';
@@ -18,6 +19,8 @@ export interface WriteOptions {
 
 /** Test seams; not for production callers. */
 export interface WriteHooks {
+  /** Called once the parent directory is pinned and checked (real path), before anything is created in it. */
+  afterParentPinned?: (parentReal: string) => Promise<void>;
   /** Called after the temp file is created and verified, before data is written. */
   afterTempCreated?: (tempPath: string) => Promise<void>;
 }
@@ -39,6 +42,71 @@ function tempName(name: string): string {
   return `.${stem}.${random}.tmp`;
 }
 
+function isDirectoryError(input: string): PathError {
+  return new PathError(
+    'invalid',
+    input,
+    `${quote(input)} is a directory; only regular files can be written. Give a file path inside it.`,
+  );
+}
+
+function missingParentError(input: string): PathError {
+  return new PathError(
+    'not_found',
+    input,
+    `The parent directory of ${quote(input)} does not exist; create it first (e.g. with create_directory).`,
+  );
+}
+
+function parentError(err: unknown, input: string): unknown {
+  const code = errnoOf(err);
+  if (code === 'ENOENT') return missingParentError(input);
+  if (code === 'ENOTDIR') {
+    return new PathError(
+      'not_a_directory',
+      input,
+      `A component of ${quote(input)} is a file, not a directory.`,
+    );
+  }
+  return fsErrorToPathError(err, input);
+}
+
+/**
+ * The directory a new entry is created in: `at` is how to reach it (`/proc/self/fd/N` when pinned, else its real
+ * path), `real` its real path (checked: inside the roots). `release` closes the pin.
+ */
+export interface ParentDir {
+  at: string;
+  real: string;
+  release(): void;
+}
+
+/**
+ * Pin the parent directory of `resolved` (O_PATH | O_DIRECTORY, symlinks followed) and check that its real path
+ * is inside the roots; everything created afterwards goes through `at`, so a parent swapped for a symlink later
+ * cannot redirect it. Without pinning (no /proc): the real parent re-checked now, used by path.
+ * Errors: PathError 'not_found' (missing parent), 'not_a_directory', 'outside'.
+ */
+export async function pinParent(roots: AllowedRoots, resolved: ResolvedPath): Promise<ParentDir> {
+  const parent = path.dirname(resolved.real);
+  let pin: DirPin | null;
+  try {
+    pin = await pinDirectory(parent, true);
+  } catch (err) {
+    throw parentError(err, resolved.input);
+  }
+  if (!pin) {
+    const real = await checkParent(roots, resolved);
+    return { at: real, real, release: () => {} };
+  }
+  if (!roots.containsReal(pin.real)) {
+    unpin(pin);
+    throw await changedError(roots, resolved.real, resolved.input);
+  }
+  const held = pin;
+  return { at: held.at, real: held.real, release: () => unpin(held) };
+}
+
 /** The real parent directory of a resolved target, re-checked now: must exist, be a directory and be inside. */
 async function checkParent(roots: AllowedRoots, resolved: ResolvedPath): Promise<string> {
   const parent = path.dirname(resolved.real);
@@ -46,22 +114,7 @@ async function checkParent(roots: AllowedRoots, resolved: ResolvedPath): Promise
   try {
     parentReal = await fs.realpath(parent);
   } catch (err) {
-    const code = errnoOf(err);
-    if (code === 'ENOENT') {
-      throw new PathError(
-        'not_found',
-        resolved.input,
-        `The parent directory of ${quote(resolved.input)} does not exist; create it first (e.g. with create_directory).`,
-      );
-    }
-    if (code === 'ENOTDIR') {
-      throw new PathError(
-        'not_a_directory',
-        resolved.input,
-        `A component of ${quote(resolved.input)} is a file, not a directory.`,
-      );
-    }
-    throw fsErrorToPathError(err, resolved.input);
+    throw parentError(err, resolved.input);
   }
   if (!roots.containsReal(parentReal)) throw await changedError(roots, resolved.real, resolved.input);
   if (!(await fs.stat(parentReal)).isDirectory()) {
@@ -86,48 +139,68 @@ export async function writeResolved(
   hooks: WriteHooks = {},
 ): Promise<ResolvedPath> {
   const { input } = resolved;
-  const parentReal = await checkParent(roots, resolved);
-  const target = path.join(parentReal, path.basename(resolved.real));
-
-  const existing = await lstatOrNull(target);
-  if (existing?.isSymbolicLink()) throw await changedError(roots, target, input); // appeared after resolve
-  if (existing && !existing.isFile()) {
-    throw new PathError(
-      'invalid',
-      input,
-      `${quote(input)} is ${kindOf(existing)}; only regular files can be written.`,
-    );
-  }
-  if (opts.exclusive && (existing || (await lstatOrNull(resolved.absolute).catch(() => null)))) {
-    throw existsError(input);
-  }
-
-  const temp = path.join(parentReal, tempName(path.basename(target)));
-  let handle: FileHandle | undefined;
+  // An allowed directory itself: its parent is outside, which must not read as "changed" or "outside".
+  if (roots.roots.some((r) => r.real === resolved.real)) throw isDirectoryError(input);
+  const parent = await pinParent(roots, resolved);
   try {
-    // 0o666 lets the umask decide a new file's mode; an existing file's mode is restored below.
-    handle = await fs.open(temp, TEMP_FLAGS, 0o666);
-    await verifyOpened(roots, handle, temp, input);
-    await hooks.afterTempCreated?.(temp);
-    await handle.writeFile(data);
-    if (existing) {
-      await handle.chmod(existing.mode & 0o7777); // FS-13: a 0600 file stays 0600
-      if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) {
-        await handle.chown(existing.uid, existing.gid).catch(() => {}); // only root may; best effort
-      }
+    await hooks.afterParentPinned?.(parent.real);
+    const name = path.basename(resolved.real);
+    const target = path.join(parent.real, name);
+    const targetAt = `${parent.at}/${name}`;
+
+    const existing = await lstatOrNull(targetAt).catch((err: unknown) => {
+      throw fsErrorToPathError(err, input);
+    });
+    if (existing?.isSymbolicLink()) throw await changedError(roots, target, input); // appeared after resolve
+    if (existing?.isDirectory()) throw isDirectoryError(input);
+    if (existing && !existing.isFile()) {
+      throw new PathError(
+        'invalid',
+        input,
+        `${quote(input)} is ${kindOf(existing)}; only regular files can be written.`,
+      );
     }
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    if (opts.exclusive) await commitExclusive(temp, target, input);
-    else await fs.rename(temp, target); // rename replaces a (racing) symlink itself, never its target
-  } catch (err) {
-    await handle?.close().catch(() => {});
-    await fs.rm(temp, { force: true }).catch(() => {});
-    throw err instanceof PathError ? err : fsErrorToPathError(err, input);
+    if (opts.exclusive && (existing || (await lstatOrNull(resolved.absolute).catch(() => null)))) {
+      throw existsError(input);
+    }
+
+    const tempBase = tempName(name);
+    const temp = path.join(parent.real, tempBase);
+    const tempAt = `${parent.at}/${tempBase}`;
+    let handle: FileHandle | undefined;
+    let created = false;
+    try {
+      // 0o666 lets the umask decide a new file's mode; an existing file's mode is restored below.
+      handle = await fs.open(tempAt, TEMP_FLAGS, 0o666);
+      created = true;
+      await verifyOpened(roots, handle, temp, input);
+      await hooks.afterTempCreated?.(temp);
+      await handle.writeFile(data);
+      if (existing) {
+        await handle.chmod(existing.mode & 0o7777); // FS-13: a 0600 file stays 0600
+        if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) {
+          await handle.chown(existing.uid, existing.gid).catch(() => {}); // only root may; best effort
+        }
+      }
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      // Both names go through the same directory (pinned: renameat semantics). rename replaces a (racing)
+      // symlink itself, never its target.
+      if (opts.exclusive) await commitExclusive(tempAt, targetAt, input);
+      else await fs.rename(tempAt, targetAt);
+    } catch (err) {
+      await handle?.close().catch(() => {});
+      // Through the same directory the temp file was created in: never a same-named file elsewhere.
+      if (created) await fs.rm(tempAt, { force: true }).catch(() => {});
+      if (errnoOf(err) === 'EISDIR') throw isDirectoryError(input); // a directory appeared at the name
+      throw err instanceof PathError ? err : fsErrorToPathError(err, input);
+    }
+    await syncDir(parent.at);
+    return { ...resolved, real: target, exists: true };
+  } finally {
+    parent.release();
   }
-  await syncDir(parentReal);
-  return { ...resolved, real: target, exists: true };
 }
 
 /** Codes meaning "this filesystem cannot hard-link", so the checked-rename fallback applies. */
@@ -169,9 +242,11 @@ async function syncDir(dir: string): Promise<void> {
 /**
  * Atomically write `data` (string → UTF-8, or bytes) to `input` inside the roots; the file may not exist yet.
  * Resolves the path (a final symlink is followed: a link to a file inside writes that file, a link outside is
- * 'outside'), checks the real parent directory exists and is inside, writes a temp file `.<name>.<random>.tmp`
- * (O_CREAT|O_EXCL|O_NOFOLLOW) in it, verifies the temp fd is inside, fsyncs, keeps an existing file's mode
- * (new files: 0o666 & ~umask), then renames over the target's real path. The temp file is removed on any failure.
+ * 'outside'), pins the real parent directory (Linux: O_PATH, then everything goes through /proc/self/fd/N, so a
+ * parent swapped for a symlink cannot redirect any step) and checks it is inside, writes a temp file
+ * `.<name>.<random>.tmp` (O_CREAT|O_EXCL|O_NOFOLLOW) in it, verifies the temp fd is inside, fsyncs, keeps an
+ * existing file's mode (new files: 0o666 & ~umask), then renames it over the target in the same directory. The
+ * temp file is removed (through the same directory) on any failure.
  * Returns the resolved target (exists: true).
  * Errors: PathError 'invalid' | 'outside' (also for a parent that is a symlink to outside — never "not found") |
  * 'not_found' (missing parent) | 'not_a_directory' | 'exists' (opts.exclusive).

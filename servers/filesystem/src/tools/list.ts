@@ -85,7 +85,9 @@ const pathArg = (what: string) =>
 /** Resolves `input` to an existing directory inside the allowed directories. */
 export async function resolveDirectory(config: Config, input: string): Promise<ResolvedPath> {
   const resolved = await config.workspace.roots.resolve(input, { mustExist: true });
-  const st = await fs.stat(resolved.real);
+  const st = await fs.stat(resolved.real).catch(() => {
+    throw new ToolError(`path: ${JSON.stringify(input)} changed while it was being used; retry.`);
+  });
   if (!st.isDirectory()) {
     throw new ToolError(
       `path: ${JSON.stringify(input)} is not a directory; use read_text_file or get_file_info for files`,

@@ -52,6 +52,10 @@ const readTextOutput = z.object({
   truncated: z.boolean().describe('True when the result budget cut what was asked for.'),
   nextOffset: z.number().optional().describe('Pass as offset to continue after this part.'),
   nextByteOffset: z.number().optional().describe('Pass as byteOffset to continue after this part.'),
+  invalidUtf8: z
+    .literal(true)
+    .optional()
+    .describe('The bytes read are not valid UTF-8: invalid sequences are shown as U+FFFD in content.'),
 });
 
 function readTextDescription(config: Config): string {
@@ -61,7 +65,8 @@ function readTextDescription(config: Config): string {
     'tail=N (last N lines), offset+limit (a 1-based line range), or byteOffset+byteLength (a byte range). ' +
     'Use only one of these at a time. Each result is at most ' +
     `${config.maxResultBytes} bytes; when it is cut, a final "[truncated: …]" line says which offset or ` +
-    'byteOffset continues it. Binary files (a NUL byte in the first 8000 bytes) are refused: use read_media_file ' +
+    'byteOffset continues it. Bytes that are not valid UTF-8 are shown as U+FFFD and a final "[note: …]" line ' +
+    '(and invalidUtf8: true) says so. Binary files (a NUL byte in the first 8000 bytes) are refused: use read_media_file ' +
     'for images and audio. Relative paths resolve against the first allowed directory.'
   );
 }
@@ -132,6 +137,7 @@ export function readTools(config: Config): ToolDefinition[] {
           error: z.string().optional(),
           truncated: z.boolean().optional(),
           nextOffset: z.number().optional(),
+          invalidUtf8: z.literal(true).optional().describe('Not valid UTF-8: invalid bytes shown as U+FFFD.'),
         }),
       ),
     }),

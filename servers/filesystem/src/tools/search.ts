@@ -68,6 +68,13 @@ const grepMatch = z.object({
   text: z.string().describe('The matching line (long lines cut around the match, "…" marks cuts).'),
   before: z.array(z.string()).describe('Context lines before (contextLines).'),
   after: z.array(z.string()).describe('Context lines after.'),
+  lineTruncated: z
+    .literal(true)
+    .optional()
+    .describe(
+      'The regex saw only the first 16384 characters of this line ($ and lookaheads matched at the cut): the match may not hold on the whole line.',
+    ),
+  lineLength: z.number().optional().describe('Length of a cut line, in characters.'),
 });
 
 const grepOutput = z.object({
@@ -202,7 +209,8 @@ export function searchTools(config: Config): ToolDefinition[] {
     description:
       'Search inside text files (grep): every line below path (a directory, or one file) containing pattern. ' +
       'pattern is literal text by default; regex: true makes it a JavaScript regular expression (evaluated in a ' +
-      'separate thread under the time budget; lines are matched in their first 16384 characters). Case-insensitive ' +
+      'separate thread under the time budget; lines are matched in their first 16384 characters, and a match on a ' +
+      'longer line is marked "line cut" because $ and lookaheads saw the cut). Case-insensitive ' +
       'unless caseSensitive: true. include/exclude take globs ("*.ts", "src/**"); .gitignore files are honoured ' +
       'and .git skipped unless respectGitignore: false. Binary files (NUL byte) and files over ' +
       `${MAX_GREP_FILE_BYTES} bytes are skipped. Output: per file, "line:text" for matches and "line-text" for ` +
@@ -254,7 +262,9 @@ export function searchTools(config: Config): ToolDefinition[] {
         throw new ToolError(`pattern: not a valid regular expression: ${(error as Error).message}`);
       }
       const start = await roots().resolve(args.path, { mustExist: true });
-      const st = await fs.stat(start.real);
+      const st = await fs.stat(start.real).catch(() => {
+        throw new ToolError(`path: ${JSON.stringify(args.path)} changed while it was being used; retry.`);
+      });
       if (!st.isDirectory() && !st.isFile()) throw new ToolError('path: not a directory or regular file');
       const { cursor: _cursor, ...query } = args;
       const key = queryKey('search_file_contents', { real: start.real, ...query });
