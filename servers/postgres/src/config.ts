@@ -21,6 +21,8 @@ export interface Config {
   writes: boolean;
   /** Budget of one statement, in ms (the session's `statement_timeout`, set at connection start-up). */
   statementTimeoutMs: number;
+  /** Longest wait for any one lock, in ms (the session's `lock_timeout`, set at connection start-up). */
+  lockTimeoutMs: number;
   /** Most rows in one page of results. */
   maxRows: number;
   /** Most bytes of row data (as JSON) in one page of results. */
@@ -36,6 +38,7 @@ export interface Config {
 export const OPTIONS = {
   'allow-writes': { type: 'boolean' },
   'statement-timeout': { type: 'string' },
+  'lock-timeout': { type: 'string' },
   'max-rows': { type: 'string' },
   'max-result-bytes': { type: 'string' },
   'pool-size': { type: 'string' },
@@ -50,10 +53,14 @@ export const OPTIONS_HELP = `Arguments:
 Options:
   --allow-writes          add the execute tool for INSERT/UPDATE/DELETE/DDL (--read-only wins)
   --statement-timeout MS  budget of one statement in ms (default 30000)
+  --lock-timeout MS       longest wait for a lock in ms (default 5000, at most the statement timeout)
   --max-rows N            rows per page of results (default 1000)
   --max-result-bytes N    row data per page in bytes (default 262144)
   --pool-size N           most database connections (default 4)
   --connect-timeout MS    budget of opening a connection in ms (default 10000)`;
+
+/** Default lock wait, in ms (or the statement timeout when that is shorter). */
+const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 
 function positiveInt(values: Record<string, unknown>, name: string, fallback: number, max: number): number {
   const raw = values[name];
@@ -87,7 +94,7 @@ function connectionString(positionals: string[], env: NodeJS.ProcessEnv): string
  * "the value that the parameter would have had, if no SET had ever been issued for it in the
  * current session"), so a call that changes one cannot leave it changed.
  */
-function sessionSettings(statementTimeoutMs: number): string[] {
+function sessionSettings(statementTimeoutMs: number, lockTimeoutMs: number): string[] {
   return [
     // Defence in depth: a transaction we did not open ourselves is read-only too.
     'default_transaction_read_only=on',
@@ -97,6 +104,9 @@ function sessionSettings(statementTimeoutMs: number): string[] {
     'bytea_output=hex',
     // The statement budget, for every statement of the session: no SET LOCAL needed per call.
     `statement_timeout=${statementTimeoutMs}`,
+    // No call waits long for a lock: a statement queued behind a conflicting lock request also
+    // makes every later request for that table queue behind it (explicit-locking.html).
+    `lock_timeout=${lockTimeoutMs}`,
   ];
 }
 
@@ -118,7 +128,16 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
   const database = String(params.database ?? user);
   const userOptions = typeof params.options === 'string' && params.options ? [params.options] : [];
   const statementTimeoutMs = positiveInt(values, 'statement-timeout', 30_000, 24 * 3600_000);
-  const options = [...userOptions, ...sessionSettings(statementTimeoutMs).map((s) => `-c ${s}`)].join(' ');
+  const lockTimeoutMs = positiveInt(
+    values,
+    'lock-timeout',
+    Math.min(DEFAULT_LOCK_TIMEOUT_MS, statementTimeoutMs),
+    statementTimeoutMs,
+  );
+  const options = [
+    ...userOptions,
+    ...sessionSettings(statementTimeoutMs, lockTimeoutMs).map((s) => `-c ${s}`),
+  ].join(' ');
   const client: pg.ClientConfig = {
     host,
     port,
@@ -149,6 +168,7 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
     secrets,
     writes: values['allow-writes'] === true && !common.readOnly,
     statementTimeoutMs,
+    lockTimeoutMs,
     maxRows: positiveInt(values, 'max-rows', 1000, 100_000),
     maxResultBytes: positiveInt(values, 'max-result-bytes', 256 * 1024, 64 * 1024 * 1024),
     poolSize: positiveInt(values, 'pool-size', 4, 100),

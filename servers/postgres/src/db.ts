@@ -1,8 +1,8 @@
 /**
  * The connection pool and the one way SQL runs: {@link Database.transaction}. Every call gets a
  * pooled connection and its own transaction — `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`
- * (or READ WRITE for the execute tool); the statement timeout is a setting of the session itself
- * (config.ts) — ended by ROLLBACK (reads) or COMMIT (writes) and a reset in the same round trip, so
+ * (or READ WRITE for the execute tool); the statement and lock timeouts are settings of the session
+ * itself (config.ts) — ended by ROLLBACK (reads) or COMMIT (writes) and a reset in the same round trip, so
  * no setting, prepared statement, cursor, temporary table, LISTEN or advisory lock reaches the next
  * call (docs sql-discard.html). A connection that failed in any way, or was not reset, is
  * destroyed, not reused; the next call opens a fresh one (so a restarted server is recovered).
@@ -285,16 +285,28 @@ export class Database {
     }
   }
 
-  /** Sends a protocol CancelRequest for `client`'s running query (docs protocol-flow.html#PROTOCOL-FLOW-CANCELING-REQUESTS). */
+  /**
+   * Sends a protocol CancelRequest for `client`'s running query (docs
+   * protocol-flow.html#PROTOCOL-FLOW-CANCELING-REQUESTS) on a new socket, as pg's Client.cancel
+   * does — but without reading pg 8's `activeQuery` getter, which prints a DeprecationWarning
+   * ("removed in pg@9.0") on stderr, and which Client.cancel itself reads.
+   */
   private cancel(client: pg.PoolClient): void {
-    const query = (client as unknown as { activeQuery?: unknown }).activeQuery;
-    if (!query) return;
-    const canceller = new (loadedPg().Client)(this.config.client) as unknown as {
-      connection: { on(event: string, fn: () => void): void };
-      cancel(client: unknown, query: unknown): void;
-    };
-    canceller.connection.on('error', () => {});
-    canceller.cancel(client, query);
+    const internals = client as unknown as ClientInternals;
+    const running =
+      typeof internals._getActiveQuery === 'function'
+        ? internals._getActiveQuery()
+        : (client as unknown as { activeQuery?: unknown }).activeQuery;
+    const { processID, secretKey } = internals;
+    if (!running || typeof processID !== 'number' || typeof secretKey !== 'number') return;
+    const host = this.config.client.host ?? 'localhost';
+    const port = this.config.client.port ?? 5432;
+    const canceller = new (loadedPg().Connection)() as unknown as CancelConnection;
+    canceller.on('error', () => {});
+    canceller.on('connect', () => canceller.cancel(processID, secretKey));
+    // The server closes the socket once it has read the request.
+    if (host.startsWith('/')) canceller.connect(`${host}/.s.PGSQL.${port}`);
+    else canceller.connect(port, host);
   }
 
   private destroy(client: pg.PoolClient): void {
@@ -308,6 +320,22 @@ export class Database {
     for (const client of this.active) this.cancel(client);
     await this.pool?.end().catch(() => {});
   }
+}
+
+/** What {@link Database.cancel} reads of a pg 8 Client (not in its public types). */
+interface ClientInternals {
+  /** The query on the wire (pg 8's non-deprecated accessor of `activeQuery`). */
+  _getActiveQuery?(): unknown;
+  /** BackendKeyData of the connection. */
+  processID: number | null;
+  secretKey: number | null;
+}
+
+/** pg's protocol Connection, as used to send one CancelRequest. */
+interface CancelConnection {
+  on(event: 'error' | 'connect', listener: (...args: unknown[]) => void): void;
+  connect(port: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
 }
 
 /** The connection itself failed mid-call (not the statement). */

@@ -70,6 +70,8 @@ export interface StatementContext {
   /** Characters our code put before the model's SQL in the statement sent (DECLARE …, EXPLAIN …). */
   prefixLength: number;
   statementTimeoutMs: number;
+  /** The session's lock_timeout (--lock-timeout), in ms. */
+  lockTimeoutMs: number;
   /** Writes are available through the execute tool. */
   writes: boolean;
   /** The tool that ran the statement. */
@@ -107,6 +109,12 @@ export function statementError(error: unknown, ctx: StatementContext): ToolError
     case '57014':
       if (/statement timeout/i.test(e.message)) return timeoutError(ctx.statementTimeoutMs, e.message);
       return new ToolError(`${text}. The statement was cancelled.`);
+    case '55P03':
+      return new ToolError(
+        `${text}. Another session holds a conflicting lock on a table or row this statement needs, and ` +
+          `this server waits at most ${ctx.lockTimeoutMs} ms for a lock (--lock-timeout). Retry later, or ` +
+          'ask the database administrator what holds the lock (pg_locks, pg_stat_activity).',
+      );
     case '42601':
       if (/multiple commands/i.test(e.message))
         return new ToolError(

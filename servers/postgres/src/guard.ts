@@ -10,7 +10,9 @@
  *   referenced by a trigger, cast, operator, aggregate or type — or a setting;
  * - it is transaction control (BEGIN, COMMIT, SAVEPOINT, …): each call is the server's transaction;
  * - it defines a function whose language or body is refused (bodies.ts).
- * It does not decide read-only-ness — PostgreSQL's READ ONLY transaction does.
+ * It does not decide read-only-ness — PostgreSQL's READ ONLY transaction does. It does note what a
+ * read call refuses although a READ ONLY transaction allows it (read-rules.ts: LOCK, VACUUM/ANALYZE,
+ * CLUSTER, REINDEX, CHECKPOINT, advisory locks), for the read tools to refuse (run.ts).
  *
  * Limits (README, security model): SQL assembled at run time inside a function body, and functions,
  * views or foreign tables the DBA already created, are not visible here; a least-privilege role is
@@ -18,7 +20,8 @@
  */
 import { checkRoutine } from './bodies.js';
 import { loadParser, type ParseResult, type Parser, type RawStmt, statementText } from './parser.js';
-import { functionRule, NODE_RULES, Refusal } from './reach-rules.js';
+import { functionRule, NODE_RULES, Refusal, type Rule } from './reach-rules.js';
+import { READ_NODE_RULES, readFunctionRule } from './read-rules.js';
 
 export { Refusal };
 
@@ -28,6 +31,11 @@ export interface Checked {
   kind: string | undefined;
   /** A plain query (SELECT, VALUES, TABLE, WITH … SELECT; not SELECT INTO): PostgreSQL can run it as a cursor. */
   query: boolean;
+  /**
+   * Why a read call (READ ONLY transaction) must refuse the statement although PostgreSQL would run
+   * it (read-rules.ts); absent when nothing in the statement's own tree calls for it.
+   */
+  readRule?: Rule;
 }
 
 /** Where a tree came from, for rules that need more than the node. */
@@ -39,6 +47,8 @@ export interface Scope {
   strings: { parsed: number };
   /** Checks a parse result found inside a body (this module's {@link checkTree}). */
   check(parsed: ParseResult, text: string, scope: Scope): void;
+  /** The first read-call rule met in the call's own tree (depth 0; bodies are not run by a read). */
+  read?: { rule?: Rule };
 }
 
 /** SQL already checked and let through (repeated statements, next pages), least recently used first. */
@@ -68,11 +78,13 @@ export async function checkSql(sql: string): Promise<Checked> {
       advice:
         'Send each statement in its own call (each call is sent with the extended protocol, which carries exactly one statement).',
     });
-  checkTree(parsed, sql, { parser, depth: 0, strings: { parsed: 0 }, check: checkTree });
+  const read: { rule?: Rule } = {};
+  checkTree(parsed, sql, { parser, depth: 0, strings: { parsed: 0 }, check: checkTree, read });
   const stmt = parsed.stmts[0]?.stmt;
   const kind = stmt ? Object.keys(stmt)[0] : undefined;
   const select = kind === 'SelectStmt' ? (stmt?.SelectStmt as Record<string, unknown>) : undefined;
   const checked: Checked = { kind, query: select !== undefined && select.intoClause === undefined };
+  if (read.rule) checked.readRule = read.rule;
   if (sql.length <= CACHE_MAX_SQL) {
     passed.set(sql, checked);
     if (passed.size > CACHE_ENTRIES) passed.delete(passed.keys().next().value as string);
@@ -126,9 +138,13 @@ function checkNode(
   const rule = NODE_RULES[type]?.(node);
   // In a body PostgreSQL refuses transaction control itself (and a string such as 'end' is data).
   if (rule && !(rule.transactionControl && inBody)) throw new Refusal(rule, inBody);
+  const read = inBody ? undefined : scope.read;
+  if (read && !read.rule) read.rule = READ_NODE_RULES[type]?.(node);
   for (const name of functionNames(key, node)) {
     const refused = functionRule(name);
     if (refused) throw new Refusal({ ...refused, reason: `${name}: ${refused.reason}` }, inBody);
+    const readRule = read && !read.rule ? readFunctionRule(name) : undefined;
+    if (read && readRule) read.rule = { ...readRule, reason: `${name}: ${readRule.reason}` };
   }
   if (key === 'CreateFunctionStmt') checkRoutine(node, () => statementText(text, raw), scope);
 }

@@ -13,7 +13,10 @@ import { type Checked, checkSql, Refusal } from './guard.js';
 import { SqlSyntaxError } from './parser.js';
 
 /** What running needs from the configuration. */
-export type RunConfig = Pick<Config, 'statementTimeoutMs' | 'maxRows' | 'maxResultBytes' | 'writes'> & {
+export type RunConfig = Pick<
+  Config,
+  'statementTimeoutMs' | 'lockTimeoutMs' | 'maxRows' | 'maxResultBytes' | 'writes'
+> & {
   db: Database;
 };
 
@@ -29,13 +32,15 @@ const REACH_ADVICE =
 
 /**
  * The guard (guard.ts) as the model sees it: a refusal or a syntax error (PostgreSQL's own message
- * and position) becomes a ToolError; otherwise what the statement is. Starts the first
- * connection meanwhile (a no-op after the first call).
+ * and position) becomes a ToolError; otherwise what the statement is. A read call (`read`: its
+ * transaction is READ ONLY) also refuses what read-rules.ts lists. Starts the first connection
+ * meanwhile (a no-op after the first call).
  */
-export async function guard(config: RunConfig, sql: string, tool: string): Promise<Checked> {
+export async function guard(config: RunConfig, sql: string, tool: string, read: boolean): Promise<Checked> {
   config.db.warm();
+  let checked: Checked;
   try {
-    return await checkSql(sql);
+    checked = await checkSql(sql);
   } catch (error) {
     if (error instanceof Refusal)
       throw new ToolError(
@@ -46,6 +51,7 @@ export async function guard(config: RunConfig, sql: string, tool: string): Promi
         sql,
         prefixLength: 0,
         statementTimeoutMs: config.statementTimeoutMs,
+        lockTimeoutMs: config.lockTimeoutMs,
         writes: config.writes,
         tool,
       });
@@ -53,6 +59,15 @@ export async function guard(config: RunConfig, sql: string, tool: string): Promi
       `the SQL could not be checked, so it was not run: PostgreSQL's parser failed to load (${(error as Error).message})`,
     );
   }
+  if (read && checked.readRule)
+    throw new ToolError(
+      `refused before it reached the database: ${checked.readRule.reason} (PostgreSQL docs: ${checked.readRule.source}). ` +
+        `${tool} runs reads only, and reads must change nothing and hold no lock beyond their own; ` +
+        (config.writes
+          ? 'the execute tool can run it.'
+          : 'this server is read-only (the execute tool, with --allow-writes, can run it).'),
+    );
+  return checked;
 }
 
 /** Runs `attempt` and maps a database error using the prefix the attempt put before the SQL. */
@@ -73,6 +88,7 @@ async function mapped<T>(
       sql,
       prefixLength,
       statementTimeoutMs: config.statementTimeoutMs,
+      lockTimeoutMs: config.lockTimeoutMs,
       writes: config.writes,
       tool,
     });
@@ -88,7 +104,7 @@ export async function readPage(
   statement: Statement,
   opts: { offset: number; maxRows: number; signal: AbortSignal },
 ): Promise<Page> {
-  const { query: isQuery } = await guard(config, statement.sql, 'query');
+  const { query: isQuery } = await guard(config, statement.sql, 'query', true);
   const read = {
     ...statement,
     budget: { maxRows: opts.maxRows, maxBytes: config.maxResultBytes },
@@ -116,7 +132,7 @@ export async function readPage(
 
 /** Runs a statement in a READ WRITE transaction and commits it (the execute tool). */
 export async function execute(config: RunConfig, statement: Statement, signal: AbortSignal): Promise<Page> {
-  await guard(config, statement.sql, 'execute');
+  await guard(config, statement.sql, 'execute', false);
   return mapped(config, 'execute', statement.sql, () =>
     config.db.transaction({ write: true, signal }, (client) =>
       readPortal(client, {
@@ -137,7 +153,8 @@ export async function explain(
   statement: Statement,
   opts: { analyze: boolean; signal: AbortSignal },
 ): Promise<unknown> {
-  await guard(config, statement.sql, 'explain_query');
+  // Plain EXPLAIN only plans (it runs no function); EXPLAIN ANALYZE runs the statement.
+  await guard(config, statement.sql, 'explain_query', opts.analyze);
   const prefix = `EXPLAIN (FORMAT JSON${opts.analyze ? ', ANALYZE, BUFFERS' : ''}) `;
   return mapped(config, 'explain_query', statement.sql, (setPrefix) => {
     setPrefix(prefix.length);

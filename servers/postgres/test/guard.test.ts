@@ -233,3 +233,37 @@ describe('guard: ordinary SQL passes', () => {
     it(sql, async () => expect(await refused(sql)).toBeUndefined());
   }
 });
+
+describe('guard: what read calls refuse although a READ ONLY transaction allows it', () => {
+  const readRule = async (sql: string) => (await checkSql(sql)).readRule?.reason;
+  const cases: [string, RegExp][] = [
+    ['LOCK TABLE users IN ACCESS EXCLUSIVE MODE', /^LOCK takes a table lock/],
+    ['lock users, orders in access share mode nowait', /^LOCK/],
+    ['ANALYZE', /^ANALYZE /],
+    ['analyze verbose t (d)', /^ANALYZE /],
+    ['VACUUM (ANALYZE) t', /^VACUUM /],
+    ['CLUSTER orders USING orders_user_id_idx', /^CLUSTER /],
+    ['REINDEX TABLE t', /^REINDEX /],
+    ['CHECKPOINT', /^CHECKPOINT /],
+    ['SELECT pg_advisory_lock(1)', /^pg_advisory_lock: advisory locks/],
+    ['SELECT 1 WHERE pg_catalog.PG_TRY_ADVISORY_XACT_LOCK_SHARED(1, 2)', /^pg_try_advisory_xact_lock_shared/],
+    ['WITH x AS (SELECT pg_advisory_xact_lock(id) FROM users) SELECT 1', /^pg_advisory_xact_lock/],
+  ];
+  for (const [sql, reason] of cases) {
+    it(sql, async () => expect(await readRule(sql)).toMatch(reason));
+  }
+  it('leaves reads, settings, rollback-undone statements and function bodies alone', async () => {
+    for (const sql of [
+      'SELECT * FROM users FOR UPDATE', // PostgreSQL itself refuses row locks in a READ ONLY transaction
+      "SET work_mem = '8MB'",
+      "NOTIFY c, 'x'",
+      'LISTEN c',
+      'PREPARE p AS SELECT 1',
+      'DECLARE c CURSOR WITH HOLD FOR SELECT 1',
+      'SELECT pg_advisory_unlock_all()',
+      "CREATE FUNCTION f() RETURNS void LANGUAGE sql AS 'SELECT pg_advisory_lock(1)'",
+    ]) {
+      expect(await readRule(sql), sql).toBeUndefined();
+    }
+  });
+});

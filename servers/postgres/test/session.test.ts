@@ -37,7 +37,13 @@ describe('no state leaks between calls', () => {
     await run('execute', 'CREATE TEMP TABLE leak (x int)');
     await run('execute', 'SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE');
     await run('query', 'PREPARE leak_stmt AS SELECT 1');
-    await run('query', 'SELECT pg_advisory_lock(4242)');
+    // The query tool refuses advisory locks (read-rules.ts), but an existing function can take one.
+    await run(
+      'execute',
+      "CREATE FUNCTION take_lock() RETURNS void LANGUAGE sql AS 'SELECT pg_advisory_lock(4242)'",
+    );
+    await run('query', 'SELECT take_lock()');
+    await run('execute', 'SELECT pg_advisory_lock(4243)');
     await run('query', 'LISTEN leak_channel');
     await run('query', "SET application_name = 'leaked'");
 
@@ -50,8 +56,8 @@ describe('no state leaks between calls', () => {
     expect(await value("SELECT current_setting('default_transaction_read_only')")).toBe('on');
     const locks = await asAdmin(
       async (c) =>
-        (await c.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242")).rows[0]
-          .count,
+        (await c.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid IN (4242, 4243)"))
+          .rows[0].count,
     );
     expect(locks).toBe('0');
     // And the next query is still read-only.

@@ -42,7 +42,8 @@ export const OPTIONS = {
 
 export const OPTIONS_HELP = `Options:
   --db-path FILE          the SQLite database file (required; ~ expanded). Without --allow-writes it
-                          must exist and is opened read-only: never created, never modified
+                          must exist and is opened read-only: never created, never modified (SQLite
+                          may add the -wal and -shm files of a WAL-mode database beside it)
   --allow-writes          serve write_query and create_table; creates FILE if it does not exist
                           (--read-only always wins over it)
   --statement-timeout MS  stop any statement running longer than MS (default 30000)

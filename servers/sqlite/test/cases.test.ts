@@ -182,6 +182,26 @@ describe('SQL-05 bound parameters', () => {
   });
 });
 
+describe('SQL-05 integer params', () => {
+  it('SQL-05 an {"integer"} beyond 64 bits is an error naming the 64-bit range; the range ends bind exactly', async () => {
+    for (const integer of ['99999999999999999999999', '9223372036854775808', '-9223372036854775809']) {
+      const r = await call(ro, 'read_query', { query: 'SELECT ?', params: [{ integer }] });
+      expect(r.isError, integer).toBe(true);
+      expect(resultText(r)).toMatch(/out of the 64-bit integer range/);
+      expect(resultText(r)).toContain('-9223372036854775808 to 9223372036854775807');
+      expect(resultText(r)).not.toMatch(/decimal digits expected/);
+    }
+    const notDigits = await call(ro, 'read_query', { query: 'SELECT ?', params: [{ integer: '12a' }] });
+    expect(resultText(notDigits)).toMatch(/decimal digits expected/);
+    const ends = await call(ro, 'read_query', {
+      query: 'SELECT ?, ?',
+      params: [{ integer: '-9223372036854775808' }, { integer: '09223372036854775807' }],
+    });
+    expect(ends.isError, resultText(ends)).toBeFalsy();
+    expect(structured(ends)).toMatchObject({ rows: [['-9223372036854775808', '9223372036854775807']] });
+  });
+});
+
 describe('SQL-06 stored injection', () => {
   it('SQL-06 an instruction stored in a row comes back as quoted data, never as a line of its own', async () => {
     const r = await call(ro, 'read_query', { query: 'SELECT id, body FROM notes ORDER BY id' });

@@ -134,6 +134,36 @@ describe('statement policy', () => {
     expect(classify('CREATE VIRTUAL TABLE f USING fts5(x)')).toMatchObject({ createsTable: true });
     expect(classify('CREATE INDEX i ON t(a)')).toMatchObject({ createsTable: false });
   });
+
+  it('refuses temporary objects on the writer, by keyword or by the temp schema name, and only there', () => {
+    for (const sql of [
+      'CREATE TEMP TRIGGER tt AFTER INSERT ON users BEGIN DELETE FROM notes; END',
+      'create temporary view v as select 1',
+      'CREATE TEMP TABLE IF NOT EXISTS t (a)',
+      'CREATE TRIGGER IF NOT EXISTS temp.tt AFTER INSERT ON users BEGIN SELECT 1; END',
+      'CREATE VIEW "TEMP".v AS SELECT 1',
+      "CREATE TABLE 'temp'.t (a)",
+      'CREATE TABLE [Temp] . t (a)',
+      'CREATE UNIQUE INDEX temp.i ON t(a)',
+      'CREATE VIRTUAL TABLE IF NOT EXISTS `temp`.f USING fts5(x)',
+      '/* c */ -- d\n CREATE TEMP VIEW users AS SELECT 1',
+    ]) {
+      expect(classify(sql).temporary, sql).toBe(true);
+      expect(() => checkStatement(sql, 'write'), sql).toThrow(/TEMP\/TEMPORARY objects .* are refused/);
+      // Read connections: SQLite itself refuses them (query_only), not the policy.
+      expect(() => checkStatement(sql, 'read'), sql).not.toThrow();
+    }
+    for (const sql of [
+      'CREATE TABLE temp_t (a)',
+      'CREATE TABLE "temp" (a)',
+      'CREATE TABLE main.temp (a)',
+      'CREATE VIEW tempview AS SELECT 1',
+      'CREATE TRIGGER tr AFTER INSERT ON temp BEGIN SELECT 1; END',
+      'CREATE INDEX i ON temp(a)',
+    ]) {
+      expect(classify(sql).temporary, sql).toBe(false);
+    }
+  });
 });
 
 describe('placeholders and binding', () => {

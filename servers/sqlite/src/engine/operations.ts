@@ -5,7 +5,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { bindArguments, placeholders } from '../sql/params.js';
-import { checkStatement } from '../sql/policy.js';
+import { checkStatement, PolicyError } from '../sql/policy.js';
 import { encodeValue } from '../values.js';
 import type {
   ColumnInfo,
@@ -18,6 +18,7 @@ import type {
   WriteResult,
 } from './protocol.js';
 import { type Heartbeat, readPage } from './rows.js';
+import { dropTemporaryObjects } from './temp-schema.js';
 
 /** A statement sent to the wrong tool (a read to write_query, not CREATE TABLE to create_table). */
 export class WrongToolError extends Error {
@@ -142,11 +143,6 @@ export class Operations {
           `create_table runs CREATE TABLE statements only; this one starts with ${c.head || 'no keyword'}. Use write_query for other changes.`,
         );
       }
-      if (c.temporary) {
-        throw new WrongToolError(
-          'create_table refuses TEMP tables: they live only as long as one connection and would vanish. Create a regular table.',
-        );
-      }
     }
     const stmt = this.prepareModelSql(operation.sql);
     if (stmt.readonly) {
@@ -160,6 +156,7 @@ export class Operations {
     const before = this.db.pragma('schema_version', { simple: true });
     stmt.safeIntegers(true);
     let result: WriteResult;
+    let dropped: string[] = [];
     try {
       if (stmt.reader) {
         // INSERT/UPDATE/DELETE … RETURNING: SQLite makes every change in the first step.
@@ -183,7 +180,13 @@ export class Operations {
     } finally {
       // Policy refuses BEGIN/SAVEPOINT, so no transaction can be left open; this is the backstop.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      // Policy refuses temporary objects; this is the backstop (temp-schema.ts).
+      dropped = dropTemporaryObjects(this.db);
     }
+    if (dropped.length)
+      throw new PolicyError(
+        `temporary objects are not kept on the writer connection (they would be invisible to every other call); dropped: ${dropped.join(', ')}. Create a regular (main schema) object instead.`,
+      );
     result.schemaChanged = this.db.pragma('schema_version', { simple: true }) !== before;
     return result;
   }

@@ -41,6 +41,22 @@ export function placeholders(sql: string): Placeholders {
   return result;
 }
 
+/** SQLite's INTEGER range: a signed 64-bit integer (sqlite.org/datatype3.html). */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Why `text` is not a 64-bit integer in decimal digits (the `{"integer": …}` parameter form), or
+ * undefined when it is one: a wrong form and a value out of range are told apart.
+ */
+export function int64Problem(text: string): string | undefined {
+  if (!/^-?\d+$/.test(text)) return 'decimal digits expected, e.g. "-9007199254740993"';
+  const value = BigInt(text);
+  if (value < INT64_MIN || value > INT64_MAX)
+    return `${text.length > 40 ? `${text.slice(0, 40)}…` : text} is out of the 64-bit integer range (${INT64_MIN} to ${INT64_MAX}) that SQLite INTEGER holds`;
+  return undefined;
+}
+
 /** One JSON parameter → the value to bind (integers as BigInt so SQLite stores INTEGER, not REAL). */
 export function toBindValue(value: ParamValue, where: string): BindValue {
   if (value === null || typeof value === 'string') return value;
@@ -58,11 +74,9 @@ export function toBindValue(value: ParamValue, where: string): BindValue {
     return value;
   }
   if ('base64' in value) return Buffer.from(value.base64, 'base64');
-  const big = BigInt(value.integer);
-  if (big > 2n ** 63n - 1n || big < -(2n ** 63n)) {
-    throw new ParamsError(`${where}: ${value.integer} does not fit SQLite's 64-bit INTEGER`);
-  }
-  return big;
+  const problem = int64Problem(value.integer);
+  if (problem) throw new ParamsError(`${where}.integer: ${problem}`);
+  return BigInt(value.integer);
 }
 
 function describe(p: Placeholders): string {

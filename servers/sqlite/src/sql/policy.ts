@@ -18,6 +18,12 @@
  *   query_only, trusted_schema, … — sqlite.org/pragma.html);
  * - transaction control (BEGIN/COMMIT/END/ROLLBACK/SAVEPOINT/RELEASE): each call is its own
  *   transaction, and a transaction left open would pin locks across calls.
+ * Refused on the writer: temporary schema objects — CREATE TEMP/TEMPORARY TABLE/VIEW/TRIGGER, and
+ * any CREATE whose name is qualified with the temp schema (`temp.x`, `"TEMP".x`; parse.y:
+ * `createkw temp TABLE|VIEW|TRIGGER ifnotexists nm dbnm`, `createkw uniqueflag INDEX ifnotexists nm
+ * dbnm`, `createkw VIRTUAL TABLE ifnotexists nm dbnm`). They would live on the one writer connection
+ * across calls, invisible to every other connection (engine/temp-schema.ts). On read connections
+ * SQLite itself refuses them (query_only).
  * load_extension() needs no rule here: extension loading is never enabled, and SQLite answers
  * "not authorized" (sqlite.org/c3ref/enable_load_extension.html).
  * Read-only is not decided here: reads run on a connection SQLite itself keeps read-only.
@@ -86,7 +92,7 @@ export interface Classification {
   explain: boolean;
   /** CREATE [TEMP] TABLE / CREATE VIRTUAL TABLE. */
   createsTable: boolean;
-  /** CREATE TEMP/TEMPORARY …. */
+  /** CREATE TEMP/TEMPORARY …, or CREATE … temp.name (an object in the temp schema). */
   temporary: boolean;
   /** For PRAGMA statements: the pragma's name (lower case) and whether a value/argument is given. */
   pragma?: { name: string; hasArgument: boolean; assigns: boolean };
@@ -112,14 +118,25 @@ export function classify(sql: string): Classification {
   const rest = tokens.slice(i + 1);
   const result: Classification = { head, explain, createsTable: false, temporary: false };
   if (head === 'CREATE') {
+    // CREATE [TEMP|TEMPORARY] [UNIQUE|VIRTUAL] TABLE|VIEW|TRIGGER|INDEX [IF NOT EXISTS] [schema.]name
     let j = 0;
     const mod = keyword(rest[j]);
     if (mod === 'TEMP' || mod === 'TEMPORARY') {
       result.temporary = true;
       j++;
     }
-    if (keyword(rest[j]) === 'VIRTUAL') j++;
-    result.createsTable = keyword(rest[j]) === 'TABLE';
+    if (keyword(rest[j]) === 'VIRTUAL' || keyword(rest[j]) === 'UNIQUE') j++;
+    const kind = keyword(rest[j]);
+    result.createsTable = kind === 'TABLE';
+    if (kind === 'TABLE' || kind === 'VIEW' || kind === 'TRIGGER' || kind === 'INDEX') {
+      j++;
+      if (keyword(rest[j]) === 'IF' && keyword(rest[j + 1]) === 'NOT' && keyword(rest[j + 2]) === 'EXISTS')
+        j += 3;
+      const dot = rest[j + 1];
+      const schema = dot?.type === 'operator' && dot.text === '.' ? identifierText(rest[j]) : undefined;
+      // Schema names match case-insensitively (sqlite3FindDbName); the temp schema is "temp".
+      if (schema?.toLowerCase() === 'temp') result.temporary = true;
+    }
   }
   if (head === 'PRAGMA') {
     // PRAGMA [schema.]name [= value | (value)] — names may be quoted (parse.y: nm ::= id|STRING).
@@ -154,6 +171,15 @@ export function checkStatement(sql: string, mode: Mode): Classification {
       );
     case 'PRAGMA':
       checkPragma(c, mode);
+      break;
+    case 'CREATE':
+      if (mode === 'write' && c.temporary)
+        throw new PolicyError(
+          'TEMP/TEMPORARY objects (and objects in the temp schema) are refused: they would live only on this ' +
+            "server's writer connection, kept across calls and invisible to read_query, list_tables and describe_table — " +
+            'a TEMP trigger would act on later writes unseen, a TEMP view or table would shadow the real table. ' +
+            'Create a regular (main schema) object instead.',
+        );
       break;
     default:
       if (TRANSACTION_KEYWORDS.has(c.head)) {

@@ -2,6 +2,7 @@
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import type { Budget } from '../engine/protocol.js';
+import { int64Problem } from '../sql/params.js';
 import { VALUE_ENCODING } from '../values.js';
 
 /** Longest SQL text accepted, in characters. */
@@ -18,6 +19,15 @@ const wellFormed = z
   .max(1_000_000, { message: 'too long: at most 1000000 characters' })
   .refine((s) => s.isWellFormed(), { message: 'contains a lone surrogate (ill-formed Unicode)' });
 
+/** A 64-bit integer as decimal digits: a wrong form and a value out of range are told apart. */
+const int64String = z
+  .string()
+  .max(1000, { message: 'too long: at most 1000 characters' })
+  .superRefine((text, ctx) => {
+    const problem = int64Problem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 const paramValue = z.union([
   wellFormed,
   z.number(),
@@ -29,7 +39,7 @@ const paramValue = z.union([
       .max(2_000_000)
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'not base64' }),
   }),
-  z.strictObject({ integer: z.string().regex(/^-?\d{1,20}$/, { message: 'decimal digits expected' }) }),
+  z.strictObject({ integer: int64String }),
 ]);
 
 export const paramsArg = z

@@ -74,7 +74,8 @@ export function writeTools(config: Config): ToolDefinition[] {
       'Run one SQL statement that changes the database: INSERT, UPDATE, DELETE, REPLACE, or schema changes (CREATE ' +
       'INDEX, ALTER TABLE, DROP …). Returns the number of rows changed (and RETURNING rows, if any). Exactly one ' +
       'statement per call, committed when it succeeds; put values in params. A statement that only reads is refused: ' +
-      'use read_query. ATTACH, VACUUM INTO, transaction control and pragmas that change settings are refused. ' +
+      'use read_query. ATTACH, VACUUM INTO, transaction control, pragmas that change settings and TEMP objects ' +
+      '(tables, views, triggers, indexes in the temp schema) are refused. ' +
       `Statements are stopped after ${config.statementTimeoutMs} ms. Changes are permanent.`,
     inputSchema: z.strictObject({
       query: sqlArg('One SQL statement that changes data, e.g. UPDATE users SET name = ? WHERE id = ?'),
@@ -91,7 +92,7 @@ export function writeTools(config: Config): ToolDefinition[] {
     description:
       'Create a table with one CREATE TABLE statement (CREATE TABLE [IF NOT EXISTS] …, CREATE TABLE … AS SELECT, or ' +
       'CREATE VIRTUAL TABLE … USING fts5/rtree). Any other statement is refused: use write_query for indexes and ' +
-      'data. Temporary tables are refused (they would vanish with the connection).',
+      'data. Temporary tables are refused (they would live hidden on the writer connection).',
     inputSchema: z.strictObject({
       query: sqlArg(
         'The CREATE TABLE statement, e.g. CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)',

@@ -1,0 +1,162 @@
+/**
+ * Read-only in effect, not only in name: statements PostgreSQL still allows in a READ ONLY
+ * transaction that lock tables, leave persistent changes or do heavy maintenance I/O are refused
+ * by the read tools (query, explain_query) in every mode; every call waits at most --lock-timeout
+ * for a lock; shutting down with a query running prints no driver deprecation warning.
+ * Through the built server, against a role that CAN do all of it (so the refusals are ours).
+ */
+import type { Connection } from '@refmcp/test-harness';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asAdmin, call, data, db, resultText, startServer } from './support.js';
+
+let readOnly: Connection;
+let writer: Connection;
+beforeAll(async () => {
+  [readOnly, writer] = await Promise.all([
+    startServer(),
+    startServer(['--allow-writes', '--lock-timeout', '300']),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([readOnly.close(), writer.close()]);
+});
+
+const REFUSED = /^refused before it reached the database: /;
+
+async function expectRefused(conn: Connection, tool: string, args: Record<string, unknown>, reason: RegExp) {
+  const r = await call(conn, tool, args);
+  expect(r.isError, `${tool} ${JSON.stringify(args)}: ${resultText(r)}`).toBe(true);
+  expect(resultText(r), String(args.sql)).toMatch(REFUSED);
+  expect(resultText(r), String(args.sql)).toMatch(reason);
+}
+
+const analyzeCount = (table: string) =>
+  asAdmin(async (c) => {
+    const { rows } = await c.query(
+      'SELECT analyze_count, last_analyze FROM pg_stat_user_tables WHERE relname = $1',
+      [table],
+    );
+    return JSON.stringify(rows[0]);
+  });
+
+describe('read calls refuse what a READ ONLY transaction still allows', () => {
+  it('LOCK TABLE is refused by query in the default mode and with --allow-writes', async () => {
+    for (const sql of [
+      'LOCK TABLE users IN ACCESS EXCLUSIVE MODE',
+      'lock users',
+      '/* x */ LOCK TABLE ONLY users IN ACCESS SHARE MODE NOWAIT',
+    ]) {
+      for (const conn of [readOnly, writer]) await expectRefused(conn, 'query', { sql }, /LOCK/);
+    }
+  });
+
+  it('ANALYZE and VACUUM are refused by query and leave no trace; execute may run ANALYZE', async () => {
+    const before = await analyzeCount('t');
+    for (const sql of ['ANALYZE', 'ANALYZE t', 'analyze verbose t (d)', 'VACUUM t', 'VACUUM (ANALYZE) t']) {
+      await expectRefused(readOnly, 'query', { sql }, /VACUUM|ANALYZE/);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await analyzeCount('t')).toBe(before);
+    const ran = await call(writer, 'execute', { sql: 'ANALYZE t' });
+    expect(ran.isError, resultText(ran)).toBeFalsy();
+  });
+
+  it('CLUSTER, REINDEX and CHECKPOINT are refused by query', async () => {
+    await expectRefused(readOnly, 'query', { sql: 'CLUSTER orders USING orders_user_id_idx' }, /CLUSTER/);
+    await expectRefused(readOnly, 'query', { sql: 'REINDEX TABLE t' }, /REINDEX/);
+    await expectRefused(readOnly, 'query', { sql: 'REINDEX INDEX orders_user_id_idx' }, /REINDEX/);
+    await expectRefused(readOnly, 'query', { sql: 'CHECKPOINT' }, /CHECKPOINT/);
+  });
+
+  it('advisory locks are refused by query and explain_query (they would block the application’s own locking)', async () => {
+    for (const sql of [
+      'SELECT pg_advisory_lock(4243)',
+      'SELECT pg_try_advisory_xact_lock(1, 2)',
+      'SELECT id FROM users WHERE pg_catalog.pg_advisory_xact_lock_shared(id) IS NULL LIMIT 1',
+    ]) {
+      await expectRefused(readOnly, 'query', { sql }, /advisory/);
+    }
+    await expectRefused(
+      readOnly,
+      'explain_query',
+      { sql: 'SELECT pg_advisory_lock(4243)', analyze: true },
+      /advisory/,
+    );
+  });
+
+  it('SELECT … FOR UPDATE/SHARE is refused by PostgreSQL itself in the READ ONLY transaction', async () => {
+    for (const strength of ['UPDATE', 'NO KEY UPDATE', 'SHARE', 'KEY SHARE']) {
+      const r = await call(readOnly, 'query', { sql: `SELECT id FROM users WHERE id = 1 FOR ${strength}` });
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toMatch(
+        new RegExp(`cannot execute SELECT FOR ${strength} in a read-only transaction \\[SQLSTATE 25006\\]`),
+      );
+    }
+  });
+
+  it('ordinary reads and statements undone by the rollback still run', async () => {
+    for (const sql of [
+      'SELECT count(*) FROM users',
+      "SET work_mem = '8MB'",
+      'SHOW lock_timeout',
+      "NOTIFY refmcp_channel, 'x'",
+      'EXPLAIN SELECT * FROM users WHERE id = 1',
+    ]) {
+      const r = await call(readOnly, 'query', { sql });
+      expect(r.isError, `${sql}: ${resultText(r)}`).toBeFalsy();
+    }
+  });
+});
+
+describe('lock timeout', () => {
+  it('every call runs with lock_timeout (default 5 s; --lock-timeout sets it)', async () => {
+    const show = async (conn: Connection) =>
+      data<{ rows: unknown[][] }>(await call(conn, 'query', { sql: 'SHOW lock_timeout' })).rows[0]?.[0];
+    expect(await show(readOnly)).toBe('5s');
+    expect(await show(writer)).toBe('300ms');
+  });
+
+  it('a LOCK waiting behind a slow reader gives up at the lock timeout, so other readers are not stalled', async () => {
+    // A slow reader holds ACCESS SHARE on users (an open transaction that read it).
+    const holder = await asAdminClient();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM users LIMIT 1');
+      const lockStarted = Date.now();
+      const lock = call(writer, 'execute', { sql: 'LOCK TABLE users IN ACCESS EXCLUSIVE MODE' });
+      await new Promise((r) => setTimeout(r, 100));
+      // Queued behind the waiting ACCESS EXCLUSIVE request: stalled until the LOCK gives up.
+      const readStarted = Date.now();
+      const read = await call(readOnly, 'query', { sql: 'SELECT name FROM users WHERE id = 1' });
+      const readMs = Date.now() - readStarted;
+      const locked = await lock;
+      expect(read.isError, resultText(read)).toBeFalsy();
+      expect(readMs).toBeLessThan(3000);
+      expect(locked.isError).toBe(true);
+      expect(resultText(locked)).toMatch(/lock timeout \[SQLSTATE 55P03\].*300 ms.*--lock-timeout/);
+      expect(Date.now() - lockStarted).toBeLessThan(3000);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('closing with a query running cancels it without a driver deprecation warning on stderr', async () => {
+    const conn = await startServer();
+    const pending = call(conn, 'query', { sql: 'SELECT pg_sleep(5)' }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    await conn.close();
+    await pending;
+    expect(conn.stderr()).not.toMatch(/DeprecationWarning/);
+  });
+});
+
+/** A superuser connection kept open (to hold a lock across calls). */
+async function asAdminClient(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: db().adminUrl });
+  await client.connect();
+  return client;
+}
