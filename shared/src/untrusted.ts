@@ -11,27 +11,29 @@
  *   CVE-2021-42574): replaced by a visible `⟦U+202E⟧`.
  * - Zero-width and invisible format characters (U+200B, U+2060–U+2064, U+FEFF, U+180E, U+00AD,
  *   U+034F, Hangul fillers), variation selectors U+E0100–U+E01EF, C0/C1 controls other than tab
- *   and newlines: removed. U+200C/U+200D stay (emoji sequences and many scripts need them).
- * - HTML comments (`<!-- … -->`, invisible once rendered), and `<script>`, `<style>`, `<iframe>`,
- *   `<object>`, `<embed>` elements: removed with a visible marker.
- * - Event-handler attributes (`onerror=`, `onclick=`, …) inside tags: removed.
- * - Link targets whose scheme is not http or https (`javascript:`, `data:`, `vbscript:`,
- *   `file:` …) in Markdown links/images, reference definitions, autolinks and `href`/`src`
- *   attributes, after HTML-entity decoding and whitespace stripping as browsers do: removed with a
- *   marker; the link text stays. Relative links are kept.
- * Visible text is otherwise unchanged.
+ *   and newlines: removed. U+200C/U+200D stay in text (emoji sequences and many scripts need
+ *   them). Any of these written as a character reference (`&#x202E;`, `&ZeroWidthSpace;`) is
+ *   treated as the character itself.
+ * - Markdown links, images, reference definitions and autolinks whose target's scheme is not
+ *   http, https or mailto (`javascript:`, `data:`, `vbscript:`, `file:` …), judged after entity
+ *   decoding and after removing every invisible or format character (ZWJ/ZWNJ included):
+ *   replaced by a marker; the link text stays (`untrusted/markdown.ts`).
+ * - HTML, tokenized as browsers do (parse5): comments, script/style/iframe elements, tags that
+ *   load, navigate, submit or hide content (meta, link, base, form, object, embed, template, …),
+ *   `on*` attributes, unsafe URLs in href/src/action/formaction/srcset/xlink:href/meta content,
+ *   and tags left open at the end (`untrusted/html.ts`).
+ * Visible text is otherwise unchanged; what is removed is replaced by a visible `⟦…⟧` marker.
+ *
+ * Code (file contents, diffs, logs) takes only the character passes (`{ markup: false }`): it is
+ * not rendered, and rewriting its HTML or Markdown would corrupt what an agent reads and writes back.
  */
+import { decodeHTML } from 'entities';
+import { emptyFindings, type SanitizeFindings } from './untrusted/findings.js';
+import { neutralizeHtml } from './untrusted/html.js';
+import { neutralizeMarkdownLinks } from './untrusted/markdown.js';
 
-/** Counts of what {@link sanitizeUntrusted} neutralised. */
-export interface SanitizeFindings {
-  tagCharacters: number;
-  bidiControls: number;
-  invisibleCharacters: number;
-  htmlComments: number;
-  dangerousElements: number;
-  eventHandlers: number;
-  unsafeLinks: number;
-}
+export type { SanitizeFindings } from './untrusted/findings.js';
+export { isSafeLinkTarget, linkScheme } from './untrusted/links.js';
 
 export interface Sanitized {
   text: string;
@@ -50,83 +52,37 @@ const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const VARIATION_SUPPLEMENT = /[\u{E0100}-\u{E01EF}]/gu;
 const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
-const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-const DANGEROUS_ELEMENT =
-  /<(script|style|iframe|object|embed)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)|<(?:script|style|iframe|object|embed)\b[^>]*\/?>/gi;
-const TAG = /<[a-zA-Z][^<>]*>/g;
-const EVENT_ATTR = /\s+on[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi;
-const URL_ATTR =
-  /(\s(?:href|src|action|formaction|xlink:href|poster|background)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)/gi;
-// [text](dest "title") and ![alt](dest): dest may hold one level of balanced parentheses.
-const MD_LINK =
-  /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))+)((?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*)\)/g;
-const MD_REFERENCE = /^( {0,3}\[[^\]\n]+\]:\s*)(<[^>\n]*>|\S+)/gm;
-const AUTOLINK = /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>/g;
-
-/** Whitespace and C0 controls, which browsers drop inside URLs (WHATWG URL parsing). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters browsers drop
-const URL_IGNORED = /[\s\u0000-\u001f]+/g;
-
-const NAMED_ENTITIES: Record<string, string> = {
-  colon: ':',
-  tab: '\t',
-  newline: '\n',
-  lpar: '(',
-  rpar: ')',
-  sol: '/',
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-};
-
-/** Decodes numeric and the few named entities that can spell a scheme (`&#106;`, `&colon;`). */
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (match, body: string) => {
-    if (body[0] === '#') {
-      const code =
-        body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? match;
-  });
-}
-
-/**
- * The scheme a link target would have once a browser or Markdown renderer reads it (entities
- * decoded, whitespace and controls dropped, lower-cased), or undefined for relative targets.
- */
-export function linkScheme(target: string): string | undefined {
-  const unwrapped = target.replace(/^<|>$/g, '').replace(/^["']|["']$/g, '');
-  const normalized = decodeEntities(unwrapped).replace(URL_IGNORED, '').toLowerCase();
-  return /^([a-z][a-z0-9+.-]*):/.exec(normalized)?.[1];
-}
-
-/** True when a link target is relative or http(s). */
-export function isSafeLinkTarget(target: string): boolean {
-  const scheme = linkScheme(target);
-  return scheme === undefined || scheme === 'http' || scheme === 'https';
-}
-
-function emptyFindings(): SanitizeFindings {
-  return {
-    tagCharacters: 0,
-    bidiControls: 0,
-    invisibleCharacters: 0,
-    htmlComments: 0,
-    dangerousElements: 0,
-    eventHandlers: 0,
-    unsafeLinks: 0,
-  };
-}
+/** The classes above, unanchored and stateless, to test one decoded character reference. */
+const HIDDEN = [BIDI, INVISIBLE, CONTROLS, VARIATION_SUPPLEMENT, TAG_RUN, LINE_SEPARATORS].map(
+  (re) => new RegExp(re.source, re.flags.replace('g', '')),
+);
+const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]{1,8}|#[0-9]{1,10}|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 
 const codePoint = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** Character references that spell a hidden character (`&#x202E;`) replaced by that character. */
+function revealHiddenReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(CHARACTER_REFERENCE, (reference) => {
+    const decoded = decodeHTML(reference);
+    return [...decoded].length === 1 && HIDDEN.some((re) => re.test(decoded)) ? decoded : reference;
+  });
+}
+
+export interface SanitizeOptions {
+  /**
+   * Neutralise Markdown links and HTML too (default true: prose that a client may render). false for
+   * code, diffs and logs, which only get the hidden-character passes.
+   */
+  markup?: boolean;
+}
+
 /** Neutralises `text` as described in the module comment and counts what it found. Pure. */
-export function sanitizeUntrusted(text: string): Sanitized {
+export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): Sanitized {
   const f = emptyFindings();
-  let out = text.replace(TAG_RUN, (run) => {
+  // A character reference only hides a character where markup is rendered; in code it shows as typed.
+  const markup = options.markup !== false;
+  let out = (markup ? revealHiddenReferences(text) : text).replace(TAG_RUN, (run) => {
     const chars = [...run];
     f.tagCharacters += chars.length;
     const decoded = chars
@@ -150,42 +106,10 @@ export function sanitizeUntrusted(text: string): Sanitized {
       return '';
     });
   out = out.replace(LINE_SEPARATORS, '\n');
-  out = out.replace(HTML_COMMENT, () => {
-    f.htmlComments++;
-    return '⟦hidden HTML comment removed⟧';
-  });
-  out = out.replace(DANGEROUS_ELEMENT, (match) => {
-    f.dangerousElements++;
-    const name = /^<\s*([a-z]+)/i.exec(match)?.[1]?.toLowerCase() ?? 'element';
-    return `⟦<${name}> element removed⟧`;
-  });
-  out = out.replace(TAG, (tag) =>
-    tag
-      .replace(EVENT_ATTR, () => {
-        f.eventHandlers++;
-        return '';
-      })
-      .replace(URL_ATTR, (attr, prefix: string, value: string) => {
-        if (isSafeLinkTarget(value)) return attr;
-        f.unsafeLinks++;
-        return `${prefix}"#unsafe-link-removed"`;
-      }),
-  );
-  out = out.replace(MD_LINK, (link, bang: string, label: string, target: string) => {
-    if (isSafeLinkTarget(target)) return link;
-    f.unsafeLinks++;
-    return `${label} ⟦unsafe ${bang ? 'image' : 'link'} removed (${linkScheme(target)}:)⟧`;
-  });
-  out = out.replace(MD_REFERENCE, (definition, prefix: string, target: string) => {
-    if (isSafeLinkTarget(target)) return definition;
-    f.unsafeLinks++;
-    return `${prefix}⟦unsafe link removed (${linkScheme(target)}:)⟧`;
-  });
-  out = out.replace(AUTOLINK, (link, target: string) => {
-    if (isSafeLinkTarget(target) || target.toLowerCase().startsWith('mailto:')) return link;
-    f.unsafeLinks++;
-    return `⟦unsafe link removed (${linkScheme(target)}:)⟧`;
-  });
+  if (!markup) return { text: out, findings: f, changed: out !== text };
+  // Markdown first: the HTML pass then reads the final text, so its view of markup is the last word.
+  out = neutralizeMarkdownLinks(out, f);
+  out = neutralizeHtml(out, f);
   return { text: out, findings: f, changed: out !== text };
 }
 
@@ -202,7 +126,7 @@ export function describeFindings(findings: SanitizeFindings): string {
     bidiControls: ['bidi control', 'bidi controls'],
     invisibleCharacters: ['invisible character', 'invisible characters'],
     htmlComments: ['HTML comment', 'HTML comments'],
-    dangerousElements: ['script/style/iframe element', 'script/style/iframe elements'],
+    dangerousElements: ['dangerous HTML element', 'dangerous HTML elements'],
     eventHandlers: ['event-handler attribute', 'event-handler attributes'],
     unsafeLinks: ['non-http(s) link', 'non-http(s) links'],
   };

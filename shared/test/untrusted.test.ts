@@ -115,12 +115,25 @@ describe('sanitizeUntrusted', () => {
   });
 
   it('removes scripts, styles, iframes and unterminated comments; C0/C1 controls and ANSI escapes', () => {
+    // The marker names the element without angle brackets: `⟦<style>…` would itself open a live element.
     expect(neutralize('a<script>alert(1)</script>b<style>.x{display:none}</style>c')).toBe(
-      'a⟦<script> element removed⟧b⟦<style> element removed⟧c',
+      'a⟦script element removed⟧b⟦style element removed⟧c',
     );
     expect(neutralize('visible <!-- hidden forever')).toBe('visible ⟦hidden HTML comment removed⟧');
     expect(neutralize('red\u001b[31mtext\u0007 \u0085end')).toBe('red[31mtext end');
     expect(neutralize('line\u2028next')).toBe('line\nnext');
+  });
+});
+
+describe('sanitizeUntrusted with markup: false (code, diffs, logs)', () => {
+  it('leaves HTML, Markdown and character references as written; neutralises hidden characters', () => {
+    const code = '<!-- c --><script>x<y</script><a onclick="f()" href="javascript:0">[l](data:z)</a>&#x202E;';
+    expect(sanitizeUntrusted(code, { markup: false })).toMatchObject({ text: code, changed: false });
+    const hidden = sanitizeUntrusted('a\u202Eb\u200Bc\u{E0041}\u001b[0m', { markup: false });
+    expect(hidden.text).toBe('a⟦U+202E⟧bc⟦hidden tag text: "A"⟧[0m');
+    expect(describeFindings(hidden.findings)).toBe(
+      '1 hidden tag character, 1 bidi control, 2 invisible characters',
+    );
   });
 });
 

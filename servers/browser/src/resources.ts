@@ -65,7 +65,7 @@ function consoleText(session: BrowserSession): string {
   const entries = current.console.slice(-CONSOLE_LINES);
   if (!entries.length) return `No console messages on ${current.page.url()}.`;
   return entries
-    .map((e) => `[${e.level}] ${untrustedText(e.text).slice(0, 2000)}${e.location ? ` (${e.location})` : ''}`)
+    .map((e) => `[${e.level}] ${untrustedText(e.text.slice(0, 2000))}${e.location ? ` (${e.location})` : ''}`)
     .join('\n');
 }
 

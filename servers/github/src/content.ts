@@ -9,6 +9,7 @@ import {
   addFindings,
   describeFindings,
   labelUntrusted,
+  neutralize,
   noFindings,
   sanitizeUntrusted,
   UNTRUSTED_NOTICE,
@@ -33,6 +34,24 @@ export class UntrustedText {
     addFindings(this.findings, sanitized.findings);
     const cut = truncateUtf8(sanitized.text, maxBytes);
     return cut.truncated
+      ? `${closeCut(cut.text)}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`
+      : cut.text;
+  }
+
+  /**
+   * Code, diffs and logs: only hidden characters made visible or removed (no HTML or Markdown
+   * rewriting, which would corrupt the code), then cut at `maxBytes` like {@link clean}.
+   */
+  code(
+    text: string | null | undefined,
+    maxBytes = Number.POSITIVE_INFINITY,
+    more = 'narrow the request',
+  ): string {
+    if (!text) return '';
+    const sanitized = sanitizeUntrusted(text, { markup: false });
+    addFindings(this.findings, sanitized.findings);
+    const cut = truncateUtf8(sanitized.text, maxBytes);
+    return cut.truncated
       ? `${cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`
       : cut.text;
   }
@@ -47,6 +66,15 @@ export class UntrustedText {
     const list = describeFindings(this.findings);
     return list ? `Neutralised in upstream text: ${list}.` : undefined;
   }
+}
+
+/**
+ * A piece cut from sanitised text (a prefix, a tail of lines), sanitised again: a cut can leave a
+ * tag open (`<img alt="…` whose `>` was cut off, which would close on whatever follows) or start
+ * inside an attribute value. Findings are not counted again: the cut made them, not upstream.
+ */
+function closeCut(text: string): string {
+  return neutralize(text);
 }
 
 /** A labelled block for the text rendering (empty text → ""). */

@@ -76,6 +76,30 @@ export const sha = (description: string) =>
 /** A path inside a repository ("." and ".." segments are refused when the URL is built). */
 export const repoPath = (description: string) => safeString({ max: 4096 }).describe(description);
 
+/**
+ * True when a repository path has a `.git` segment, also in the spellings Windows and macOS
+ * checkouts read as `.git` (`.GIT`, `.git.`, `.git ` and `git~1` on NTFS, ignorable characters
+ * such as U+200C inside it on HFS+). Git's verify_path and GitHub refuse to commit such paths: a
+ * checkout would write into the repository's own git directory (config, hooks).
+ */
+export function hasGitSegment(path: string): boolean {
+  return path.split(/[/\\]/).some((segment) => {
+    const name = segment
+      .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+      .replace(/:.*$/, '') // NTFS streams: .git::$INDEX_ALLOCATION
+      .toLowerCase()
+      .replace(/[. ]+$/, '');
+    return name === '.git' || name === 'git~1';
+  });
+}
+
+/** A path to write (create_or_update_file, delete_file, push_files): as repoPath, no `.git` segment. */
+export const writePath = (description: string) =>
+  repoPath(description).refine((path) => !hasGitSegment(path), {
+    message:
+      'has a ".git" segment: GitHub refuses to write paths inside .git (the repository\'s own git directory is not part of its contents); choose another path',
+  });
+
 export const number = (description: string) =>
   z.number().int().min(1).max(2_147_483_647).describe(description);
 

@@ -15,6 +15,10 @@ const PNG = Buffer.from(
   'hex',
 );
 
+/** Source code full of what prose sanitising would rewrite, plus one bidi override. */
+const PAGE =
+  '<!-- build: keep -->\n<script>if (a < b && c > d) go();</script>\n<a href="javascript:void(0)" onclick="x()">[x](data:y)</a>\nconst s = "\u202E";\n';
+
 beforeAll(async () => {
   ({ gh } = await startScene());
   const demo = gh.state.repo('acme', 'demo');
@@ -26,6 +30,7 @@ beforeAll(async () => {
         'big.txt': `${'0123456789abcde\n'.repeat(80_000)}`,
         'logo.png': PNG,
         'data.bin': Buffer.from([0, 1, 2, 255, 254]),
+        'page.html': PAGE,
       },
       'assets',
       'octo',
@@ -56,6 +61,14 @@ describe('reading files', () => {
       encoding: 'utf-8',
       content: '# demo\n\nA demo repository.\n',
       sha: demoFile('README.md'),
+    });
+  });
+
+  it('code comes back exactly as stored (markup intact), with only hidden characters neutralised', async () => {
+    const r = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'page.html' });
+    expect(data(r)).toMatchObject({
+      content: PAGE.replace('\u202E', '⟦U+202E⟧'),
+      neutralized: 'Neutralised in upstream text: 1 bidi control.',
     });
   });
 
@@ -180,6 +193,46 @@ describe('GH-05 sha handling', () => {
       branch: 'main',
     });
     expect(again.text).toMatch(/does not exist on branch main/);
+  });
+});
+
+describe('paths inside .git', () => {
+  it('create_or_update_file, delete_file and push_files refuse a .git segment before calling GitHub', async () => {
+    gh.api.clearRequests();
+    const readme = demoFile('README.md');
+    const results = [
+      await call(conn, 'create_or_update_file', {
+        owner: 'acme',
+        repo: 'demo',
+        path: '.git/config',
+        content: '[core]\n\thooksPath = /tmp\n',
+        message: 'x',
+        branch: 'main',
+      }),
+      await call(conn, 'delete_file', {
+        owner: 'acme',
+        repo: 'demo',
+        path: 'sub/.GIT/hooks/pre-commit',
+        message: 'x',
+        branch: 'main',
+      }),
+      await call(conn, 'push_files', {
+        owner: 'acme',
+        repo: 'demo',
+        branch: 'main',
+        files: [
+          { path: 'README.md', content: 'ok\n' },
+          { path: '.git/hooks/post-checkout', content: '#!/bin/sh\n' },
+        ],
+        message: 'x',
+      }),
+    ];
+    for (const r of results) {
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/path.*has a "\.git" segment: GitHub refuses to write paths inside \.git/);
+    }
+    expect(gh.api.requests).toEqual([]);
+    expect(demoFile('README.md')).toBe(readme); // push_files did not write the other file either
   });
 });
 

@@ -1,8 +1,9 @@
 /** Unit tests of the server's pure parts: name rules, Link-header pagination, and the OpenAPI nullable translation. */
 import { describe, expect, it } from 'vitest';
+import { UntrustedText } from '../src/content.js';
 import { singular } from '../src/format/common.js';
 import { pageInfo } from '../src/github/client.js';
-import { isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';
+import { hasGitSegment, isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';
 import { parseContentsUri } from '../src/resources.js';
 import { toJsonSchema } from './openapi-spec.js';
 
@@ -35,12 +36,57 @@ describe('names', () => {
       expect(isValidBranchName(bad), bad).toBe(false);
   });
 
+  it('paths to write may not have a .git segment, in any spelling a checkout reads as .git', () => {
+    for (const bad of [
+      '.git/config',
+      'a/.git/hooks/pre-commit',
+      '.GIT/config',
+      '.git',
+      '.git./config',
+      '.git /config',
+      'git~1/config',
+      '.g\u200Cit/config',
+      '.git::$INDEX_ALLOCATION/config',
+      'a\\.git\\config',
+    ])
+      expect(hasGitSegment(bad), bad).toBe(true);
+    for (const ok of [
+      '.github/workflows/ci.yml',
+      '.gitignore',
+      'a/.gitmodules',
+      'git/config',
+      'x.git/y',
+      'my.git',
+    ])
+      expect(hasGitSegment(ok), ok).toBe(false);
+  });
+
   it('owners and repositories', () => {
     expect(OWNER_PATTERN.test('octo-cat')).toBe(true);
     expect(OWNER_PATTERN.test('-x')).toBe(false);
     expect(REPO_PATTERN.test('my.repo_1')).toBe(true);
     expect(REPO_PATTERN.test('..')).toBe(false);
     expect(REPO_PATTERN.test('a/b')).toBe(false);
+  });
+});
+
+describe('cut untrusted text', () => {
+  it('GH-04 a cut never leaves a tag open or starts one inside an attribute value', () => {
+    const text = new UntrustedText();
+    // The budget cuts inside the alt value: the `>` that closed the tag is gone.
+    const cut = text.clean('See <img src=x alt="a long description of the picture"> here', 20, 'more');
+    expect(cut).toMatch(/^See &lt;img src=x alt="\n\[truncated/);
+  });
+
+  it('code keeps its markup exactly; only hidden characters are neutralised, and it says so', () => {
+    const text = new UntrustedText();
+    const source =
+      '<!-- keep -->\n<a href="javascript:void(0)" onclick="go()">[x](data:y)</a> &ZeroWidthSpace;\n';
+    expect(text.code(source)).toBe(source);
+    expect(text.note()).toBeUndefined();
+    expect(text.code('a\u202Eb\u200Bc', 100)).toBe('a⟦U+202E⟧bc');
+    expect(text.note()).toBe('Neutralised in upstream text: 1 bidi control, 1 invisible character.');
+    expect(text.code('<script>', 4, 'more')).toMatch(/^<scr\n\[truncated/);
   });
 });
 

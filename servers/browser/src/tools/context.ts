@@ -36,7 +36,7 @@ export async function activeTab(ctx: Ctx, allowDialog = false): Promise<Tab> {
   const tab = await ctx.session.currentTab();
   if (tab.dialog && !allowDialog)
     throw new ToolError(
-      `A ${tab.dialog.type()} dialog is open ("${untrustedText(tab.dialog.message()).slice(0, 200)}"); the page is blocked until it is handled: call browser_handle_dialog first.`,
+      `A ${tab.dialog.type()} dialog is open ("${untrustedText(tab.dialog.message().slice(0, 200))}"); the page is blocked until it is handled: call browser_handle_dialog first.`,
     );
   return tab;
 }
@@ -51,7 +51,7 @@ export async function pageLine(tab: Tab, knownTitle?: string): Promise<string> {
       tab.page.title().catch(() => ''),
       new Promise<string>((resolve) => setTimeout(() => resolve(''), 1000)),
     ]));
-  return `Page: ${url}${title ? ` — "${untrustedText(title).slice(0, 300)}"` : ''}`;
+  return `Page: ${url}${title ? ` — "${untrustedText(title.slice(0, 300))}"` : ''}`;
 }
 
 /**
@@ -121,7 +121,7 @@ export async function actionResult(
   const parts = [headline, await pageLine(tab, snapshot.title)];
   if (tab.dialog)
     parts.push(
-      `A ${tab.dialog.type()} dialog opened: "${untrustedText(tab.dialog.message()).slice(0, 500)}". Handle it with browser_handle_dialog.`,
+      `A ${tab.dialog.type()} dialog opened: "${untrustedText(tab.dialog.message().slice(0, 500))}". Handle it with browser_handle_dialog.`,
     );
   if (tab.fileChooser) parts.push('A file chooser opened: answer it with browser_file_upload.');
   parts.push(...ctx.session.takeNotices(), ...refusalLines(tab, opts.requestMark));

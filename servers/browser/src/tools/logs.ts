@@ -93,7 +93,7 @@ export function logTools(ctx: Ctx): ToolDefinition[] {
         after,
         maxEntries,
         maxTextBytes,
-        (e) => `[${e.level}] ${untrustedText(e.text).slice(0, 2000)}${e.location ? ` (${e.location})` : ''}`,
+        (e) => `[${e.level}] ${untrustedText(e.text.slice(0, 2000))}${e.location ? ` (${e.location})` : ''}`,
       );
       return textResult(finish('Console messages', tab, page, tab.droppedConsole));
     },
@@ -135,7 +135,7 @@ export function logTools(ctx: Ctx): ToolDefinition[] {
             : r.status !== undefined
               ? String(r.status)
               : 'pending';
-        return `#${r.seq} ${r.method} ${untrustedText(r.url).slice(0, 2000)} → ${outcome} (${r.resourceType})`;
+        return `#${r.seq} ${r.method} ${untrustedText(r.url.slice(0, 2000))} → ${outcome} (${r.resourceType})`;
       });
       return textResult(finish('Network requests', tab, page, tab.droppedRequests));
     },

@@ -116,7 +116,7 @@ export function toChangedFile(raw: unknown, text: UntrustedText, patchBytes: num
     previous_filename?: string;
     patch?: string;
   };
-  let patch = r.patch === undefined ? undefined : text.clean(r.patch);
+  let patch = r.patch === undefined ? undefined : text.code(r.patch);
   let truncated: boolean | undefined;
   if (patch !== undefined) {
     const cut = truncateUtf8(patch, patchBytes);

@@ -209,7 +209,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
           signal,
         });
         const text = new UntrustedText();
-        const cut = tail(text.clean(res.data.toString('utf8')), tail_lines, budgets.logBytes);
+        const cut = tail(text.code(res.data.toString('utf8')), tail_lines, budgets.logBytes);
         const shown = cut.total - cut.dropped;
         return respond(
           {

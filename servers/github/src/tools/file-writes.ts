@@ -64,7 +64,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        path: arg.repoPath('Path of the file from the repository root'),
+        path: arg.writePath('Path of the file from the repository root'),
         content: arg.text('The whole new content of the file (UTF-8 text)', 10 * 1024 * 1024),
         message: arg.text('Commit message', 4096),
         branch: arg.branch('Branch to commit to'),
@@ -138,7 +138,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        path: arg.repoPath('Path of the file from the repository root'),
+        path: arg.writePath('Path of the file from the repository root'),
         message: arg.text('Commit message', 4096),
         branch: arg.branch('Branch to commit to'),
         sha: arg.sha('Blob sha of the file (from get_file_contents); omit to have it fetched').optional(),

@@ -192,7 +192,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         });
         const raw = res.data.toString('utf8');
         const text = new UntrustedText();
-        const clean = text.clean(raw);
+        const clean = text.code(raw);
         const cut = truncateUtf8(clean, budgets.diffBytes);
         const diff = cut.truncated
           ? `${cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes of diff`, 'use get_pull_request_files with page to read the changes file by file')}`

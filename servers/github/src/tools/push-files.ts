@@ -56,7 +56,7 @@ export function pushFilesTool(config: Config): ToolDefinition {
       files: z
         .array(
           z.strictObject({
-            path: arg.repoPath('Path from the repository root'),
+            path: arg.writePath('Path from the repository root'),
             content: arg.text('Whole file content (UTF-8 text)', 10 * 1024 * 1024),
           }),
         )

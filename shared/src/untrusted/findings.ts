@@ -1,0 +1,25 @@
+/** Counts of what the untrusted-text sanitiser neutralised (see `../untrusted.ts`). */
+export interface SanitizeFindings {
+  tagCharacters: number;
+  bidiControls: number;
+  invisibleCharacters: number;
+  /** HTML comments removed, and comment-like markup (`<?…>`, `<!…>`, `<![CDATA[…`) escaped. */
+  htmlComments: number;
+  /** Elements removed (script, style, iframe) and tags replaced by a marker (meta, form, object, …). */
+  dangerousElements: number;
+  eventHandlers: number;
+  unsafeLinks: number;
+}
+
+/** A fresh all-zero findings record. */
+export function emptyFindings(): SanitizeFindings {
+  return {
+    tagCharacters: 0,
+    bidiControls: 0,
+    invisibleCharacters: 0,
+    htmlComments: 0,
+    dangerousElements: 0,
+    eventHandlers: 0,
+    unsafeLinks: 0,
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * HTML inside untrusted text (Markdown with inline HTML, page text): tags, attributes and comments
+ * are found by parse5's tokenizer — the WHATWG HTML tokenizer browsers run — so `/` between
+ * attributes (`<svg/onload=…>`), entities in values (`&#106;avascript:`), unquoted or oddly quoted
+ * values, newlines inside tags and script/style content are read as a browser reads them, not as
+ * a regular expression guesses. Each hazard is rewritten in place; everything else is kept byte
+ * for byte (Markdown around and between tags is untouched):
+ * - `<script>`, `<style>`, `<iframe>` with their content (found as the browser finds their end):
+ *   replaced by `⟦script element removed⟧`.
+ * - tags that load, navigate, submit, hide or re-tokenize content (meta, link, base, form, object,
+ *   embed, frame, template, noscript, title, textarea, xmp, plaintext, …): the tag is replaced by
+ *   `⟦meta tag removed⟧` / `⟦form end tag removed⟧`; their content stays, read as ordinary HTML.
+ * - `on*` attributes: removed; URL attributes (href, src, action, formaction, xlink:href,
+ *   srcset, meta content `url=`, …) with a scheme other than http/https/mailto: set to
+ *   `"#unsafe-link-removed"`; duplicate attributes (browsers keep the first) dropped.
+ * - comments `<!-- … -->`: replaced by `⟦hidden HTML comment removed⟧`; comment-like markup
+ *   (`<?…>`, `<!…>`, `<![CDATA[…`, `</3 …>`) and doctypes: escaped (`&lt;`), so shown as text.
+ * - a tag left open at the end (`<img src=x onerror=…` without `>`, which would swallow whatever
+ *   is appended next): its hazards removed as above, then escaped. A trailing `<` or `</` is
+ *   escaped too. So sanitised texts can be concatenated without forming new markup.
+ * Every replacement starts with `⟦` or `&lt;` or is a complete tag, so no edit joins its
+ * neighbours into new markup; and the text after an edit is tokenized in the same state a
+ * browser reading the output would be in.
+ */
+import { Token, Tokenizer, TokenizerMode } from 'parse5';
+import type { SanitizeFindings } from './findings.js';
+import { isSafeUrlAttribute } from './links.js';
+
+/** Elements removed with their content, and the tokenizer state their content is read in. */
+const REMOVED_WITH_CONTENT: Record<string, (typeof TokenizerMode)[keyof typeof TokenizerMode]> = {
+  script: TokenizerMode.SCRIPT_DATA,
+  style: TokenizerMode.RAWTEXT,
+  iframe: TokenizerMode.RAWTEXT,
+};
+
+/**
+ * Tags replaced by a marker (their content, if any, stays and is read as ordinary HTML). Some load
+ * or run things, some navigate or submit, some hide their content (template, noscript, noembed,
+ * noframes) and some switch browsers to raw text, which renderers that filter tags textually
+ * (GFM's tagfilter) would turn back into live markup.
+ */
+const REPLACED_TAGS = new Set([
+  'applet',
+  'base',
+  'basefont',
+  'embed',
+  'form',
+  'frame',
+  'frameset',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'noembed',
+  'noframes',
+  'noscript',
+  'object',
+  'param',
+  'plaintext',
+  'portal',
+  'template',
+  'textarea',
+  'title',
+  'xmp',
+]);
+
+const UNSAFE_URL_VALUE = '"#unsafe-link-removed"';
+/** Closes whatever tag state the input ended in (a quoted value, a name, …) for a second look. */
+const CLOSE_ANY_TAG = `'">`;
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const escapeLt = (s: string) => s.replaceAll('<', '&lt;');
+const isEndTag = (token: Token.TagToken) => token.type === Token.TokenType.END_TAG;
+
+/**
+ * `token` rebuilt from its source without event handlers, unsafe URLs and duplicate attributes,
+ * or undefined when it has none of those. Attribute texts are copied from `source` (cut at
+ * `limit`), so what is kept reads exactly as before.
+ */
+function cleanTag(
+  source: string,
+  token: Token.TagToken,
+  hadDuplicates: boolean,
+  f: SanitizeFindings,
+  limit = source.length,
+): string | undefined {
+  const loc = token.location;
+  if (!loc) return undefined;
+  let changed = hadDuplicates;
+  const parts: string[] = [];
+  for (const attr of token.attrs) {
+    const at = loc.attrs?.[attr.name];
+    if (!at || at.startOffset >= limit) continue;
+    const raw = source.slice(at.startOffset, Math.min(at.endOffset, limit));
+    if (attr.name.startsWith('on')) {
+      f.eventHandlers++;
+      changed = true;
+    } else if (!isSafeUrlAttribute(attr.name, attr.value)) {
+      f.unsafeLinks++;
+      changed = true;
+      parts.push(`${raw.slice(0, attr.name.length)}=${UNSAFE_URL_VALUE}`);
+    } else parts.push(raw);
+  }
+  if (!changed) return undefined;
+  // End tags keep no attributes (browsers ignore them; other readers might not).
+  const slash = isEndTag(token) ? '/' : '';
+  const nameStart = loc.startOffset + 1 + slash.length;
+  const name = source.slice(nameStart, nameStart + token.tagName.length);
+  const attrs = slash ? '' : parts.map((p) => ` ${p}`).join('');
+  return `<${slash}${name}${attrs}${token.selfClosing && !slash ? ' /' : ''}>`;
+}
+
+/** Runs the tokenizer over `source`, calling `onToken` for tags, comments and doctypes. */
+function tokenize(
+  source: string,
+  on: {
+    tag: (token: Token.TagToken, hadDuplicates: boolean, tokenizer: Tokenizer) => void;
+    comment: (token: Token.CommentToken) => void;
+    doctype: (token: Token.DoctypeToken) => void;
+  },
+): number {
+  let covered = 0;
+  let duplicates = false;
+  const cover = (token: { location: Token.Location | null }) => {
+    covered = Math.max(covered, Math.min(token.location?.endOffset ?? 0, source.length));
+  };
+  const tokenizer: Tokenizer = new Tokenizer(
+    { sourceCodeLocationInfo: true },
+    {
+      onStartTag: (token) => {
+        cover(token);
+        on.tag(token, duplicates, tokenizer);
+        duplicates = false;
+      },
+      onEndTag: (token) => {
+        cover(token);
+        on.tag(token, duplicates, tokenizer);
+        duplicates = false;
+      },
+      onComment: (token) => {
+        cover(token);
+        on.comment(token);
+      },
+      onDoctype: (token) => {
+        cover(token);
+        on.doctype(token);
+      },
+      onCharacter: cover,
+      onNullCharacter: cover,
+      onWhitespaceCharacter: cover,
+      onEof: () => {},
+      onParseError: (error) => {
+        if (error.code === 'duplicate-attribute') duplicates = true;
+      },
+    },
+  );
+  tokenizer.write(source, true);
+  return covered;
+}
+
+/** The tag `tail` (which starts with `<` and never closes) with its hazards removed, escaped. */
+function neutralizeOpenTag(tail: string, f: SanitizeFindings): string {
+  let cleaned: string | undefined;
+  let seen = false;
+  tokenize(tail + CLOSE_ANY_TAG, {
+    tag: (token, hadDuplicates) => {
+      if (seen || token.location?.startOffset !== 0) return;
+      seen = true;
+      const rebuilt = cleanTag(tail, token, hadDuplicates, f, tail.length);
+      // The rebuilt tag ends with the `>` the input never had: take it off again.
+      cleaned = rebuilt?.replace(/ ?\/?>$/, '');
+    },
+    comment: () => {},
+    doctype: () => {},
+  });
+  return escapeLt(cleaned ?? tail);
+}
+
+/** Neutralises the HTML hazards in `text` (see the module comment), counting them in `f`. */
+export function neutralizeHtml(text: string, f: SanitizeFindings): string {
+  if (!text.includes('<')) return text;
+  const edits: Edit[] = [];
+  let removing: { name: string; start: number } | undefined;
+  const covered = tokenize(text, {
+    tag: (token, hadDuplicates, tokenizer) => {
+      const loc = token.location;
+      if (!loc) return;
+      const name = token.tagName;
+      const isEnd = isEndTag(token);
+      if (removing) {
+        if (isEnd && name === removing.name) {
+          edits.push({ start: removing.start, end: loc.endOffset, text: `⟦${name} element removed⟧` });
+          removing = undefined;
+        }
+        return;
+      }
+      const mode = REMOVED_WITH_CONTENT[name];
+      if (mode !== undefined && !isEnd) {
+        f.dangerousElements++;
+        removing = { name, start: loc.startOffset };
+        tokenizer.state = mode;
+        return;
+      }
+      if (REPLACED_TAGS.has(name)) {
+        if (!isEnd) f.dangerousElements++;
+        edits.push({
+          start: loc.startOffset,
+          end: loc.endOffset,
+          text: `⟦${name} ${isEnd ? 'end tag' : 'tag'} removed⟧`,
+        });
+        return;
+      }
+      const cleaned = cleanTag(text, token, hadDuplicates, f);
+      if (cleaned !== undefined) edits.push({ start: loc.startOffset, end: loc.endOffset, text: cleaned });
+    },
+    comment: (token) => {
+      const loc = token.location;
+      if (!loc) return;
+      const end = Math.min(loc.endOffset, text.length);
+      f.htmlComments++;
+      edits.push(
+        text.startsWith('<!--', loc.startOffset)
+          ? { start: loc.startOffset, end, text: '⟦hidden HTML comment removed⟧' }
+          : { start: loc.startOffset, end, text: escapeLt(text.slice(loc.startOffset, end)) },
+      );
+    },
+    doctype: (token) => {
+      const loc = token.location;
+      if (!loc) return;
+      const end = Math.min(loc.endOffset, text.length);
+      f.htmlComments++;
+      edits.push({ start: loc.startOffset, end, text: escapeLt(text.slice(loc.startOffset, end)) });
+    },
+  });
+  if (removing) {
+    edits.push({ start: removing.start, end: text.length, text: `⟦${removing.name} element removed⟧` });
+  } else if (covered < text.length && text[covered] === '<') {
+    edits.push({ start: covered, end: text.length, text: neutralizeOpenTag(text.slice(covered), f) });
+  } else {
+    // A trailing `<` or `</` would open a tag with whatever text is appended next.
+    const dangling = /<\/?$/.exec(text);
+    if (dangling) edits.push({ start: dangling.index, end: dangling.index + 1, text: '&lt;' });
+  }
+  if (edits.length === 0) return text;
+  edits.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const edit of edits) {
+    if (edit.start < at) continue; // cannot happen: tokens do not overlap
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
