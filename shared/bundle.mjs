@@ -5,7 +5,7 @@
 // start reads one file instead of resolving hundreds of modules.
 // Usage: refmcp-bundle src/index.ts [src/other.ts …] [--external pkg …]
 import { chmod } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
@@ -17,6 +17,19 @@ if (positionals.length === 0) {
   console.error('usage: refmcp-bundle ENTRY.ts [ENTRY.ts …] [--external PKG …]');
   process.exit(2);
 }
+// zod re-exports its 60 error-message locales as a namespace (`z.locales`), which keeps all of them in
+// any bundle that imports zod as a namespace (the SDK does): 267 KB, a quarter of a server's bundle.
+// Only English is ever used here (zod's default), so the namespace is cut down to it.
+const englishZodLocalesOnly = {
+  name: 'english-zod-locales-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 await build({
   entryPoints: positionals,
   outdir: 'dist',
@@ -36,6 +49,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   external: values.external,
+  plugins: [englishZodLocalesOnly],
   // CommonJS dependencies inside an ESM bundle still call require() for built-ins.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __refmcpCreateRequire } from 'node:module';\nconst require = __refmcpCreateRequire(import.meta.url);",
