@@ -2,13 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AllowedRoots,
-  mkdirInside,
-  mkdirResolved,
-  PathError,
-  type PathErrorCode,
-} from '../src/paths/index.js';
+import { AllowedRoots, mkdirInside, mkdirResolved } from '../src/paths/index.js';
+import { rejects } from './paths-support.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -23,16 +18,6 @@ async function fixture(): Promise<{ allowed: string; outside: string; roots: All
   await fs.mkdir(allowed);
   await fs.mkdir(outside);
   return { allowed, outside, roots: await AllowedRoots.fromConfig([allowed]) };
-}
-
-async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PathError);
-  expect((err as PathError).code).toBe(code);
-  return err as PathError;
 }
 
 describe('mkdirInside', () => {

@@ -4,15 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AllowedRoots,
-  openInside,
-  openResolved,
-  PathError,
-  type PathErrorCode,
-  readInside,
-} from '../src/paths/index.js';
+import { AllowedRoots, openInside, openResolved, readInside } from '../src/paths/index.js';
 import { openPinned, pinInside, readPinned } from '../src/paths/pinned-open.js';
+import { rejects } from './paths-support.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -28,16 +22,6 @@ async function fixture(): Promise<{ allowed: string; outside: string; roots: All
   await fs.mkdir(outside);
   await fs.writeFile(path.join(outside, 'secret.txt'), 'SECRET');
   return { allowed, outside, roots: await AllowedRoots.fromConfig([allowed]) };
-}
-
-async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PathError);
-  expect((err as PathError).code).toBe(code);
-  return err as PathError;
 }
 
 describe('openInside', () => {

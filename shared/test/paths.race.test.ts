@@ -10,14 +10,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  AllowedRoots,
-  mkdirInside,
-  moveInside,
-  PathError,
-  type PathErrorCode,
-  writeFileAtomic,
-} from '../src/paths/index.js';
+import { AllowedRoots, mkdirInside, moveInside, PathError, writeFileAtomic } from '../src/paths/index.js';
+import { rejects } from './paths-support.js';
 
 const linux = process.platform === 'linux';
 const made: string[] = [];
@@ -67,16 +61,6 @@ async function fixture(): Promise<Swap> {
       if (swapped) exchange();
     },
   };
-}
-
-async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PathError);
-  expect((err as PathError).code).toBe(code);
-  return err as PathError;
 }
 
 /** Every name below `dir`, recursively (relative, sorted). */

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AllowedRoots, expandHome, PathError, type PathErrorCode } from '../src/paths/index.js';
+import { AllowedRoots, expandHome } from '../src/paths/index.js';
+import { rejects } from './paths-support.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -19,16 +20,6 @@ async function fixture(): Promise<{ base: string; allowed: string; outside: stri
   await fs.mkdir(allowed);
   await fs.mkdir(outside);
   return { base, allowed, outside };
-}
-
-async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PathError);
-  expect((err as PathError).code).toBe(code);
-  return err as PathError;
 }
 
 describe('AllowedRoots.resolve', () => {

@@ -2,13 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AllowedRoots,
-  PathError,
-  type PathErrorCode,
-  writeFileAtomic,
-  writeResolved,
-} from '../src/paths/index.js';
+import { AllowedRoots, writeFileAtomic, writeResolved } from '../src/paths/index.js';
+import { rejects } from './paths-support.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -23,16 +18,6 @@ async function fixture(): Promise<{ base: string; allowed: string; outside: stri
   await fs.mkdir(allowed);
   await fs.mkdir(outside);
   return { base, allowed, outside, roots: await AllowedRoots.fromConfig([allowed]) };
-}
-
-async function rejects(p: Promise<unknown>, code: PathErrorCode): Promise<PathError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PathError);
-  expect((err as PathError).code).toBe(code);
-  return err as PathError;
 }
 
 /** The mode a plain new file gets under the current umask (avoids the deprecated umask() getter). */

@@ -29,13 +29,7 @@ export class UntrustedText {
     maxBytes = Number.POSITIVE_INFINITY,
     more = 'narrow the request',
   ): string {
-    if (!text) return '';
-    const sanitized = sanitizeUntrusted(text);
-    addFindings(this.findings, sanitized.findings);
-    const cut = truncateUtf8(sanitized.text, maxBytes);
-    return cut.truncated
-      ? `${closeCut(cut.text)}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`
-      : cut.text;
+    return this.bounded(text, true, maxBytes, more);
   }
 
   /**
@@ -47,13 +41,17 @@ export class UntrustedText {
     maxBytes = Number.POSITIVE_INFINITY,
     more = 'narrow the request',
   ): string {
+    return this.bounded(text, false, maxBytes, more);
+  }
+
+  private bounded(text: string | null | undefined, markup: boolean, maxBytes: number, more: string): string {
     if (!text) return '';
-    const sanitized = sanitizeUntrusted(text, { markup: false });
+    const sanitized = sanitizeUntrusted(text, { markup });
     addFindings(this.findings, sanitized.findings);
     const cut = truncateUtf8(sanitized.text, maxBytes);
-    return cut.truncated
-      ? `${cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`
-      : cut.text;
+    if (!cut.truncated) return cut.text;
+    // A cut can leave a tag open in prose; code is not rendered, so it is cut as is.
+    return `${markup ? closeCut(cut.text) : cut.text}\n${truncationMarker(`${cut.omittedBytes} more bytes`, more)}`;
   }
 
   /** `clean` for one-line fields (titles, names): newlines folded to spaces. */
