@@ -3,9 +3,9 @@
  * edit_file), FS-08 (move never overwrites), FS-12 (mkdir -p), FS-13 (mode kept), dry runs writing nothing,
  * and the annotations each tool declares.
  */
-import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Connection } from '@refmcp/test-harness';
+import { type Connection, connect, serverBin } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, resultText, startServer, tempDir } from './support.js';
 
@@ -190,6 +190,42 @@ describe('write_file', () => {
       expect(resultText(r)).not.toContain('ENAMETOOLONG');
     }
     expect((await readdir(dir)).filter((n) => n.startsWith('.') && n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a file this server may not write (mode 0444) is refused by write_file and edit_file, unchanged', async () => {
+    // As root every file is writable, so the server runs as nobody then (util-linux setpriv); else as is.
+    const asRoot = process.getuid?.() === 0;
+    const { dir: ro, cleanup: cleanupRo } = await tempDir('refmcp-fs-ro-');
+    const file = join(ro, 'locked.txt');
+    await writeFile(file, 'keep me\n');
+    await chmod(file, 0o444);
+    if (asRoot) {
+      await chmod(ro, 0o777); // the directory stays writable: only the file's own mode protects it
+      await chown(file, 65534, 65534);
+    }
+    const bin = serverBin('filesystem');
+    const server = asRoot
+      ? await connect({
+          command: 'setpriv',
+          args: ['--reuid=65534', '--regid=65534', '--clear-groups', bin.command, ...bin.args, ro],
+        })
+      : await startServer([ro]);
+    try {
+      for (const [tool, args] of [
+        ['write_file', { path: file, content: 'replaced' }],
+        ['edit_file', { path: file, edits: [{ oldText: 'keep', newText: 'lose' }] }],
+      ] as const) {
+        const r = await call(server, tool, args);
+        expect(r.isError, tool).toBe(true);
+        expect(resultText(r)).toMatch(/is not writable by this server \(mode 0444\); it was not changed/);
+      }
+      expect(await readFile(file, 'utf8')).toBe('keep me\n');
+      expect((await stat(file)).mode & 0o777).toBe(0o444);
+      expect((await readdir(ro)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await server.close();
+      await cleanupRo();
+    }
   });
 
   it('writes through no symlink to outside', async () => {

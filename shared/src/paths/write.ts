@@ -163,6 +163,9 @@ export async function writeResolved(
     if (opts.exclusive && (existing || (await lstatOrNull(resolved.absolute).catch(() => null)))) {
       throw existsError(input);
     }
+    // Replacing by rename needs only the directory's write permission: without this check a file the server
+    // may not write (mode 0444, or another user's 0644) would be replaced all the same, as `>` would not.
+    if (existing) await assertWritable(targetAt, existing.mode, input);
 
     const tempBase = tempName(name);
     const temp = path.join(parent.real, tempBase);
@@ -200,6 +203,22 @@ export async function writeResolved(
     return { ...resolved, real: target, exists: true };
   } finally {
     parent.release();
+  }
+}
+
+/** PathError 'invalid' unless this process may write the existing file at `at` (access(2) W_OK). */
+async function assertWritable(at: string, mode: number, input: string): Promise<void> {
+  try {
+    await fs.access(at, constants.W_OK);
+  } catch (err) {
+    const code = errnoOf(err);
+    if (code !== 'EACCES' && code !== 'EPERM') throw fsErrorToPathError(err, input);
+    throw new PathError(
+      'invalid',
+      input,
+      `${quote(input)} is not writable by this server (mode ${(mode & 0o7777).toString(8).padStart(4, '0')}); ` +
+        'it was not changed. Change its permissions first, or write to another path.',
+    );
   }
 }
 
