@@ -9,6 +9,7 @@ import { type AllowedRoots, type ReadOpened, type ResolvedPath, readInside } fro
 import { buildMatches, type GrepMatch, looksBinary, splitLines } from './grep.js';
 import type { GitignoreRules } from './ignore-rules.js';
 import type { LineMatcher } from './line-matcher.js';
+import { MAX_SEARCH_DEPTH } from './name-search.js';
 import { type WalkEntry, Walker } from './walk.js';
 
 export interface ResumePoint {
@@ -57,15 +58,14 @@ export interface ContentSearchPage {
   skippedLarge: number;
   skippedUnreadable: number;
   skippedLinks: number;
+  /** Directories at {@link MAX_SEARCH_DEPTH} whose contents were not searched. */
+  depthLimited: number;
   /** Files whose regex evaluation ran out of time (skipped; the pattern may backtrack catastrophically). */
   regexTimedOut: string[];
   stoppedBy?: 'results' | 'bytes' | 'time' | 'cancelled';
   /** Where the next page starts (set exactly when stoppedBy is). */
   next?: ResumePoint;
 }
-
-/** Deepest directory level searched. */
-const MAX_DEPTH = 128;
 
 /** Rough bytes a match adds to the rendered page. */
 function matchCost(m: GrepMatch): number {
@@ -116,7 +116,7 @@ async function* candidates(
   }
   const walker = new Walker(opts.start.real, {
     contains: (real) => opts.roots.containsReal(real),
-    maxDepth: MAX_DEPTH,
+    maxDepth: MAX_SEARCH_DEPTH,
     deadline: opts.deadline,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.resume ? { after: opts.resume.file, inclusive: opts.resume.inclusive } : {}),
@@ -142,6 +142,7 @@ export async function searchContents(opts: ContentSearchOptions): Promise<Conten
     skippedLarge: 0,
     skippedUnreadable: 0,
     skippedLinks: 0,
+    depthLimited: 0,
     regexTimedOut: [],
   };
   let bytes = 0;
@@ -204,6 +205,7 @@ export async function searchContents(opts: ContentSearchOptions): Promise<Conten
   const walker = holder.walker;
   if (walker) {
     page.skippedLinks = walker.stats.skippedLinks;
+    page.depthLimited = walker.stats.depthLimited;
     page.skippedUnreadable += walker.stats.unreadable;
     if (!page.stoppedBy && (walker.stats.timedOut || walker.stats.aborted)) {
       // Resume after the last entry the walk examined (every one up to it was handled).

@@ -133,15 +133,23 @@ export async function readListing(
       }
       const type: EntryKind = d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
       if (!opts.withSizes || type !== 'file') return { name: d.name, type };
-      try {
-        return { name: d.name, type, size: (await fs.lstat(`${at}/${d.name}`)).size };
-      } catch {
-        return undefined; // vanished meanwhile
-      }
+      return withSize(d.name, type, `${at}/${d.name}`);
     });
     return summarise(described, opts.withSizes, skippedLinks);
   } finally {
     unpin(pin);
+  }
+}
+
+/**
+ * A file entry with its size; without one when the size cannot be read (a directory with read but no search
+ * permission lists names only); undefined when the file vanished meanwhile.
+ */
+async function withSize(name: string, type: EntryKind, at: string): Promise<ListedEntry | undefined> {
+  try {
+    return { name, type, size: (await fs.lstat(at)).size };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : { name, type };
   }
 }
 
@@ -175,11 +183,7 @@ async function readListingByPath(
     }
     const type: EntryKind = d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
     if (!opts.withSizes || type !== 'file') return { name: d.name, type };
-    try {
-      return { name: d.name, type, size: (await fs.lstat(full)).size };
-    } catch {
-      return undefined; // vanished meanwhile
-    }
+    return withSize(d.name, type, full);
   });
   return summarise(described, opts.withSizes, skippedLinks);
 }

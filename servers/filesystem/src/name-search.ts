@@ -28,6 +28,8 @@ export interface NameSearchPage {
   stoppedBy?: 'results' | 'bytes' | 'time' | 'cancelled';
   skippedLinks: number;
   unreadable: number;
+  /** Directories at {@link MAX_SEARCH_DEPTH} whose contents were not searched. */
+  depthLimited: number;
 }
 
 /** Walk depth limit of a name search: deep enough for any real tree, a stop for pathological ones. */
@@ -75,5 +77,6 @@ export async function searchNames(startReal: string, opts: NameSearchOptions): P
     ...(stoppedBy ? { stoppedBy } : {}),
     skippedLinks: walker.stats.skippedLinks,
     unreadable: walker.stats.unreadable,
+    depthLimited: walker.stats.depthLimited,
   };
 }

@@ -2,11 +2,11 @@
  * list_directory and list_directory_with_sizes through the built server over stdio: the official
  * text shape, structured entries and totals, ALL-05 pagination, and symlink containment (FS-02).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { call, resultText, startServer, startUnprivileged, tempDir } from './support.js';
 
 interface Entry {
   name: string;
@@ -162,5 +162,31 @@ describe('list_directory_with_sizes', () => {
     const names = walk.pages.flatMap((p) => p.entries.map((e) => e.name));
     expect(names).toEqual([...NAMES].reverse());
     expect(new Set(walk.pages.map((p) => p.totalSize)).size).toBe(1);
+  });
+});
+
+describe('a directory with read but no search permission', () => {
+  it('list_directory_with_sizes lists every name, with "size unknown" where the size cannot be read', async () => {
+    const { dir, cleanup } = await tempDir('refmcp-fs-noexec-');
+    try {
+      chmodSync(dir, 0o755);
+      mkdirSync(join(dir, 'names-only'));
+      writeFileSync(join(dir, 'names-only', 'f.txt'), 'hello');
+      chmodSync(join(dir, 'names-only'), 0o644); // r but no x for owner, group and others
+      const server = await startUnprivileged([dir]);
+      try {
+        const plain = await call(server, 'list_directory', { path: join(dir, 'names-only') });
+        expect(resultText(plain)).toContain('f.txt');
+        const sized = await call(server, 'list_directory_with_sizes', { path: join(dir, 'names-only') });
+        expect(sized.isError).toBeFalsy();
+        expect(sized.structuredContent).toMatchObject({ entries: [{ name: 'f.txt', type: 'file' }] });
+        expect(resultText(sized)).toMatch(/f\.txt\s+\(size unknown\)/);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      chmodSync(join(dir, 'names-only'), 0o755);
+      await cleanup();
+    }
   });
 });

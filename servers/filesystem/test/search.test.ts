@@ -176,3 +176,32 @@ describe('time budget', () => {
     expect(s.nextCursor).toBeTruthy();
   });
 });
+
+describe('depth limit', () => {
+  it('says when directories 128 levels deep were not searched further (search_files and search_file_contents)', async () => {
+    const deep = await tempDir('refmcp-search-deep-');
+    cleanups.push(deep.cleanup);
+    const bottom = join(deep.dir, ...Array.from({ length: 130 }, () => 'd'));
+    mkdirSync(bottom, { recursive: true });
+    writeFileSync(join(bottom, 'bottom.txt'), 'needle\n');
+    writeFileSync(join(deep.dir, 'top.txt'), 'needle\n');
+    const server = await startServer([deep.dir]);
+    try {
+      const names = await call(server, 'search_files', { path: deep.dir, pattern: '**/*.txt' });
+      expect(names.structuredContent).toMatchObject({ depthLimited: 1 });
+      expect((names.structuredContent as SearchResult).matches.map((m) => m.path)).toEqual([
+        join(deep.dir, 'top.txt'),
+      ]);
+      expect(resultText(names)).toContain('(1 directory 128 levels deep not searched further');
+      const grep = await call(server, 'search_file_contents', { path: deep.dir, pattern: 'needle' });
+      expect(grep.structuredContent).toMatchObject({ depthLimited: 1, filesWithMatches: 1 });
+      expect(resultText(grep)).toContain('(1 directory 128 levels deep not searched further');
+      // A tree within the limit: no note, no field.
+      const shallow = await call(conn, 'search_files', { path: big, pattern: '**/util.js' });
+      expect(resultText(shallow)).not.toContain('levels deep');
+      expect(shallow.structuredContent).not.toHaveProperty('depthLimited');
+    } finally {
+      await server.close();
+    }
+  });
+});

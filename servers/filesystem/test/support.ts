@@ -23,6 +23,22 @@ export async function startServer(args: string[], era: Era = 'legacy'): Promise<
   return connect({ command: bin.command, args: [...bin.args, ...args], era });
 }
 
+/** Numeric id of the `nobody` user and group (Debian's), which unprivileged servers run as when tests run as root. */
+export const NOBODY = 65534;
+
+/**
+ * The built server as an unprivileged user, for checks of file permissions (root may write and search
+ * everything): as root it runs as nobody through util-linux `setpriv`; otherwise as the current user.
+ */
+export async function startUnprivileged(args: string[]): Promise<Connection> {
+  if (process.getuid?.() !== 0) return startServer(args);
+  const bin = serverBin('filesystem');
+  return connect({
+    command: 'setpriv',
+    args: [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', bin.command, ...bin.args, ...args],
+  });
+}
+
 /** Each connection's tools' output schemas, as listed (fetched on the first call). */
 const outputSchemas = new WeakMap<Connection, Promise<Map<string, Record<string, unknown>>>>();
 

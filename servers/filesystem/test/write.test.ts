@@ -3,11 +3,22 @@
  * edit_file), FS-08 (move never overwrites), FS-12 (mkdir -p), FS-13 (mode kept), dry runs writing nothing,
  * and the annotations each tool declares.
  */
-import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Connection, connect, serverBin } from '@refmcp/test-harness';
+import type { Connection } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { call, NOBODY, resultText, startServer, startUnprivileged, tempDir } from './support.js';
 
 let conn: Connection;
 let dir: string;
@@ -193,7 +204,6 @@ describe('write_file', () => {
   });
 
   it('a file this server may not write (mode 0444) is refused by write_file and edit_file, unchanged', async () => {
-    // As root every file is writable, so the server runs as nobody then (util-linux setpriv); else as is.
     const asRoot = process.getuid?.() === 0;
     const { dir: ro, cleanup: cleanupRo } = await tempDir('refmcp-fs-ro-');
     const file = join(ro, 'locked.txt');
@@ -201,15 +211,9 @@ describe('write_file', () => {
     await chmod(file, 0o444);
     if (asRoot) {
       await chmod(ro, 0o777); // the directory stays writable: only the file's own mode protects it
-      await chown(file, 65534, 65534);
+      await chown(file, NOBODY, NOBODY);
     }
-    const bin = serverBin('filesystem');
-    const server = asRoot
-      ? await connect({
-          command: 'setpriv',
-          args: ['--reuid=65534', '--regid=65534', '--clear-groups', bin.command, ...bin.args, ro],
-        })
-      : await startServer([ro]);
+    const server = await startUnprivileged([ro]);
     try {
       for (const [tool, args] of [
         ['write_file', { path: file, content: 'replaced' }],

@@ -100,7 +100,8 @@ function entryLine(e: ListedEntry, withSizes: boolean): string {
   const tag = entryTag(e);
   const link = e.type === 'symlink' ? ` (link to a ${e.target ?? 'file'})` : '';
   if (!withSizes) return `${tag} ${e.name}${link}`;
-  const size = e.size !== undefined && e.type !== 'directory' ? formatSize(e.size).padStart(10) : '';
+  const isFile = e.type === 'file' || (e.type === 'symlink' && e.target === 'file');
+  const size = e.size !== undefined ? formatSize(e.size).padStart(10) : isFile ? '(size unknown)' : '';
   return `${tag} ${`${e.name}${link}`.padEnd(30)} ${size}`;
 }
 

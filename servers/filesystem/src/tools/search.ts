@@ -21,9 +21,14 @@ import { excluder, includer, namePattern } from '../globs.js';
 import { renderFileMatches } from '../grep.js';
 import { GitignoreRules } from '../ignore-rules.js';
 import { compilePattern, literalMatcher, workerMatcher } from '../line-matcher.js';
-import { searchNames } from '../name-search.js';
+import { MAX_SEARCH_DEPTH, searchNames } from '../name-search.js';
 import { makeCursor, queryKey, readCursor } from '../paging.js';
 import { excludePatternsSchema, resolveDirectory } from './list.js';
+
+const depthLimitedField = z
+  .number()
+  .optional()
+  .describe(`Directories ${MAX_SEARCH_DEPTH} levels deep whose contents were not searched.`);
 
 const READ_ONLY: ToolHints = {
   readOnlyHint: true,
@@ -54,6 +59,7 @@ const searchFilesOutput = z.object({
   ),
   scanned: z.number().describe('Entries examined for this page.'),
   skippedLinks: z.number(),
+  depthLimited: depthLimitedField,
   timedOut: z.boolean().optional(),
   nextCursor: z
     .string()
@@ -92,9 +98,18 @@ const grepOutput = z.object({
     links: z.number().describe('Symlinks pointing outside the allowed directories or nowhere.'),
   }),
   regexTimedOut: z.array(z.string()).describe('Files skipped because the regex ran out of time on them.'),
+  depthLimited: depthLimitedField,
   timedOut: z.boolean().optional(),
   nextCursor: z.string().optional(),
 });
+
+/** The line saying that directories below the depth limit were not searched. */
+function depthNote(n: number): string {
+  return (
+    `(${n} director${n === 1 ? 'y' : 'ies'} ${MAX_SEARCH_DEPTH} levels deep not searched further: ` +
+    'search again from a deeper path to reach what is below)'
+  );
+}
 
 /** "1 file", "3 files". */
 function count(n: number, one: string, many = `${one}s`): string {
@@ -188,6 +203,7 @@ export function searchTools(config: Config): ToolDefinition[] {
       }
       if (page.skippedLinks > 0)
         lines.push(`(${page.skippedLinks} symlink(s) outside the allowed directories skipped)`);
+      if (page.depthLimited > 0) lines.push(depthNote(page.depthLimited));
       return structuredResult(
         {
           path: dir.absolute,
@@ -195,6 +211,7 @@ export function searchTools(config: Config): ToolDefinition[] {
           matches,
           scanned: page.scanned,
           skippedLinks: page.skippedLinks,
+          ...(page.depthLimited > 0 ? { depthLimited: page.depthLimited } : {}),
           ...(page.stoppedBy === 'time' ? { timedOut: true } : {}),
           ...(nextCursor ? { nextCursor } : {}),
         },
@@ -305,6 +322,7 @@ export function searchTools(config: Config): ToolDefinition[] {
             `${count(page.filesSearched, 'file')} searched` +
             (skipped.length ? `; skipped: ${skipped.join(', ')}` : ''),
         );
+        if (page.depthLimited > 0) lines.push(depthNote(page.depthLimited));
         if (page.regexTimedOut.length > 0) {
           lines.push(
             `The regex ran out of time on ${page.regexTimedOut.join(', ')} (skipped): simplify the pattern ` +
@@ -333,6 +351,7 @@ export function searchTools(config: Config): ToolDefinition[] {
               links: page.skippedLinks,
             },
             regexTimedOut: page.regexTimedOut,
+            ...(page.depthLimited > 0 ? { depthLimited: page.depthLimited } : {}),
             ...(page.stoppedBy === 'time' ? { timedOut: true } : {}),
             ...(nextCursor ? { nextCursor } : {}),
           },
