@@ -12,7 +12,8 @@
  * - it defines a function whose language or body is refused (bodies.ts).
  * It does not decide read-only-ness — PostgreSQL's READ ONLY transaction does. It does note what a
  * read call refuses although a READ ONLY transaction allows it (read-rules.ts: LOCK, VACUUM/ANALYZE,
- * CLUSTER, REINDEX, CHECKPOINT, advisory locks), for the read tools to refuse (run.ts).
+ * CLUSTER, REINDEX, CHECKPOINT, advisory locks, transaction IDs, EXPLAIN of a write or of SELECT …
+ * FOR UPDATE/SHARE), for the read tools to refuse (run.ts).
  *
  * Limits (README, security model): SQL assembled at run time inside a function body, and functions,
  * views or foreign tables the DBA already created, are not visible here; a least-privilege role is
@@ -21,7 +22,13 @@
 import { checkRoutine } from './bodies.js';
 import { loadParser, type ParseResult, type Parser, type RawStmt, statementText } from './parser.js';
 import { functionRule, NODE_RULES, Refusal, type Rule } from './reach-rules.js';
-import { READ_NODE_RULES, readFunctionRule } from './read-rules.js';
+import {
+  explainWriteRule,
+  planLock,
+  READ_NODE_RULES,
+  type ReadRule,
+  readFunctionRule,
+} from './read-rules.js';
 
 export { Refusal };
 
@@ -35,7 +42,14 @@ export interface Checked {
    * Why a read call (READ ONLY transaction) must refuse the statement although PostgreSQL would run
    * it (read-rules.ts); absent when nothing in the statement's own tree calls for it.
    */
-  readRule?: Rule;
+  readRule?: ReadRule;
+  /**
+   * What in the statement's tree takes a lock beyond a read's when PostgreSQL merely plans it (a
+   * write's target, SELECT … FOR UPDATE/SHARE: read-rules.ts planLock), e.g. "UPDATE"; absent when
+   * nothing does. explain_query, which plans the whole statement, refuses it on a read-only server;
+   * an EXPLAIN statement in a read call is refused through readRule.
+   */
+  planLock?: string;
 }
 
 /** Where a tree came from, for rules that need more than the node. */
@@ -85,11 +99,28 @@ export async function checkSql(sql: string): Promise<Checked> {
   const select = kind === 'SelectStmt' ? (stmt?.SelectStmt as Record<string, unknown>) : undefined;
   const checked: Checked = { kind, query: select !== undefined && select.intoClause === undefined };
   if (read.rule) checked.readRule = read.rule;
+  const locks = firstPlanLock(stmt);
+  if (locks) checked.planLock = locks;
+  // EXPLAIN (even without ANALYZE) plans its statement, taking the locks planning takes.
+  const explained =
+    kind === 'ExplainStmt' ? firstPlanLock((stmt?.ExplainStmt as Fields | undefined)?.query) : undefined;
+  if (explained && !checked.readRule) checked.readRule = explainWriteRule(explained, 'query');
   if (sql.length <= CACHE_MAX_SQL) {
     passed.set(sql, checked);
     if (passed.size > CACHE_ENTRIES) passed.delete(passed.keys().next().value as string);
   }
   return checked;
+}
+
+type Fields = Record<string, unknown>;
+
+/** The first thing in `tree` (anywhere: CTEs, sub-selects) that planning locks beyond a read (planLock). */
+function firstPlanLock(tree: unknown): string | undefined {
+  let found: string | undefined;
+  walk(tree, (key, node) => {
+    found ??= planLock(key, node);
+  });
+  return found;
 }
 
 /** Checks every statement of a parse result of `text` (throws Refusal). */

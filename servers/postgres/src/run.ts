@@ -11,6 +11,7 @@ import { statementError } from './errors.js';
 import { CURSOR_NAME, type Page, readDeclared, readPortal } from './fetch.js';
 import { type Checked, checkSql, Refusal } from './guard.js';
 import { SqlSyntaxError } from './parser.js';
+import { explainWriteRule, type ReadRule } from './read-rules.js';
 
 /** What running needs from the configuration. */
 export type RunConfig = Pick<
@@ -59,15 +60,22 @@ export async function guard(config: RunConfig, sql: string, tool: string, read: 
       `the SQL could not be checked, so it was not run: PostgreSQL's parser failed to load (${(error as Error).message})`,
     );
   }
-  if (read && checked.readRule)
-    throw new ToolError(
-      `refused before it reached the database: ${checked.readRule.reason} (PostgreSQL docs: ${checked.readRule.source}). ` +
-        `${tool} runs reads only, and reads must change nothing and hold no lock beyond their own; ` +
-        (config.writes
-          ? 'the execute tool can run it.'
-          : 'this server is read-only (the execute tool, with --allow-writes, can run it).'),
-    );
+  if (read && checked.readRule) throw readRefusal(config, checked.readRule, tool);
   return checked;
+}
+
+/** The error a read call gives for what read-rules.ts refuses in it. */
+function readRefusal(config: RunConfig, rule: ReadRule, tool: string): ToolError {
+  const instead =
+    rule.advise?.(config.writes) ??
+    `${tool} runs reads only, and reads must change nothing and hold no lock beyond their own; ` +
+      (config.writes
+        ? 'the execute tool can run it.'
+        : 'this server is read-only (the execute tool, with --allow-writes, can run it).');
+  return new ToolError(
+    `refused before it reached the database: ${rule.reason} (PostgreSQL docs: ${rule.source}). ${instead}` +
+      (rule.advice ? ` ${rule.advice}` : ''),
+  );
 }
 
 /** Runs `attempt` and maps a database error using the prefix the attempt put before the SQL. */
@@ -153,8 +161,11 @@ export async function explain(
   statement: Statement,
   opts: { analyze: boolean; signal: AbortSignal },
 ): Promise<unknown> {
-  // Plain EXPLAIN only plans (it runs no function); EXPLAIN ANALYZE runs the statement.
-  await guard(config, statement.sql, 'explain_query', opts.analyze);
+  // Plain EXPLAIN only plans (it runs no function); EXPLAIN ANALYZE runs the statement. Planning a
+  // write or SELECT … FOR UPDATE/SHARE takes its table locks: only where writes are enabled.
+  const { planLock } = await guard(config, statement.sql, 'explain_query', opts.analyze);
+  if (planLock && !config.writes)
+    throw readRefusal(config, explainWriteRule(planLock, 'explain_query'), 'explain_query');
   const prefix = `EXPLAIN (FORMAT JSON${opts.analyze ? ', ANALYZE, BUFFERS' : ''}) `;
   return mapped(config, 'explain_query', statement.sql, (setPrefix) => {
     setPrefix(prefix.length);

@@ -248,6 +248,26 @@ describe('guard: what read calls refuse although a READ ONLY transaction allows 
     ['SELECT pg_advisory_lock(1)', /^pg_advisory_lock: advisory locks/],
     ['SELECT 1 WHERE pg_catalog.PG_TRY_ADVISORY_XACT_LOCK_SHARED(1, 2)', /^pg_try_advisory_xact_lock_shared/],
     ['WITH x AS (SELECT pg_advisory_xact_lock(id) FROM users) SELECT 1', /^pg_advisory_xact_lock/],
+    // Spending a transaction ID outlives the ROLLBACK.
+    ['SELECT txid_current()', /^txid_current: it assigns the call a real transaction ID/],
+    ['SELECT pg_catalog.PG_CURRENT_XACT_ID()', /^pg_current_xact_id: it assigns/],
+    ['SELECT 1 FROM users WHERE id = (SELECT "txid_current"() % 2)', /^txid_current/],
+    // EXPLAIN plans its statement, and planning a write or a locking clause takes its table locks.
+    ["EXPLAIN UPDATE t SET v = 'x'", /^explaining UPDATE plans it.*ROW EXCLUSIVE/],
+    ['explain (costs off) DELETE FROM t', /^explaining DELETE /],
+    ['EXPLAIN INSERT INTO t VALUES (1)', /^explaining INSERT /],
+    ['EXPLAIN MERGE INTO t USING u ON true WHEN MATCHED THEN DELETE', /^explaining MERGE /],
+    ['EXPLAIN ANALYZE UPDATE t SET v = 1', /^explaining UPDATE /],
+    ['EXPLAIN SELECT * FROM t FOR UPDATE', /^explaining SELECT … FOR UPDATE plans it.*ROW SHARE/],
+    ['EXPLAIN SELECT * FROM t FOR NO KEY UPDATE SKIP LOCKED', /^explaining SELECT … FOR NO KEY UPDATE /],
+    ['EXPLAIN SELECT * FROM t FOR KEY SHARE OF t', /^explaining SELECT … FOR KEY SHARE /],
+    ['EXPLAIN SELECT * FROM (SELECT * FROM t FOR SHARE) s', /^explaining SELECT … FOR SHARE /],
+    ['EXPLAIN SELECT 1 WHERE EXISTS (SELECT 1 FROM t FOR UPDATE)', /^explaining SELECT … FOR UPDATE /],
+    ['EXPLAIN WITH x AS (SELECT * FROM t FOR UPDATE) SELECT * FROM x', /^explaining SELECT … FOR UPDATE /],
+    ['EXPLAIN WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d', /^explaining DELETE /],
+    ['EXPLAIN SELECT 1 UNION ALL (SELECT 2 FROM t FOR SHARE)', /^explaining SELECT … FOR SHARE /],
+    ['EXPLAIN CREATE TABLE c AS SELECT * FROM t FOR UPDATE', /^explaining SELECT … FOR UPDATE /],
+    ['EXPLAIN DECLARE c CURSOR FOR SELECT * FROM t FOR UPDATE', /^explaining SELECT … FOR UPDATE /],
   ];
   for (const [sql, reason] of cases) {
     it(sql, async () => expect(await readRule(sql)).toMatch(reason));
@@ -262,8 +282,34 @@ describe('guard: what read calls refuse although a READ ONLY transaction allows 
       'DECLARE c CURSOR WITH HOLD FOR SELECT 1',
       'SELECT pg_advisory_unlock_all()',
       "CREATE FUNCTION f() RETURNS void LANGUAGE sql AS 'SELECT pg_advisory_lock(1)'",
+      // Read a transaction ID or a snapshot without assigning one.
+      'SELECT txid_current_if_assigned(), pg_current_xact_id_if_assigned()',
+      'SELECT txid_current_snapshot(), pg_current_snapshot()',
+      'SELECT pg_snapshot_xmax(pg_current_snapshot()), txid_snapshot_xmax(txid_current_snapshot())',
+      // EXPLAIN of what plans with a read's lock only.
+      'EXPLAIN SELECT * FROM users WHERE id = 1',
+      'EXPLAIN (ANALYZE, BUFFERS) WITH x AS (SELECT 1) SELECT * FROM x',
+      "EXPLAIN SELECT 'FOR UPDATE', 'DELETE FROM t' FROM users",
+      'EXPLAIN VALUES (1)',
     ]) {
       expect(await readRule(sql), sql).toBeUndefined();
     }
+  });
+
+  it('notes what planning the whole statement locks beyond a read (explain_query plans it)', async () => {
+    const planLock = async (sql: string) => (await checkSql(sql)).planLock;
+    expect(await planLock("UPDATE t SET v = 'x'")).toBe('UPDATE');
+    expect(await planLock('DELETE FROM t')).toBe('DELETE');
+    expect(await planLock('INSERT INTO t SELECT * FROM u')).toBe('INSERT');
+    expect(await planLock('MERGE INTO t USING u ON true WHEN NOT MATCHED THEN DO NOTHING')).toBe('MERGE');
+    expect(await planLock('SELECT * FROM t FOR UPDATE')).toBe('SELECT … FOR UPDATE');
+    expect(await planLock('SELECT * FROM t WHERE id IN (SELECT id FROM u FOR KEY SHARE)')).toBe(
+      'SELECT … FOR KEY SHARE',
+    );
+    expect(await planLock('WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d')).toBe('DELETE');
+    expect(await planLock('SELECT * FROM users WHERE id = 1')).toBeUndefined();
+    expect(await planLock("SELECT 'UPDATE t SET v = 1' AS s")).toBeUndefined();
+    // A plain write is not itself a read rule: the READ ONLY transaction refuses it (25006).
+    expect((await checkSql('DELETE FROM t')).readRule).toBeUndefined();
   });
 });

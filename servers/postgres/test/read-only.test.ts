@@ -109,6 +109,139 @@ describe('read calls refuse what a READ ONLY transaction still allows', () => {
   });
 });
 
+describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in a read call', () => {
+  // A table of this describe's own: holding a lock on it stalls no other test.
+  const TABLE = 'plan_lock';
+  const WRITES = [
+    `UPDATE ${TABLE} SET v = 'x'`,
+    `DELETE FROM ${TABLE}`,
+    `INSERT INTO ${TABLE} VALUES (2, 'b')`,
+    `MERGE INTO ${TABLE} p USING (VALUES (1)) s(id) ON p.id = s.id WHEN MATCHED THEN DELETE`,
+    `SELECT * FROM ${TABLE} FOR UPDATE`,
+    `SELECT * FROM ${TABLE} FOR NO KEY UPDATE`,
+    `SELECT * FROM ${TABLE} FOR SHARE`,
+    `SELECT * FROM ${TABLE} FOR KEY SHARE`,
+    `SELECT 1 WHERE EXISTS (SELECT 1 FROM ${TABLE} FOR UPDATE)`,
+    `WITH x AS (SELECT * FROM ${TABLE} FOR SHARE) SELECT * FROM x`,
+    `WITH d AS (DELETE FROM ${TABLE} RETURNING *) SELECT * FROM d`,
+  ];
+  const EXPLAINING =
+    /explaining (INSERT|UPDATE|DELETE|MERGE|SELECT … FOR [A-Z ]+) plans it, and planning it takes the write's table locks/;
+
+  beforeAll(async () => {
+    await asAdmin(async (c) => {
+      await c.query(`CREATE TABLE ${TABLE} (id int PRIMARY KEY, v text)`);
+      await c.query(`INSERT INTO ${TABLE} VALUES (1, 'a')`);
+      await c.query(`ALTER TABLE ${TABLE} OWNER TO ${db().role}`);
+    });
+  });
+  afterAll(async () => {
+    await asAdmin((c) => c.query(`DROP TABLE IF EXISTS ${TABLE}`));
+  });
+
+  it('explain_query refuses them on a read-only server (with or without analyze), and plans them with --allow-writes', async () => {
+    for (const sql of WRITES) {
+      await expectRefused(readOnly, 'explain_query', { sql }, EXPLAINING);
+      await expectRefused(
+        readOnly,
+        'explain_query',
+        { sql },
+        /needs --allow-writes: this server is read-only/,
+      );
+    }
+    await expectRefused(readOnly, 'explain_query', { sql: WRITES[0], analyze: true }, EXPLAINING);
+    for (const sql of [`UPDATE ${TABLE} SET v = 'x'`, `SELECT * FROM ${TABLE} FOR UPDATE`]) {
+      const planned = await call(writer, 'explain_query', { sql });
+      expect(planned.isError, `${sql}: ${resultText(planned)}`).toBeFalsy();
+    }
+    const plain = await call(readOnly, 'explain_query', { sql: `SELECT * FROM ${TABLE} WHERE id = 1` });
+    expect(plain.isError, resultText(plain)).toBeFalsy();
+    expect(await asAdmin(async (c) => (await c.query(`SELECT v FROM ${TABLE}`)).rows)).toEqual([{ v: 'a' }]);
+  });
+
+  it('query refuses an EXPLAIN of them in every mode, pointing to explain_query where writes are enabled', async () => {
+    for (const target of WRITES) {
+      for (const sql of [`EXPLAIN ${target}`, `explain (analyze, costs off) ${target}`]) {
+        await expectRefused(readOnly, 'query', { sql }, EXPLAINING);
+        await expectRefused(writer, 'query', { sql }, /explain_query explains writes on this server/);
+      }
+    }
+    const plain = await call(readOnly, 'query', { sql: `EXPLAIN SELECT * FROM ${TABLE}` });
+    expect(plain.isError, resultText(plain)).toBeFalsy();
+  });
+
+  it('a refused EXPLAIN answers at once while another session holds LOCK TABLE … IN SHARE MODE', async () => {
+    const holder = await asAdminClient();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE ${TABLE} IN SHARE MODE`);
+      // Control: planning the UPDATE does take ROW EXCLUSIVE, so where it is allowed it waits for
+      // the SHARE lock (here until the writer's 300 ms lock timeout).
+      const waited = await call(writer, 'explain_query', { sql: `UPDATE ${TABLE} SET v = 'x'` });
+      expect(waited.isError).toBe(true);
+      expect(resultText(waited)).toMatch(/lock timeout \[SQLSTATE 55P03\]/);
+      // The read-only server's calls wait up to 5 s for a lock: a refusal never waits at all.
+      for (const [tool, sql] of [
+        ['explain_query', `UPDATE ${TABLE} SET v = 'x'`],
+        ['explain_query', `SELECT * FROM ${TABLE} FOR UPDATE`],
+        ['query', `EXPLAIN DELETE FROM ${TABLE}`],
+        ['query', `EXPLAIN INSERT INTO ${TABLE} VALUES (3, 'c')`],
+        ['query', `EXPLAIN SELECT * FROM ${TABLE} FOR KEY SHARE`],
+      ] as const) {
+        const r = await call(readOnly, tool, { sql });
+        expect(r.isError, sql).toBe(true);
+        expect(resultText(r), sql).toMatch(REFUSED);
+        expect(resultText(r), sql).not.toMatch(/55P03/);
+      }
+      // Nothing of ours is left waiting on the table: only the holder has locks on it.
+      const others = await asAdmin(async (c) => {
+        const { rows } = await c.query(
+          'SELECT count(*)::int AS n FROM pg_locks WHERE relation = $1::regclass AND pid <> $2',
+          [TABLE, (holder as unknown as { processID: number }).processID],
+        );
+        return rows[0].n as number;
+      });
+      expect(others).toBe(0);
+      // A read of the table is compatible with SHARE: it still runs.
+      const read = await call(readOnly, 'query', { sql: `SELECT v FROM ${TABLE}` });
+      expect(data(read)).toMatchObject({ rows: [['a']] });
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  });
+});
+
+describe('transaction IDs', () => {
+  it('txid_current() and pg_current_xact_id() are refused by read calls; _if_assigned and snapshots run', async () => {
+    for (const sql of [
+      'SELECT txid_current()',
+      'SELECT pg_catalog.pg_current_xact_id()',
+      'SELECT id FROM users WHERE id = txid_current() % 2',
+    ]) {
+      for (const conn of [readOnly, writer])
+        await expectRefused(conn, 'query', { sql }, /transaction ID, which is used up for good/);
+    }
+    await expectRefused(
+      readOnly,
+      'explain_query',
+      { sql: 'SELECT pg_current_xact_id()', analyze: true },
+      /pg_current_xact_id: it assigns/,
+    );
+    const r = await call(readOnly, 'query', {
+      sql:
+        'SELECT txid_current_if_assigned() AS a, pg_current_xact_id_if_assigned()::text AS b, ' +
+        'txid_current_snapshot() IS NOT NULL AS c, pg_current_snapshot() IS NOT NULL AS d',
+    });
+    expect(r.isError, resultText(r)).toBeFalsy();
+    // A read call's transaction never gets an ID of its own.
+    expect(data(r)).toMatchObject({ rows: [[null, null, true, true]] });
+    // Where writes are enabled, execute (a write transaction, which gets an ID anyway) runs it.
+    const executed = await call(writer, 'execute', { sql: 'SELECT txid_current()' });
+    expect(executed.isError, resultText(executed)).toBeFalsy();
+  });
+});
+
 describe('lock timeout', () => {
   it('every call runs with lock_timeout (default 5 s; --lock-timeout sets it)', async () => {
     const show = async (conn: Connection) =>

@@ -124,3 +124,90 @@ describe('runaway statements', () => {
     expect(structured(r)).toMatchObject({ rows: [[2]] });
   });
 });
+
+describe('after timed-out and failing calls', () => {
+  /** A write that never ends on its own (killed at the deadline, leaving a hot journal). */
+  const ENDLESS_WRITE =
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) INSERT INTO log SELECT x FROM c';
+  const MS = 1000;
+  let server: Connection;
+
+  beforeAll(async () => {
+    makeDb(join(dir, 'mix.db'), 'CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 2);');
+    server = await startServer([
+      '--db-path',
+      join(dir, 'mix.db'),
+      '--allow-writes',
+      '--statement-timeout',
+      String(MS),
+    ]);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const calls = {
+    timedOutRead: () => call(server, 'read_query', { query: RUNAWAY }),
+    timedOutWrite: () => call(server, 'write_query', { query: ENDLESS_WRITE }),
+    failingRead: () => call(server, 'read_query', { query: 'SELECT * FROM nonexist' }),
+    failingWrite: () => call(server, 'write_query', { query: 'INSERT INTO nonexist VALUES (1)' }),
+  };
+
+  /** A read and a write answer (well before the statement timeout would hide a stuck wait). */
+  async function expectHealthy(label: string): Promise<void> {
+    const read = await call(server, 'read_query', { query: 'SELECT count(*) FROM log' });
+    expect(read.isError, `${label}: ${resultText(read)}`).toBeFalsy();
+    expect(structured(read), label).toMatchObject({ rows: [[0]] });
+    const write = await call(server, 'write_query', { query: 'UPDATE t SET b = b WHERE a = 1' });
+    expect(write.isError, `${label}: ${resultText(write)}`).toBeFalsy();
+    expect(structured(write), label).toMatchObject({ changes: 1 });
+  }
+
+  it('a failing write right after a timed-out write leaves reads working', async () => {
+    const created = await call(server, 'create_table', { query: 'CREATE TABLE log(x)' });
+    expect(created.isError, resultText(created)).toBeFalsy();
+    const endless = await calls.timedOutWrite();
+    expect(endless.isError).toBe(true);
+    expect(resultText(endless)).toContain('--statement-timeout');
+    const failing = await calls.failingWrite();
+    expect(failing.isError).toBe(true);
+    expect(resultText(failing)).toContain('no such table: nonexist');
+    // The bug: every read from here on waited for a writer recovery nobody ended, and timed out.
+    for (let i = 0; i < 3; i++) {
+      const read = await call(server, 'read_query', { query: 'SELECT count(*) FROM log' });
+      expect(read.isError, resultText(read)).toBeFalsy();
+      expect(structured(read)).toMatchObject({ rows: [[0]] });
+    }
+    await expectHealthy('timed-out write, failing write');
+  });
+
+  it('any mix of timed-out and failing reads and writes leaves a read and a write working', async () => {
+    type Kind = keyof typeof calls;
+    await call(server, 'create_table', { query: 'CREATE TABLE IF NOT EXISTS log(x)' });
+    // Each step runs its calls together; steps run one after another, without a pause.
+    const sequences: Kind[][][] = [
+      [['timedOutWrite'], ['failingWrite']],
+      [['timedOutWrite'], ['failingRead']],
+      [['timedOutWrite'], ['timedOutWrite'], ['failingWrite', 'failingRead']],
+      [['timedOutRead'], ['failingWrite'], ['failingRead']],
+      [
+        ['timedOutRead', 'timedOutWrite'],
+        ['failingWrite', 'failingRead'],
+      ],
+      [['failingWrite', 'timedOutWrite', 'failingRead', 'timedOutRead'], ['failingWrite']],
+      [['timedOutWrite', 'failingWrite', 'failingWrite']],
+    ];
+    for (const sequence of sequences) {
+      const label = sequence.map((step) => step.join('+')).join(' → ');
+      for (const step of sequence) {
+        const results = await Promise.all(step.map((kind) => calls[kind]()));
+        results.forEach((r, i) => {
+          expect(r.isError, `${label}: ${step[i]} should fail: ${resultText(r)}`).toBe(true);
+        });
+      }
+      await expectHealthy(label);
+    }
+    const check = await call(server, 'read_query', { query: 'PRAGMA integrity_check' });
+    expect(structured(check)).toMatchObject({ rows: [['ok']] });
+  }, 60_000);
+});

@@ -189,7 +189,12 @@ export function schemaTools(config: Config): ToolDefinition[] {
       "Show PostgreSQL's plan for one statement as JSON (EXPLAIN (FORMAT JSON)): node types, estimated " +
       'costs and rows, indexes used. analyze: true also runs the statement (EXPLAIN ANALYZE, BUFFERS) for ' +
       'actual times and row counts — always inside a READ ONLY transaction that is rolled back, so a write ' +
-      `can never happen — within the ${config.statementTimeoutMs} ms statement timeout. ${modeNote}`,
+      `can never happen — within the ${config.statementTimeoutMs} ms statement timeout. ` +
+      (config.writes
+        ? ''
+        : 'Writes (INSERT, UPDATE, DELETE, MERGE) and SELECT … FOR UPDATE/SHARE are refused: planning them takes ' +
+          'their table locks, which needs --allow-writes. ') +
+      modeNote,
     inputSchema: z.strictObject({
       sql: sqlArg('The statement to explain (one statement; $n placeholders with params).'),
       params: paramsArg,

@@ -8,7 +8,8 @@
  *   slot and the statement itself. At the deadline, or when the client cancels, the engine process
  *   running the call is killed (SIGKILL: SQLite is crash-safe, sqlite.org/atomiccommit.html) and
  *   replaced. A read that was running on a sibling slot of that process is retried once (reads are
- *   idempotent); a killed writer's replacement rolls its journal back before reads continue.
+ *   idempotent); a killed writer's replacement — started only once the killed process has exited —
+ *   rolls its journal back before reads continue.
  * - While one slot runs a long statement, its sibling answers other calls at once. When every read
  *   slot has been busy for SPARE_DELAY_MS another read process is started (up to `maxReaders`
  *   slots); extra read processes idle for IDLE_REAP_MS are stopped.
@@ -194,7 +195,8 @@ export class EnginePool {
       registered(waiter);
       const starting = this.#slots(role).filter((s) => !s.open).length;
       const waiting = this.#waiters.filter((w) => w.role === role).length;
-      if (this.#slots(role).length < this.#cap(role) && starting < waiting) this.#spawn(role);
+      if (this.#slots(role).length < this.#cap(role) && starting < waiting && this.#maySpawn(role))
+        this.#spawn(role);
       this.#dispatch(role);
     });
   }
@@ -226,6 +228,17 @@ export class EnginePool {
     return role === 'read' ? this.opts.maxReaders : 1;
   }
 
+  /**
+   * Whether a call may start an engine of `role` now. Not a writer while a killed one has not exited
+   * yet (it is still in the list, dead): its exit (#onExit) starts the replacement, which must open
+   * only once the killed process is gone — only then is its journal hot and rolled back — and which
+   * ends the pending recovery reads wait on. A writer started earlier by a call was the bug where
+   * reads waited for a recovery nobody would end.
+   */
+  #maySpawn(role: Role): boolean {
+    return role === 'read' || this.#engines.write.length === 0;
+  }
+
   #spawn(role: Role): EngineProcess {
     const free = this.#cap(role) - this.#slots(role).length;
     const slots = role === 'read' ? Math.max(1, Math.min(READ_SLOTS_PER_PROCESS, free)) : 1;
@@ -235,6 +248,11 @@ export class EnginePool {
       (gone) => this.#onExit(gone),
     );
     this.#engines[role].push(engine);
+    // Reads wait while a recovery is pending; any writer started meanwhile ends it once it has
+    // opened (and rolled back a hot journal) or failed to (reads then report what they find).
+    const recovery = role === 'write' ? this.#recovery : undefined;
+    if (recovery)
+      void Promise.allSettled(engine.slots.map((s) => s.ready)).then(() => this.#endRecovery(recovery));
     for (const slot of engine.slots) {
       slot.ready.then(
         () => this.#dispatch(role),
@@ -259,17 +277,19 @@ export class EnginePool {
     const i = list.indexOf(engine);
     if (i !== -1) list.splice(i, 1);
     // An engine that never opened has already failed its waiting calls (see #spawn): no retry loop.
-    if (this.#closed || !engine.opened) return;
+    if (this.#closed || !engine.opened) {
+      // No writer left to end a pending recovery: do not leave reads waiting on it.
+      if (role === 'write' && this.#recovery && list.length === 0) this.#endRecovery(this.#recovery);
+      return;
+    }
     // Killed after a timeout or crashed: keep one read process warm; replace the writer at once
     // (its first read rolls back the journal the killed writer may have left).
     const needed =
       role === 'write' || this.#slots(role).length === 0 || this.#waiters.some((w) => w.role === role);
     if (!needed || this.#slots(role).length >= this.#cap(role)) return;
-    const replacement = this.#spawn(role);
-    if (role === 'write') {
-      const recovery = this.#beginRecovery();
-      void Promise.allSettled(replacement.slots.map((s) => s.ready)).then(() => this.#endRecovery(recovery));
-    }
+    // A crashed writer may have left a hot journal too: reads wait for its replacement (#spawn ends it).
+    if (role === 'write') this.#beginRecovery();
+    this.#spawn(role);
   }
 
   /** Marks reads as waiting for a writer's recovery (idempotent); returns the pending recovery. */
