@@ -274,6 +274,20 @@ export async function readLines(
 }
 
 /**
+ * {@link readLines} from line 1 with no line limit, for bytes already in memory that fit the budget (a small file
+ * read whole): the same slice, or the same BinaryContentError, without the chunked scan's copies and awaits.
+ * Returns null when the bytes are over `maxBytes` (the budget cuts them: use readLines).
+ */
+export function wholeLines(bytes: Buffer, maxBytes: number): TextSlice | null {
+  if (bytes.length > maxBytes) return null;
+  assertNoNul(bytes, 0);
+  const size = bytes.length;
+  // A last line without "\n" still counts.
+  const lineCount = countNewlines(bytes) + (size > 0 && bytes[size - 1] !== NL ? 1 : 0);
+  return { ...decodeUtf8(bytes), startByte: 0, endByte: size, firstLine: 1, lineCount, cut: 'none' };
+}
+
+/**
  * The last `maxLines` lines, reading backwards from the end in chunks, within `maxBytes` (cut at a line
  * boundary, or inside the last line at a character boundary). A NUL byte ends the scan: the text starts
  * just after the last NUL (`droppedNul`), so what was appended to a sparse, preallocated or binary-prefixed

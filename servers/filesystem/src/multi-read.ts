@@ -53,7 +53,7 @@ export async function readMultipleFiles(
         roots,
         { path },
         { maxFileBytes: limits.maxFileBytes, maxResultBytes: left - overhead },
-        signal,
+        { signal },
       );
       block = `${path}:\n${read.text}\n`;
       files.push({

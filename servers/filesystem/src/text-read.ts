@@ -17,6 +17,7 @@ import {
   readTail,
   SNIFF_BYTES,
   type TextSlice,
+  wholeLines,
 } from './lines.js';
 
 /** The arguments of read_text_file that choose what to read. */
@@ -217,6 +218,11 @@ function describeBytes(path: string, slice: TextSlice, fileBytes: number, budget
   return { data, text: `${slice.text}${slice.text.endsWith('\n') ? '' : '\n'}${marker}` };
 }
 
+/** Where a read finds its abort signal (e.g. a ToolContext): read only when the read has to wait on the file. */
+export interface Cancellation {
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
  * Reads the part of `args.path` its arguments select. Throws ToolError (conflicting arguments, file over the
  * whole-read limit, binary content, offset past the end) or PathError (path refused, missing, not a file).
@@ -225,7 +231,7 @@ export async function readTextFile(
   roots: AllowedRoots,
   args: TextReadArgs,
   limits: TextReadLimits,
-  signal?: AbortSignal,
+  cancel: Cancellation = {},
 ): Promise<TextRead> {
   const mode = modeOf(args);
   // A file up to CHUNK_BYTES comes back read whole, in one read, and is served from memory: every mode (the
@@ -244,8 +250,12 @@ export async function readTextFile(
     const src = opened.bytes ? bufferSource(opened.bytes) : handleSource(opened.handle, stat.size);
     const fileBytes = src.size; // a small file that shrank meanwhile: what was read
     const budget = Math.max(1, limits.maxResultBytes - markerReserve(limits.maxResultBytes));
-    const common = { maxBytes: budget, ...(signal ? { signal } : {}) };
     try {
+      // A small file read whole needs no chunked scan (nor the signal: it is answered from memory, at once).
+      const whole = mode === 'whole' && opened.bytes ? wholeLines(opened.bytes, budget) : null;
+      if (whole) return flagInvalidUtf8(describeForward(args.path, whole, fileBytes, budget), whole);
+      const signal = cancel.signal;
+      const common = { maxBytes: budget, ...(signal ? { signal } : {}) };
       switch (mode) {
         case 'tail': {
           const slice = await readTail(src, { ...common, maxLines: args.tail ?? 0 });

@@ -9,6 +9,7 @@ import {
   readLines,
   readTail,
   utf8SafeEnd,
+  wholeLines,
 } from '../src/lines.js';
 
 const src = (text: string | Buffer) => bufferSource(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'));
@@ -244,5 +245,42 @@ describe('utf8SafeEnd', () => {
     expect(utf8SafeEnd(buf, 3)).toBe(1);
     expect(utf8SafeEnd(buf, 2)).toBe(1);
     expect(utf8SafeEnd(buf, 1)).toBe(1);
+  });
+});
+
+describe('wholeLines (a small file read whole, from memory)', () => {
+  const cases: [string, Buffer][] = [
+    ['empty', Buffer.alloc(0)],
+    ['one line without newline', Buffer.from('abc')],
+    ['lines ending in newline', Buffer.from('a\nb\n')],
+    ['last line without newline', Buffer.from('a\n\nb')],
+    ['CRLF and only newlines', Buffer.from('\r\n\n\n')],
+    ['invalid UTF-8', Buffer.from([0x61, 0xff, 0x0a, 0x62])],
+    ['multi-byte text', Buffer.from('héllo\nwörld 🌍\n')],
+  ];
+  for (const [name, bytes] of cases) {
+    it(`returns what readLines returns: ${name}`, async () => {
+      const expected = await readLines(src(bytes), { maxBytes: 1 << 20, startLine: 1, maxLines: Infinity });
+      expect(wholeLines(bytes, 1 << 20)).toEqual(expected);
+    });
+  }
+
+  it('refuses binary content as readLines does (same NUL offset)', async () => {
+    const bytes = Buffer.from('text\nmore\0binary');
+    const expected = await readLines(src(bytes), { ...big, startLine: 1, maxLines: Infinity }).catch(
+      (e) => e,
+    );
+    expect(expected).toBeInstanceOf(BinaryContentError);
+    expect(() => wholeLines(bytes, 1 << 20)).toThrow(BinaryContentError);
+    try {
+      wholeLines(bytes, 1 << 20);
+    } catch (error) {
+      expect((error as BinaryContentError).nulAt).toBe((expected as BinaryContentError).nulAt);
+    }
+  });
+
+  it('leaves bytes over the budget to readLines (null)', () => {
+    expect(wholeLines(Buffer.from('a\nb\n'), 3)).toBeNull();
+    expect(wholeLines(Buffer.from('a\nb\n'), 4)).not.toBeNull();
   });
 });

@@ -10,7 +10,10 @@ export const MAX_NAME_BYTES = 255;
 
 /** PathError 'invalid' naming the first segment of `p` longer than {@link MAX_NAME_BYTES}, or null. */
 function longNameError(input: string, p: string): PathError | null {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a path this short has no name to measure.
+  if (p.length * 3 <= MAX_NAME_BYTES) return null;
   for (const segment of p.split('/')) {
+    if (segment.length * 3 <= MAX_NAME_BYTES) continue;
     const bytes = Buffer.byteLength(segment, 'utf8');
     if (bytes > MAX_NAME_BYTES) {
       return new PathError(

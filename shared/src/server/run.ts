@@ -22,7 +22,7 @@ import { createLogger, guardStdout, type Logger } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
 import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
-import { errorResult, type ToolDefinition, type ToolResult } from './tool.js';
+import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
 export interface ConfigInput {
@@ -113,21 +113,38 @@ export function registerTools(
       },
       async (args: unknown, ctx) => {
         const request = ctx.mcpReq.signal;
-        const controller = new AbortController();
-        const forward = () => controller.abort(request.reason);
-        if (opts.shutdown.aborted) controller.abort(opts.shutdown.reason);
-        else if (request.aborted) forward();
-        else request.addEventListener('abort', forward, { once: true });
-        inFlight.add(controller);
+        // The handler's signal is made when the handler first asks for it: a new AbortSignal plus a listener on the
+        // request's is a measurable share of a small call's CPU, and a small file read from memory never uses it.
+        let controller: AbortController | undefined;
+        let settled = false;
+        const forward = () => controller?.abort(request.reason);
+        const context: ToolContext = {
+          server,
+          get signal() {
+            if (!controller) {
+              controller = new AbortController();
+              // Asked for after the call ended (work the handler left running): unlinked, as it was by then.
+              if (settled) return controller.signal;
+              if (opts.shutdown.aborted) controller.abort(opts.shutdown.reason);
+              else if (request.aborted) forward();
+              else request.addEventListener('abort', forward, { once: true });
+              inFlight.add(controller);
+            }
+            return controller.signal;
+          },
+        };
         let result: ToolResult;
         try {
           await opts.ready?.();
-          result = await tool.handler(args as never, { signal: controller.signal, server });
+          result = await tool.handler(args as never, context);
         } catch (error) {
           result = errorResult(describeError(error));
         } finally {
-          inFlight.delete(controller);
-          request.removeEventListener('abort', forward);
+          settled = true;
+          if (controller) {
+            inFlight.delete(controller);
+            request.removeEventListener('abort', forward);
+          }
         }
         result = capText(scrubResult(result, opts.secrets), opts.maxResultBytes);
         return result;

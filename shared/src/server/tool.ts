@@ -18,8 +18,11 @@ export interface ToolHints {
 
 /** What a handler receives besides its validated arguments. */
 export interface ToolContext {
-  /** Aborted when the client cancels the request or the server shuts down. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the client cancels the request or the server shuts down. Made on first access (a getter):
+   * a handler that can answer without waiting on anything may leave it unread and save its cost.
+   */
+  readonly signal: AbortSignal;
   /** The MCP server instance serving this connection (for notifications). */
   server: McpServer;
 }

@@ -80,8 +80,9 @@ export function readTools(config: Config): ToolDefinition[] {
     inputSchema: readTextInput,
     outputSchema: readTextOutput,
     annotations: READ_ONLY,
-    handler: async (args, { signal }) => {
-      const read = await readTextFile(config.workspace.roots, args, limits, signal);
+    // The context, not its signal: a small file is answered without one (see ToolContext.signal).
+    handler: async (args, context) => {
+      const read = await readTextFile(config.workspace.roots, args, limits, context);
       return structuredResult({ ...read.data }, read.text);
     },
   });
