@@ -14,7 +14,7 @@ import {
   type ToolHints,
   truncationMarker,
 } from '@refmcp/shared/server';
-import * as z from 'zod'; // zod itself: shared/schema's re-exported namespace would keep all of zod (40 locales) in the bundle
+import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
 import type { Config } from '../config.js';
 import { type ContentSearchPage, type ResumePoint, searchContents } from '../content-search.js';
 import { excluder, includer, namePattern } from '../globs.js';
