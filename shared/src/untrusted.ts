@@ -9,11 +9,16 @@
  *   `⟦hidden tag text: "…"⟧`.
  * - Bidirectional controls U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C (Trojan Source,
  *   CVE-2021-42574): replaced by a visible `⟦U+202E⟧`.
- * - Zero-width and invisible format characters (U+200B, U+2060–U+2064, U+FEFF, U+180E, U+00AD,
- *   U+034F, Hangul fillers), variation selectors U+E0100–U+E01EF, C0/C1 controls other than tab
- *   and newlines: removed. U+200C/U+200D stay in text (emoji sequences and many scripts need
- *   them). Any of these written as a character reference (`&#x202E;`, `&ZeroWidthSpace;`) is
- *   treated as the character itself.
+ * - Every other default-ignorable code point (Unicode `Default_Ignorable_Code_Point`: zero-width
+ *   space, word joiner and invisible operators, U+2060–U+206F, U+FEFF, soft hyphen, U+034F, Hangul fillers, Mongolian and
+ *   Khmer invisibles U+180B–U+180F and U+17B4/U+17B5, variation selectors U+FE00–U+FE0F and
+ *   U+E0100–U+E01EF, U+FFF0–U+FFF8, shorthand and musical format controls U+1BCA0–U+1BCA3 and
+ *   U+1D173–U+1D17A, unassigned U+E0080–U+E0FFF …), the invisible format characters U+FFF9–U+FFFB
+ *   and U+13430–U+1343F, and C0/C1 controls other than tab and newlines: removed. Kept: U+200C/U+200D
+ *   (emoji sequences and many scripts need them) and one U+FE0E/U+FE0F directly after a visible
+ *   character (text or emoji presentation, `❤️`); any other variation selector is removed, so they
+ *   cannot carry hidden bits. Any of these written as a character reference (`&#x202E;`,
+ *   `&ZeroWidthSpace;`) is treated as the character itself.
  * - Markdown links, images, reference definitions and autolinks whose target's scheme is not
  *   http, https or mailto (`javascript:`, `data:`, `vbscript:`, `file:` …), judged after entity
  *   decoding and after removing every invisible or format character (ZWJ/ZWNJ included):
@@ -21,7 +26,9 @@
  * - HTML, tokenized as browsers do (parse5): comments, script/style/iframe elements, tags that
  *   load, navigate, submit or hide content (meta, link, base, form, object, embed, template, …),
  *   `on*` attributes, unsafe URLs in href/src/action/formaction/srcset/xlink:href/meta content,
- *   and tags left open at the end (`untrusted/html.ts`).
+ *   and tags left open at the end; `<`, `>` and line breaks inside the tags that stay are encoded, so
+ *   Markdown renderers, which split HTML by CommonMark's rules, read the same tags or plain text
+ *   (`untrusted/html.ts`).
  * Visible text is otherwise unchanged; what is removed is replaced by a visible `⟦…⟧` marker.
  *
  * Code (file contents, diffs, logs) takes only the character passes (`{ markup: false }`): it is
@@ -43,19 +50,27 @@ export interface Sanitized {
 }
 
 const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
-// Zero-width and invisible format characters (soft hyphen and combining grapheme joiner outside the
-// class: they combine with neighbours).
-const INVISIBLE = /[\u200B\u2060-\u2064\uFEFF\u180E\u115F\u1160\u3164\uFFA0]|\u00AD|\u034F/g;
+const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
+/**
+ * Characters that render as nothing: every default-ignorable code point (Unicode
+ * DerivedCoreProperties.txt) and the format characters U+FFF9–U+FFFB and U+13430–U+1343F, which
+ * are not default-ignorable but show nothing either. Bidi controls and tag characters among them
+ * are made visible by their own passes; ZWNJ/ZWJ and one presentation selector are kept (see
+ * {@link removeInvisible}).
+ */
+const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\uFFF9-\uFFFB\u{13430}-\u{1343F}]/u;
+const INVISIBLE =
+  /(?![\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u{E0000}-\u{E007F}])[\p{Default_Ignorable_Code_Point}\uFFF9-\uFFFB\u{13430}-\u{1343F}]/gu;
 // C0 controls but tab and newlines, DEL, C1 controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const VARIATION_SUPPLEMENT = /[\u{E0100}-\u{E01EF}]/gu;
-const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 /** The classes above, unanchored and stateless, to test one decoded character reference. */
-const HIDDEN = [BIDI, INVISIBLE, CONTROLS, VARIATION_SUPPLEMENT, TAG_RUN, LINE_SEPARATORS].map(
+const HIDDEN = [BIDI, INVISIBLE, CONTROLS, TAG_RUN, LINE_SEPARATORS].map(
   (re) => new RegExp(re.source, re.flags.replace('g', '')),
 );
+/** Characters that stay although they are invisible: joiners (see {@link removeInvisible}). */
+const KEPT_INVISIBLE = /^[\u200C\u200D]$/;
 const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]{1,8}|#[0-9]{1,10}|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 
 const codePoint = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -65,8 +80,51 @@ function revealHiddenReferences(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(CHARACTER_REFERENCE, (reference) => {
     const decoded = decodeHTML(reference);
-    return [...decoded].length === 1 && HIDDEN.some((re) => re.test(decoded)) ? decoded : reference;
+    return [...decoded].length === 1 && !KEPT_INVISIBLE.test(decoded) && HIDDEN.some((re) => re.test(decoded))
+      ? decoded
+      : reference;
   });
+}
+
+/**
+ * `text` without the invisible characters of {@link INVISIBLE}, counted in `f`. ZWNJ/ZWJ stay, and
+ * so does one U+FE0E/U+FE0F right after a character that is not itself invisible (Unicode's
+ * text/emoji presentation sequences, emoji-variation-sequences.txt); every other variation
+ * selector is removed, so a run of them cannot encode hidden data.
+ */
+function removeInvisible(text: string, f: SanitizeFindings): string {
+  return text.replace(INVISIBLE, (ch: string, offset: number) => {
+    if (KEPT_INVISIBLE.test(ch)) return ch;
+    if ((ch === '\uFE0E' || ch === '\uFE0F') && offset > 0) {
+      const low = text.charCodeAt(offset - 1);
+      const start = low >= 0xdc00 && low <= 0xdfff && offset > 1 ? offset - 2 : offset - 1;
+      const previous = String.fromCodePoint(text.codePointAt(start) ?? 0);
+      if (!IGNORABLE.test(previous) && !/[\p{Cc}\s]/u.test(previous)) return ch;
+    }
+    f.invisibleCharacters++;
+    return '';
+  });
+}
+
+/** Rounds of the two markup passes before {@link neutralizeMarkup} gives up on HTML altogether. */
+const MAX_MARKUP_ROUNDS = 4;
+
+/**
+ * The Markdown and HTML passes, until neither changes anything: Markdown first, so the HTML pass
+ * reads the final text; but the HTML pass's edits (attributes dropped, tags rebuilt) bring
+ * characters together that were apart, which could form a new Markdown destination, so the
+ * Markdown pass reads its output again. Should that not settle (no known input needs more than
+ * two rounds), every `<` is escaped: with no HTML left, one Markdown pass is the last word.
+ */
+function neutralizeMarkup(text: string, f: SanitizeFindings): string {
+  let out = neutralizeMarkdownLinks(text, f);
+  for (let round = 0; round < MAX_MARKUP_ROUNDS; round++) {
+    const html = neutralizeHtml(out, f);
+    if (html === out) return out;
+    out = neutralizeMarkdownLinks(html, f);
+    if (out === html) return out;
+  }
+  return neutralizeMarkdownLinks(out.replaceAll('<', '&lt;'), f);
 }
 
 export interface SanitizeOptions {
@@ -82,7 +140,8 @@ export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): 
   const f = emptyFindings();
   // A character reference only hides a character where markup is rendered; in code it shows as typed.
   const markup = options.markup !== false;
-  let out = (markup ? revealHiddenReferences(text) : text).replace(TAG_RUN, (run) => {
+  // Invisible characters first, so that a presentation selector is judged by what precedes it.
+  let out = removeInvisible(markup ? revealHiddenReferences(text) : text, f).replace(TAG_RUN, (run) => {
     const chars = [...run];
     f.tagCharacters += chars.length;
     const decoded = chars
@@ -96,20 +155,13 @@ export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): 
     f.bidiControls++;
     return `⟦${codePoint(ch)}⟧`;
   });
-  out = out.replace(VARIATION_SUPPLEMENT, () => {
+  out = out.replace(CONTROLS, () => {
     f.invisibleCharacters++;
     return '';
   });
-  for (const pattern of [INVISIBLE, CONTROLS])
-    out = out.replace(pattern, () => {
-      f.invisibleCharacters++;
-      return '';
-    });
   out = out.replace(LINE_SEPARATORS, '\n');
   if (!markup) return { text: out, findings: f, changed: out !== text };
-  // Markdown first: the HTML pass then reads the final text, so its view of markup is the last word.
-  out = neutralizeMarkdownLinks(out, f);
-  out = neutralizeHtml(out, f);
+  out = neutralizeMarkup(out, f);
   return { text: out, findings: f, changed: out !== text };
 }
 

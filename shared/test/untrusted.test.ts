@@ -8,6 +8,7 @@ import {
   sanitizeUntrusted,
 } from '../src/untrusted.js';
 
+const codePointOf = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}`;
 const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 // Same set as test-harness's findInvisible (ALL-06).
 const INVISIBLE = /[\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u;
@@ -145,4 +146,116 @@ describe('labelUntrusted', () => {
     );
     expect(out.match(/<\/untrusted-data>/g)).toHaveLength(1);
   });
+});
+
+describe('hidden characters (F6): every default-ignorable and invisible format character', () => {
+  // Visible format characters (Arabic number signs and the like) and what the sanitiser keeps.
+  const VISIBLE_FORMAT =
+    /^[\t\n\r\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u{110BD}\u{110CD}\u200C\u200D]$/u;
+
+  it('removes or shows each one; only ZWNJ/ZWJ and a single presentation selector stay', () => {
+    const survivors: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (!/[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Zl}\p{Zp}]/u.test(ch) || VISIBLE_FORMAT.test(ch))
+        continue;
+      // After a letter a text/emoji presentation selector may stay; after a space or alone it may not.
+      for (const context of cp === 0xfe0e || cp === 0xfe0f ? [' ', '\u200B', ''] : ['a']) {
+        for (const markup of [true, false])
+          if (sanitizeUntrusted(`${context}${ch}b`, { markup }).text.includes(ch))
+            survivors.push(codePointOf(ch));
+      }
+    }
+    expect(survivors).toEqual([]);
+  });
+
+  it('removes the reported survivors and counts them', () => {
+    const reported = [
+      0xfe00, 0xfe01, 0xfe0d, 0x180b, 0x180f, 0x2065, 0x206a, 0x206f, 0xfff0, 0xfffb, 0x1bca0, 0x1bca3,
+      0x1d173, 0x1d17a, 0x13430, 0x1343f, 0x17b4, 0x17b5, 0xe0080, 0xe0fff,
+    ];
+    for (const cp of reported) {
+      const result = sanitizeUntrusted(`a${String.fromCodePoint(cp)}b`);
+      expect(result.text, cp.toString(16)).toBe('ab');
+      expect(result.findings.invisibleCharacters, cp.toString(16)).toBe(1);
+    }
+  });
+
+  it('keeps emoji and text presentation, joiners; removes variation selectors used as a channel', () => {
+    for (const clean of ['❤️', '☺︎', '1️⃣', '👩‍❤️‍👨', '🏳️‍🌈', 'क्‍ष', 'a\uFE0E']) {
+      expect(sanitizeUntrusted(clean), clean).toMatchObject({ text: clean, changed: false });
+    }
+    // Four bits a character: a selector run after a letter, a second selector, one after a joiner.
+    const smuggled = sanitizeUntrusted('h\uFE01\uFE0A\uFE03i ❤️\uFE0F x\u200D\uFE0F');
+    expect(smuggled.text).toBe('hi ❤️ x\u200D');
+    expect(smuggled.findings.invisibleCharacters).toBe(5);
+    expect(sanitizeUntrusted('&#xFE00;a', {}).text).toBe('a');
+  });
+});
+
+describe('Markdown destinations (F8): only real ones are judged; prose stays', () => {
+  it('leaves prose that only looks like a destination byte for byte', () => {
+    for (const prose of [
+      'Meeting [today]:10:30 in room 4',
+      'map[k]:std::string',
+      'see ](C:\\Users\\me\\file.txt)',
+      ']:'.repeat(50_000),
+      '[See this](https://x.y): explanation, and [that](docs/a.md): more',
+      'Call f(a)[0](b): c',
+      '[a]: c:\\x is a drive letter in prose',
+      'Time [12]:30:15 and tuple](x:y)'.replace('[12]', '12'),
+      '[x](a(b)c): d, [y](a)b:c',
+    ]) {
+      expect(sanitizeUntrusted(prose), prose.slice(0, 60)).toMatchObject({ text: prose, changed: false });
+    }
+  });
+
+  it('still neutralises real inline links, images, definitions (in containers, multi-line) and autolinks', () => {
+    const cases: [string, string][] = [
+      ['[a [b] c](javascript:alert(1))', '[a [b] c](⟦unsafe link removed (javascript:)⟧)'],
+      ['[a `]` b](javascript:alert(1))', '[a `]` b](⟦unsafe link removed (javascript:)⟧)'],
+      ['[x](\n  javascript:alert(1) "t")', 'x ⟦unsafe link removed (javascript:)⟧'],
+      ['[multi\nline](javascript:alert(1))', '[multi\nline](⟦unsafe link removed (javascript:)⟧)'],
+      ['> [ref]: javascript:alert(1)', '> [ref]: ⟦unsafe link removed (javascript:)⟧'],
+      ['- [ref]:\n  java\u200Cscript:alert(1)', '- [ref]:\n  ⟦unsafe link removed (javascript:)⟧'],
+      ['   [a\nb]: <javascript:x> "t"', '   [a\nb]: ⟦unsafe link removed (javascript:)⟧ "t"'],
+      ['[r]: java&#x09;script:x', '[r]: ⟦unsafe link removed (javascript:)⟧'],
+      ['[x](a(b)javascript:c)', 'x ⟦unsafe link removed (a?b?javascript:)⟧'],
+      ['[x](a(b(c))javascript:d) e)', '[x](⟦unsafe link removed (a?b?c??javascript:)⟧) e)'],
+      ['[x](java\uFF1Ascript)', 'x ⟦unsafe link removed (java:)⟧'],
+      ['[a [b]](java\uFF1Ascript)', '[a [b]](⟦unsafe link removed (java:)⟧)'],
+    ];
+    for (const [input, expected] of cases) expect(neutralize(input), JSON.stringify(input)).toBe(expected);
+  });
+});
+
+describe('linear time (F2)', () => {
+  const MB2 = 2_000_000;
+  const shapes: [string, string][] = [
+    ['](', ']('.repeat(MB2 / 2)],
+    ['[](( ', '[](('.repeat(MB2 / 4)],
+    ['[ + ](', `[${']('.repeat(MB2 / 2)}`],
+    ['[a](', '[a]('.repeat(MB2 / 4)],
+    ['](<', '](<'.repeat(MB2 / 3)],
+    ['[](( then )', `${'[](('.repeat(MB2 / 8)}${')'.repeat(MB2 / 2)}:`],
+    ['[](a then :', `${'[](a'.repeat(MB2 / 4)}:`],
+    ['[ lines', '[a\n'.repeat(MB2 / 3)],
+    ['[a]: lines', '[a]: x\n'.repeat(MB2 / 7)],
+    ['[', '['.repeat(MB2)],
+    ['<a', '<a'.repeat(MB2 / 2)],
+    ['<a: autolinks', '<a:'.repeat(MB2 / 3)],
+    ['open tag', `<a ${'b=c '.repeat(MB2 / 4)}`],
+    ['tags with < inside', '<a title="<b>\n">'.repeat(MB2 / 16)],
+    ['entities', '[](&amp;'.repeat(MB2 / 8)],
+  ];
+  it.each(shapes)(
+    '%s (2 MB) takes well under 5 s',
+    (_shape, input) => {
+      const started = performance.now();
+      sanitizeUntrusted(input);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    },
+    60_000,
+  );
 });

@@ -15,6 +15,12 @@
  *   `"#unsafe-link-removed"`; duplicate attributes (browsers keep the first) dropped.
  * - comments `<!-- … -->`: replaced by `⟦hidden HTML comment removed⟧`; comment-like markup
  *   (`<?…>`, `<!…>`, `<![CDATA[…`, `</3 …>`) and doctypes: escaped (`&lt;`), so shown as text.
+ * - every tag that stays: `<` and `>` inside it (in a name or a value) written `&lt;`/`&gt;`,
+ *   line breaks in values `&#10;`, line breaks between attributes a space. Markdown renderers read
+ *   inline and block HTML by CommonMark's rules (§6.6, §4.6), not the browser's: they give up on
+ *   `<a @="…">`, `</a title="…">` or a tag cut by a blank line and read what the browser took for
+ *   an attribute value as Markdown, where `<img onerror>` inside it would be live. With no `<`
+ *   and no line break left inside, a Markdown reader sees the same whole tag or plain text.
  * - a tag left open at the end (`<img src=x onerror=…` without `>`, which would swallow whatever
  *   is appended next): its hazards removed as above, then escaped. A trailing `<` or `</` is
  *   escaped too. So sanitised texts can be concatenated without forming new markup.
@@ -78,39 +84,65 @@ const escapeLt = (s: string) => s.replaceAll('<', '&lt;');
 const isEndTag = (token: Token.TagToken) => token.type === Token.TokenType.END_TAG;
 
 /**
+ * One attribute's source text as it goes back into a rebuilt tag: `<` and `>` as `&lt;`/`&gt;`
+ * and line breaks in its value as `&#10;` (a browser decodes them to the same value), line breaks
+ * around `=` as spaces. So no Markdown reader, which splits HTML differently (CommonMark §6.6 and
+ * §4.6: stricter attribute names, blocks ended by blank lines or container markers), can find a
+ * tag inside it or cut the tag into pieces.
+ */
+function encodeAttribute(raw: string, nameLength: number): string {
+  const name = raw.slice(0, nameLength).replaceAll('<', '&lt;');
+  const equals = /^\s*=\s*/.exec(raw.slice(nameLength))?.[0];
+  if (equals === undefined) return name;
+  const value = raw
+    .slice(nameLength + equals.length)
+    .replace(/\r\n?|\n/g, '&#10;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+  return `${name}${equals.replace(/(?:\r\n?|\n)+/g, ' ')}${value}`;
+}
+
+/** True when a tag's source holds `<`, `>` or a line break between its own `<` and `>`. */
+const needsEncoding = (tagSource: string) => /[<>\r\n]/.test(tagSource.slice(1, -1));
+
+/**
  * `token` rebuilt from its source without event handlers, unsafe URLs and duplicate attributes,
- * or undefined when it has none of those. Attribute texts are copied from `source` (cut at
- * `limit`), so what is kept reads exactly as before.
+ * or undefined when it has none of those and needs no encoding (`encodeAttribute`). Attribute
+ * texts are copied from `source` (cut at `limit` for a tag left open), so what is kept reads exactly as before — for
+ * a browser and for a Markdown renderer, which then sees one tag on one line or plain text.
  */
 function cleanTag(
   source: string,
   token: Token.TagToken,
   hadDuplicates: boolean,
   f: SanitizeFindings,
-  limit = source.length,
+  limit?: number,
 ): string | undefined {
   const loc = token.location;
   if (!loc) return undefined;
-  let changed = hadDuplicates;
+  // A tag left open (cut at `limit`) is escaped whole afterwards: it needs no encoding.
+  let changed =
+    hadDuplicates || (limit === undefined && needsEncoding(source.slice(loc.startOffset, loc.endOffset)));
+  const cut = limit ?? source.length;
   const parts: string[] = [];
   for (const attr of token.attrs) {
     const at = loc.attrs?.[attr.name];
-    if (!at || at.startOffset >= limit) continue;
-    const raw = source.slice(at.startOffset, Math.min(at.endOffset, limit));
+    if (!at || at.startOffset >= cut) continue;
+    const raw = source.slice(at.startOffset, Math.min(at.endOffset, cut));
     if (attr.name.startsWith('on')) {
       f.eventHandlers++;
       changed = true;
     } else if (!isSafeUrlAttribute(attr.name, attr.value)) {
       f.unsafeLinks++;
       changed = true;
-      parts.push(`${raw.slice(0, attr.name.length)}=${UNSAFE_URL_VALUE}`);
-    } else parts.push(raw);
+      parts.push(`${raw.slice(0, attr.name.length).replaceAll('<', '&lt;')}=${UNSAFE_URL_VALUE}`);
+    } else parts.push(encodeAttribute(raw, attr.name.length));
   }
   if (!changed) return undefined;
   // End tags keep no attributes (browsers ignore them; other readers might not).
   const slash = isEndTag(token) ? '/' : '';
   const nameStart = loc.startOffset + 1 + slash.length;
-  const name = source.slice(nameStart, nameStart + token.tagName.length);
+  const name = source.slice(nameStart, nameStart + token.tagName.length).replaceAll('<', '&lt;');
   const attrs = slash ? '' : parts.map((p) => ` ${p}`).join('');
   return `<${slash}${name}${attrs}${token.selfClosing && !slash ? ' /' : ''}>`;
 }

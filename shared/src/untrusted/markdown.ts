@@ -1,59 +1,31 @@
 /**
  * Markdown link targets: inline links and images, reference definitions and autolinks whose
  * scheme is not http(s)/mailto are replaced by a visible marker; the link text stays. The
- * well-formed cases get a readable `text ⟦unsafe link removed (javascript:)⟧`; then every
- * remaining destination position (after `](` or `]:`) is checked again, whatever surrounds it
- * (nested brackets or parentheses, line breaks in the text), so no shape the first patterns do
- * not know keeps a live target. Runs before the HTML pass, which has the last word on markup.
+ * well-formed cases get a readable `text ⟦unsafe link removed (javascript:)⟧`; then every other
+ * place a CommonMark renderer could read as a destination (`untrusted/destinations.ts`: nested
+ * brackets, line breaks in the text, definitions inside block quotes and lists) is checked again,
+ * so no shape the first pattern does not know keeps a live target. Prose that only looks like a
+ * destination (`see ](C:\x)`, `[today]:10:30` in a sentence) is left alone. Linear time.
  */
+import { unsafeDestinations } from './destinations.js';
 import type { SanitizeFindings } from './findings.js';
 import { isSafeLinkTarget, linkScheme, shownScheme } from './links.js';
 
-// [text](dest "title") and ![alt](dest): dest may hold one level of balanced parentheses.
+// [text](dest "title") and ![alt](dest): dest may hold one level of balanced parentheses. The text
+// holds no bracket and the `<…>` form no `<`, so no two attempts read the same characters twice.
 const MD_LINK =
-  /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))+)((?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*)\)/g;
-const MD_REFERENCE = /^( {0,3}\[[^\]\n]+\]:\s*)(<[^>\n]*>|\S+)/gm;
+  /(!?)\[([^[\]\n]{0,999})\]\([ \t]*(?:\r?\n[ \t]*)?(<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))+)((?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*)\)/g;
 // <scheme:…> (CommonMark autolink), also when invisible characters inside the scheme stop it from
 // being one yet.
 const AUTOLINK = /<([^\s<>]+)>/g;
-const DESTINATION_START = /\]\(|\]:/g;
 
-/** Where the destination that starts at `from` ends (CommonMark rules, generously). */
-function destinationEnd(text: string, from: number): number {
-  if (text[from] === '<') {
-    const close = text.slice(from).search(/[>\n]/);
-    return close < 0 ? text.length : from + close + (text[from + close] === '>' ? 1 : 0);
-  }
-  let depth = 0;
-  let i = from;
-  for (; i < text.length; i++) {
-    const ch = text[i] ?? '';
-    if (/\s/.test(ch)) break;
-    if (ch === '\\') i++;
-    else if (ch === '(') depth++;
-    else if (ch === ')') {
-      if (depth === 0) break;
-      depth--;
-    }
-  }
-  return Math.min(i, text.length);
-}
-
-/** Replaces every unsafe destination after `](` or `]:` that the patterns above left. */
+/** Replaces every unsafe destination the pattern above left (`untrusted/destinations.ts`). */
 function sweepDestinations(text: string, f: SanitizeFindings): string {
   let out = '';
   let copied = 0;
-  for (const match of text.matchAll(DESTINATION_START)) {
-    const opener = (match.index ?? 0) + 2;
-    if (opener < copied) continue;
-    // Spaces or tabs and at most one line break may come before the destination.
-    const gap = /^[ \t]*(?:\r?\n[ \t]*)?/.exec(text.slice(opener, opener + 256))?.[0].length ?? 0;
-    const start = opener + gap;
-    const end = destinationEnd(text, start);
-    const target = text.slice(start, end);
-    if (!target || isSafeLinkTarget(target)) continue;
+  for (const { start, end, schemeText } of unsafeDestinations(text)) {
     f.unsafeLinks++;
-    out += `${text.slice(copied, start)}⟦unsafe link removed (${shownScheme(target)})⟧`;
+    out += `${text.slice(copied, start)}⟦unsafe link removed (${shownScheme(schemeText)})⟧`;
     copied = end;
   }
   return copied === 0 ? text : out + text.slice(copied);
@@ -66,11 +38,6 @@ export function neutralizeMarkdownLinks(text: string, f: SanitizeFindings): stri
     if (isSafeLinkTarget(target)) return link;
     f.unsafeLinks++;
     return `${label} ⟦unsafe ${bang ? 'image' : 'link'} removed (${shownScheme(target)})⟧`;
-  });
-  out = out.replace(MD_REFERENCE, (definition, prefix: string, target: string) => {
-    if (isSafeLinkTarget(target)) return definition;
-    f.unsafeLinks++;
-    return `${prefix}⟦unsafe link removed (${shownScheme(target)})⟧`;
   });
   out = out.replace(AUTOLINK, (link, target: string) => {
     // Only what reads as `scheme:` once invisible characters are gone; tags stay for the HTML pass.

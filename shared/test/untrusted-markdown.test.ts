@@ -1,0 +1,292 @@
+/**
+ * GH-04 / ALL-06: the sanitised text is read by browsers and by Markdown renderers, which find
+ * tags by different rules (WHATWG tokenizer vs CommonMark §4.6 HTML blocks and §6.6 raw HTML). The
+ * oracle renders each output with markdown-it (html on, CommonMark) and marked (GFM), parses that
+ * HTML and the raw output with parse5 (a browser's parser) and asserts that no reading holds an
+ * event handler, a dangerous element, a comment or an unsafe URL.
+ */
+import MarkdownIt from 'markdown-it';
+import { marked } from 'marked';
+import { parse } from 'parse5';
+import { describe, expect, it } from 'vitest';
+import { sanitizeUntrusted } from '../src/untrusted.js';
+
+const markdownIt = new MarkdownIt({ html: true, linkify: true });
+const DANGEROUS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'meta',
+  'link',
+  'base',
+  'form',
+  'frame',
+  'frameset',
+  'applet',
+  'template',
+  'noscript',
+  'title',
+  'textarea',
+  'xmp',
+  'plaintext',
+  'noembed',
+  'noframes',
+]);
+const URL_ATTRIBUTE =
+  /^(?:.*:)?(?:href|src|action|formaction|srcset|imagesrcset|data|poster|background|to|from|values|content)$/;
+const UNSAFE_URL = /(?:^|[,;=])(?:javascript|vbscript|data|file):/;
+
+interface HtmlNode {
+  nodeName: string;
+  tagName?: string;
+  attrs?: { name: string; value: string }[];
+  childNodes?: HtmlNode[];
+  content?: HtmlNode;
+}
+
+/** What a browser would run, load or hide in `html`. */
+function hazards(html: string): string[] {
+  const found: string[] = [];
+  const walk = (node: HtmlNode) => {
+    if (node.nodeName === '#comment') found.push('comment');
+    if (node.tagName && DANGEROUS.has(node.tagName)) found.push(`<${node.tagName}>`);
+    for (const { name, value } of node.attrs ?? []) {
+      if (name.startsWith('on')) found.push(`${node.tagName} ${name}`);
+      const plain = value.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase();
+      if (URL_ATTRIBUTE.test(name) && UNSAFE_URL.test(plain)) found.push(`${node.tagName} ${name}=${value}`);
+    }
+    for (const child of node.childNodes ?? []) walk(child);
+    if (node.content) walk(node.content);
+  };
+  walk(parse(html) as unknown as HtmlNode);
+  return found;
+}
+
+/** The hazards of `text` as a browser, markdown-it and marked read it: {} when inert. */
+function liveIn(text: string): Record<string, string[]> {
+  const readings: Record<string, string> = {
+    browser: text,
+    'markdown-it': markdownIt.render(text),
+    marked: marked.parse(text, { async: false }),
+  };
+  const live: Record<string, string[]> = {};
+  for (const [reader, html] of Object.entries(readings)) {
+    const found = hazards(html);
+    if (found.length > 0) live[reader] = found;
+  }
+  return live;
+}
+
+const P = '<img src=x onerror=alert(1)>';
+
+// The reported inputs: unchanged by the old sanitiser, live in markdown-it and marked.
+const REPORTED = [
+  `<a @="${P}">`,
+  `<a title="x" @="${P}">`,
+  `</a title="${P}">`,
+  `</a x y="${P}">`,
+  `<a/title="${P}">`,
+  `<a title="${P}"x>`,
+  `<abé x="${P}">`,
+  `<a bé="${P}">`,
+  `<a b="${P}"c="d">`,
+  `<a b='c'd="${P}">`,
+  `<a b="c"d="${P}">`,
+  `<a b\n\n="${P}">`,
+  `<a title="x\n\n${P}">`,
+  `<a title="\n\n${P}\n\n">`,
+  `\`<a title="\`${P}">`,
+  '<scr<script>ipt>alert(1)</script>',
+  '<a<script>alert(1)</script>',
+  // Markdown blocks cut a tag that spans lines: a blank line, a list item or a block quote ending.
+  '<div title="x\n\ny"> then <i title=" onerror=alert(1) ">',
+  '- <div title="x\ny"> <i title=" onerror=alert(1) ">',
+  '> <div title="x\ny"> <i title=" onerror=alert(1) ">',
+  // Dropping an attribute joins its neighbours into a Markdown link (marked renders it).
+  '<a x=[y]( onclick=z javascript:alert(1))>x</a>',
+];
+
+// The breaker's wider set, classic vectors, and text a browser reads as text (RCDATA, RAWTEXT,
+// CDATA) that a Markdown reader might read as a tag.
+const CORPUS = [
+  ...REPORTED,
+  '> <div title="x\n> y"> <i title=" onerror=alert(1) ">',
+  `<a<img src=x onerror=alert(1)>`,
+  `<a b=c"${P}">`,
+  `<a\`="${P}">`,
+  `<a title='${P}' x="'>`,
+  `<a title=\`${P}\`>`,
+  `<a title="${P}`,
+  `<1a title="${P}">`,
+  `<a\ntitle="${P}">`,
+  `<a title = "${P}">`,
+  `<a title=="${P}">`,
+  `<?x ${P} ?>`,
+  `<!x ${P}>`,
+  `<![CDATA[ ${P} ]]>`,
+  `<!DOCTYPE ${P}>`,
+  `<!-- ${P} --!>`,
+  `<!-- a -- ${P} -->`,
+  `<!--${P}`,
+  `<a title="</style>${P}">`,
+  `<a title="-->${P}">`,
+  `<!-- <a title="-->${P}"> -->`,
+  `<script>a</script >${P}`,
+  `<a\tb="${P}">`,
+  `<a\rb="${P}">`,
+  `<a title="x\n\ny">${P}`,
+  `[<a title="](x)">${P}`,
+  `<a title="\\"${P}">`,
+  `<a title="&quot;${P}">`,
+  ...['title', 'textarea', 'xmp', 'noscript', 'noembed', 'noframes', 'iframe', 'style', 'script'].flatMap(
+    (t) => [`<${t}>${P}</${t}>`, `<${t}><a title="</${t}>${P}"></${t}>`, `<${t}>\n\n${P}\n\n</${t}>`],
+  ),
+  `<plaintext>${P}`,
+  `<svg><![CDATA[${P}]]></svg>`,
+  `<math><![CDATA[</math>${P}]]>`,
+  `<svg><style><a title="</style>${P}"></style></svg>`,
+  `<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>`,
+  '<IMG SRC=JaVaScRiPt:alert(1)>',
+  '<IMG SRC=`javascript:alert(1)`>',
+  '<IMG """><SCRIPT>alert(1)</SCRIPT>">',
+  '<IMG SRC=# onmouseover="alert(1)">',
+  '<IMG SRC=/ onerror="alert(1)"></img>',
+  '<SCRIPT/XSS SRC="http://x/xss.js"></SCRIPT>',
+  '<BODY onload!#$%&()*~+-_.,:;?@[/|\\]^`=alert(1)>',
+  '<<SCRIPT>alert(1);//\\<</SCRIPT>',
+  '<SCRIPT SRC=http://x/xss.js?< B >',
+  '<iframe src=http://x/scriptlet.html <',
+  '<svg><animate onbegin=alert(1) attributeName=x dur=1s>',
+  '<details open ontoggle=alert(1)>',
+  '<a href="jav&#x09;ascript:alert(1)">x</a>',
+  '<a href="&#14;javascript:alert(1)">x</a>',
+  '<TABLE BACKGROUND="javascript:alert(1)">',
+  '<DIV STYLE="background-image: url(javascript:alert(1))">',
+  '<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html;base64,PHNjcmlwdD4=">',
+  '[x](javascript:alert(1))',
+  '[x]( javascript:alert(1) )',
+  '[x](<javascript:alert(1)>)',
+  '![x](javascript:alert(1))',
+  '[a `]` b](javascript:alert(1))',
+  '[a [b] c](javascript:alert(1))',
+  '[x][r]\n\n[r]: javascript:alert(1)',
+  '[x][r]\n\n   [r]:\n   <javascript:alert(1)> "t"',
+  '[x][a b]\n\n[a\nb]: javascript:alert(1)',
+  '> [x][r]\n>\n> [r]: javascript:alert(1)',
+  '- [x][r]\n\n  [r]: javascript:alert(1)',
+  '<javascript:alert(1)>',
+  '[x](java&#x09;script:alert(1))',
+  '[x](&#x6A;avascript:alert(1))',
+  '[x](javascript&colon;alert(1))',
+];
+
+/** Seeded pieces of HTML, Markdown and attack text joined at random: 1,500 inputs. */
+function fuzzCorpus(count: number): string[] {
+  const pieces = [
+    '<a',
+    '<div',
+    '</a',
+    ' title="',
+    ' t=',
+    '"',
+    "'",
+    '`',
+    '\n',
+    '\n\n',
+    '>',
+    ' ',
+    P,
+    'x',
+    '[x](',
+    'javascript:alert(1)',
+    ')',
+    '- ',
+    '> ',
+    '<!--',
+    '-->',
+    '/',
+    '=',
+    '@',
+    'é',
+    '<script>',
+    '</script>',
+    '<textarea>',
+    '<title>',
+    '<svg>',
+    '<![CDATA[',
+    ']]>',
+    '    ',
+    '```',
+    '|',
+    '[r]: ',
+    '<javascript:alert(1)>',
+    '&lt;',
+    '&#10;',
+    '\\',
+    '<p',
+    ' onclick=',
+    '<b>',
+    'y"',
+  ];
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  return Array.from({ length: count }, () => {
+    let text = '';
+    for (let n = 3 + Math.floor(random() * 8); n > 0; n--)
+      text += pieces[Math.floor(random() * pieces.length)];
+    return text;
+  });
+}
+
+describe('F1: inert for browsers and for CommonMark/GFM renderers alike', () => {
+  it.each(REPORTED.map((input) => [input]))('%j: each reported bypass is neutralised', (input) => {
+    const { text } = sanitizeUntrusted(input);
+    expect(liveIn(text), JSON.stringify(text)).toEqual({});
+  });
+
+  it('the whole corpus is inert, also after a second pass', () => {
+    for (const input of CORPUS) {
+      const { text } = sanitizeUntrusted(input);
+      expect(liveIn(text), `${JSON.stringify(input)} → ${JSON.stringify(text)}`).toEqual({});
+      expect(sanitizeUntrusted(text).text, JSON.stringify(input)).toBe(text);
+    }
+  });
+
+  it('random mixes of HTML, Markdown and attack pieces are inert', () => {
+    for (const input of fuzzCorpus(1_500)) {
+      const { text } = sanitizeUntrusted(input);
+      expect(liveIn(text), `${JSON.stringify(input)} → ${JSON.stringify(text)}`).toEqual({});
+    }
+  });
+
+  it('encodes `<`, `>` and line breaks inside a kept tag; a browser reads the same attributes', () => {
+    expect(sanitizeUntrusted(`<a @="${P}">`).text).toBe('<a @="&lt;img src=x onerror=alert(1)&gt;">');
+    expect(sanitizeUntrusted(`</a title="${P}">`).text).toBe('</a>');
+    expect(sanitizeUntrusted('<scr<script>ipt>alert(1)</script>').text).toBe(
+      '<scr&lt;script>ipt>alert(1)</script>',
+    );
+    const multiline = '<img\n  src="a.png"\n  alt="x\n\ny">';
+    const { text, findings } = sanitizeUntrusted(multiline);
+    expect(text).toBe('<img src="a.png" alt="x&#10;&#10;y">');
+    expect(Object.values(findings).every((n) => n === 0)).toBe(true);
+    const attrs = (html: string) =>
+      (
+        (parse(html) as unknown as HtmlNode).childNodes?.[0]?.childNodes?.[1]?.childNodes?.[0]?.attrs ?? []
+      ).map((a) => [a.name, a.value]);
+    expect(attrs(text)).toEqual(attrs(multiline));
+    expect(attrs(sanitizeUntrusted(`<a title="x" @="${P}">`).text)).toEqual([
+      ['title', 'x'],
+      ['@', P],
+    ]);
+  });
+
+  it('leaves one-line tags without `<` or `>` inside byte for byte', () => {
+    const clean = '<a href="https://x.y/a?b=c&amp;d" title=\'t\'>x</a> <img src=a.png alt="a b"/> <br>';
+    expect(sanitizeUntrusted(clean)).toMatchObject({ text: clean, changed: false });
+  });
+});
