@@ -93,6 +93,28 @@ export async function withheldFor(
     : Lockdown.withheld(author, owner, repo);
 }
 
+/** The login of an item's author (`user.login` of issues, pull requests, comments, reviews), or null. */
+export function authorOf(raw: unknown): string | null {
+  return (raw as { user?: { login?: string } | null }).user?.login ?? null;
+}
+
+/**
+ * Each of `items` formatted by `format`, which also gets the text shown instead of the item's body when
+ * --lockdown withholds its author's content (undefined when it does not).
+ */
+export function formatAuthored<T>(
+  config: Config,
+  owner: string,
+  repo: string,
+  items: unknown[],
+  signal: AbortSignal,
+  format: (raw: unknown, withheld: string | undefined) => T,
+): Promise<T[]> {
+  return Promise.all(
+    items.map(async (raw) => format(raw, await withheldFor(config, owner, repo, authorOf(raw), signal))),
+  );
+}
+
 /** owner/repo of an API URL such as https://api.github.com/repos/acme/demo[/…]. */
 export function repoOfApiUrl(url: string): [string, string] | undefined {
   const m = /\/repos\/([^/]+)\/([^/?#]+)/.exec(url);

@@ -20,8 +20,10 @@ import {
 } from '../format/issues.js';
 import * as arg from '../names.js';
 import {
+  authorOf,
   CREATE,
   contentNote,
+  formatAuthored,
   listPage,
   neutralizedField,
   READ,
@@ -44,12 +46,11 @@ export function issueTools(config: Config): ToolDefinition[] {
 
   const issueResult = async (raw: unknown, owner: string, repo: string, signal: AbortSignal, verb = '') => {
     const text = new UntrustedText();
-    const author = (raw as { user?: { login?: string } }).user?.login ?? null;
     const issue = toIssue(
       raw,
       text,
       budgets.bodyBytes,
-      await withheldFor(config, owner, repo, author, signal),
+      await withheldFor(config, owner, repo, authorOf(raw), signal),
     );
     return respond(
       { repository: `${owner}/${repo}`, issue },
@@ -120,16 +121,8 @@ export function issueTools(config: Config): ToolDefinition[] {
           per_page,
         );
         const text = new UntrustedText();
-        const issues = await Promise.all(
-          list.items.map(async (raw) => {
-            const author = (raw as { user?: { login?: string } }).user?.login ?? null;
-            return toIssue(
-              raw,
-              text,
-              budgets.listBodyBytes,
-              await withheldFor(config, owner, repo, author, signal),
-            );
-          }),
+        const issues = await formatAuthored(config, owner, repo, list.items, signal, (raw, withheld) =>
+          toIssue(raw, text, budgets.listBodyBytes, withheld),
         );
         return respond(
           { repository: `${owner}/${repo}`, issues, ...pageFields(list.info) },
@@ -170,16 +163,8 @@ export function issueTools(config: Config): ToolDefinition[] {
           per_page,
         );
         const text = new UntrustedText();
-        const comments = await Promise.all(
-          list.items.map(async (raw) => {
-            const author = (raw as { user?: { login?: string } }).user?.login ?? null;
-            return toComment(
-              raw,
-              text,
-              budgets.bodyBytes,
-              await withheldFor(config, owner, repo, author, signal),
-            );
-          }),
+        const comments = await formatAuthored(config, owner, repo, list.items, signal, (raw, withheld) =>
+          toComment(raw, text, budgets.bodyBytes, withheld),
         );
         const source = `${owner}/${repo}#${issue_number}`;
         return respond(
@@ -245,14 +230,13 @@ export function issueTools(config: Config): ToolDefinition[] {
             outside++;
             continue;
           }
-          const author = (raw as { user?: { login?: string } }).user?.login ?? null;
           issues.push({
             repository: `${owner}/${repo}`,
             ...toIssue(
               raw,
               text,
               budgets.listBodyBytes,
-              await withheldFor(config, owner, repo, author, signal),
+              await withheldFor(config, owner, repo, authorOf(raw), signal),
             ),
           });
         }

@@ -24,7 +24,9 @@ import {
 } from '../format/pulls.js';
 import * as arg from '../names.js';
 import {
+  authorOf,
   contentNote,
+  formatAuthored,
   listPage,
   neutralizedField,
   READ,
@@ -33,8 +35,6 @@ import {
   scopeNote,
   withheldFor,
 } from './common.js';
-
-const authorOf = (raw: unknown) => (raw as { user?: { login?: string } | null }).user?.login ?? null;
 
 export function pullReadTools(config: Config): ToolDefinition[] {
   const { budgets } = config;
@@ -113,15 +113,8 @@ export function pullReadTools(config: Config): ToolDefinition[] {
           per_page,
         );
         const text = new UntrustedText();
-        const pullRequests = await Promise.all(
-          list.items.map(async (raw) =>
-            toPull(
-              raw,
-              text,
-              budgets.listBodyBytes,
-              await withheldFor(config, owner, repo, authorOf(raw), signal),
-            ),
-          ),
+        const pullRequests = await formatAuthored(config, owner, repo, list.items, signal, (raw, withheld) =>
+          toPull(raw, text, budgets.listBodyBytes, withheld),
         );
         return respond(
           { repository: `${owner}/${repo}`, pullRequests, ...pageFields(list.info) },
@@ -265,15 +258,8 @@ export function pullReadTools(config: Config): ToolDefinition[] {
           per_page,
         );
         const text = new UntrustedText();
-        const comments = await Promise.all(
-          list.items.map(async (raw) =>
-            toReviewComment(
-              raw,
-              text,
-              budgets.listBodyBytes,
-              await withheldFor(config, owner, repo, authorOf(raw), signal),
-            ),
-          ),
+        const comments = await formatAuthored(config, owner, repo, list.items, signal, (raw, withheld) =>
+          toReviewComment(raw, text, budgets.listBodyBytes, withheld),
         );
         const source = `${owner}/${repo}#${pull_number}`;
         return respond(
@@ -312,15 +298,8 @@ export function pullReadTools(config: Config): ToolDefinition[] {
           per_page,
         );
         const text = new UntrustedText();
-        const reviews = await Promise.all(
-          list.items.map(async (raw) =>
-            toReview(
-              raw,
-              text,
-              budgets.listBodyBytes,
-              await withheldFor(config, owner, repo, authorOf(raw), signal),
-            ),
-          ),
+        const reviews = await formatAuthored(config, owner, repo, list.items, signal, (raw, withheld) =>
+          toReview(raw, text, budgets.listBodyBytes, withheld),
         );
         const source = `${owner}/${repo}#${pull_number}`;
         return respond(
