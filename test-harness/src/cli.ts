@@ -101,7 +101,7 @@ function resolveTarget(values: { config?: string; server?: string }, serverComma
     throw new UsageError('give either -- CMD … or --config/--server, not both');
   }
   if (command !== undefined) return { command, args };
-  if (values.config === undefined || values.server === undefined) {
+  if (values.config === undefined) {
     throw new UsageError('no server: give -- CMD [ARGS…] or --config FILE --server NAME');
   }
   try {

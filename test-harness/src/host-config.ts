@@ -69,7 +69,7 @@ export interface HostConfigServer {
  * Errors: HostConfigError for an unreadable or invalid file, an unknown name (the message lists the
  * known ones) or a non-stdio (url/http/sse) entry.
  */
-export function readHostConfig(path: string, name: string): HostConfigServer {
+export function readHostConfig(path: string, name: string | undefined): HostConfigServer {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -86,10 +86,13 @@ export function readHostConfig(path: string, name: string): HostConfigServer {
     );
   }
   const entries = serverEntries(parsed);
-  const entry = entries[name] as ServerEntry | undefined;
-  if (!entry || typeof entry !== 'object') {
+  const entry = name === undefined ? undefined : (entries[name] as ServerEntry | undefined);
+  if (name === undefined || !entry || typeof entry !== 'object') {
+    const has = `has: ${Object.keys(entries).join(', ') || 'none'}`;
     throw new HostConfigError(
-      `no server "${name}" in ${path} (has: ${Object.keys(entries).join(', ') || 'none'})`,
+      name === undefined
+        ? `--server NAME is needed with --config: which server of ${path}? (${has})`
+        : `no server "${name}" in ${path} (${has})`,
     );
   }
   if (entry.url !== undefined || (entry.type !== undefined && entry.type !== 'stdio')) {

@@ -299,6 +299,9 @@ describe('host config files', () => {
       /no server "nope" .*has: good, bad/,
     );
     expect(() => readHostConfig(fixture('vscode-mcp.jsonc'), 'remote')).toThrow(/not a stdio server/);
+    expect(() => readHostConfig(fixture('claude_desktop_config.json'), undefined)).toThrow(
+      /--server NAME is needed with --config: which server of .*\(has: .*good/,
+    );
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"mcpServers": ');
     expect(() => readHostConfig(broken, 'x')).toThrow(HostConfigError);

@@ -10,6 +10,7 @@ import { expandHome } from '@refmcp/shared/paths';
 import { ConfigError, type ConfigInput } from '@refmcp/shared/server';
 import { EnginePool } from './engine/pool.js';
 import { Memo } from './memo.js';
+import { checkNativeModule } from './native.js';
 
 export interface Config {
   /** Absolute path of the database file. */
@@ -118,6 +119,7 @@ export async function configure({ values, common }: ConfigInput): Promise<Config
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw new ConfigError('--db-path is required, e.g. mcp-server-sqlite --db-path ~/data/app.db');
   }
+  checkNativeModule();
   const dbPath = path.resolve(expandHome(raw));
   const allowWrites = values['allow-writes'] === true && !common.readOnly;
   const statementTimeoutMs = positiveInt(values, 'statement-timeout', 30_000, 100);

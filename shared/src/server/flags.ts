@@ -39,14 +39,19 @@ export const COMMON_OPTIONS = {
   version: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
 
-export const COMMON_HELP = `Common options:
-  --read-only            expose only tools that never modify anything (beats every other switch)
-  --toolsets a,b|all     enable these toolsets instead of the defaults (servers with toolsets)
-  --tools a,b            enable exactly these tools
-  --exclude-tools a,b    disable these tools
-  --audit-log PATH       append one JSON line per tool call to PATH (env MCP_AUDIT_LOG)
-  -h, --help             show this help
-  --version              print the version`;
+/** The common options' help; the --toolsets line only for a server that has toolsets. */
+export function commonHelp(hasToolsets: boolean): string {
+  return [
+    'Common options:',
+    '  --read-only            expose only tools that never modify anything (beats every other switch)',
+    ...(hasToolsets ? ['  --toolsets a,b|all     enable these toolsets instead of the defaults'] : []),
+    '  --tools a,b            enable exactly these tools',
+    '  --exclude-tools a,b    disable these tools',
+    '  --audit-log PATH       append one JSON line per tool call to PATH (env MCP_AUDIT_LOG)',
+    '  -h, --help             show this help',
+    '  --version              print the version',
+  ].join('\n');
+}
 
 /** "a, b,,c" → ["a","b","c"]; undefined stays undefined. */
 export function splitList(value: unknown): string[] | undefined {

@@ -11,10 +11,10 @@ import { createAuditLog, scrubSecrets } from '../audit.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
 import {
-  COMMON_HELP,
   COMMON_OPTIONS,
   type CommonFlags,
   commonFlags,
+  commonHelp,
   selectTools,
   type ToolsetInfo,
 } from './flags.js';
@@ -183,7 +183,10 @@ function withoutKeys<T extends object>(object: T, keys: string[]): T {
 }
 
 function usageText<C>(spec: ServerSpec<C>): string {
-  return [`Usage: ${spec.usage}`, '', spec.optionsHelp ?? '', COMMON_HELP].filter(Boolean).join('\n');
+  const sections = [spec.optionsHelp?.trimEnd(), commonHelp((spec.toolsets ?? []).length > 0)].filter(
+    Boolean,
+  );
+  return [`Usage: ${spec.usage}`, ...sections].join('\n\n');
 }
 
 /**
