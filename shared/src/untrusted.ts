@@ -16,17 +16,21 @@
  *   U+1D173–U+1D17A, unassigned U+E0080–U+E0FFF …), the invisible format characters U+FFF9–U+FFFB
  *   and U+13430–U+1343F, and C0/C1 controls other than tab and newlines: removed. Kept: U+200C/U+200D
  *   (emoji sequences and many scripts need them) and one U+FE0E/U+FE0F directly after a visible
- *   character (text or emoji presentation, `❤️`); any other variation selector is removed, so they
- *   cannot carry hidden bits. Any of these written as a character reference (`&#x202E;`,
- *   `&ZeroWidthSpace;`) is treated as the character itself.
- * - Markdown links, images, reference definitions and autolinks whose target's scheme is not
- *   http, https or mailto (`javascript:`, `data:`, `vbscript:`, `file:` …), judged after entity
- *   decoding and after removing every invisible or format character (ZWJ/ZWNJ included):
- *   replaced by a marker; the link text stays (`untrusted/markdown.ts`).
+ *   character (text or emoji presentation, `❤️`; tags between do not count, so
+ *   `x\uFE0F<b>\uFE0F</b>` keeps one); any other variation selector is removed, so they cannot
+ *   carry hidden bits. Any of these written as a character reference (`&#x202E;`,
+ *   `&#x00000202E;`, `&ZeroWidthSpace;`) is treated as the character itself.
+ * - Markdown links, images and reference definitions whose target's scheme is not http, https or
+ *   mailto (`javascript:`, `data:`, `vbscript:`, `file:` …), judged after entity decoding and
+ *   after removing every invisible or format character (ZWJ/ZWNJ included): replaced by a marker;
+ *   the link text stays. Autolinks with such a scheme lose their `<` (`&lt;std::string>`), so
+ *   they read as text (`untrusted/markdown.ts`).
  * - HTML, tokenized as browsers do (parse5): comments, script/style/iframe elements, tags that
  *   load, navigate, submit or hide content (meta, link, base, form, object, embed, template, …),
- *   `on*` attributes, unsafe URLs in href/src/action/formaction/srcset/xlink:href/meta content,
- *   and tags left open at the end; `<`, `>` and line breaks inside the tags that stay are encoded, so
+ *   `on*` attributes, unsafe URLs in href/src/action/formaction/srcset/xlink:href/meta content;
+ *   markup that never ends (a tag left open at the end, an unclosed comment, script, style or
+ *   iframe) has its `<` escaped and the text after it kept;
+ *   `<`, `>` and line breaks inside the tags that stay are encoded, so
  *   Markdown renderers, which split HTML by CommonMark's rules, read the same tags or plain text
  *   (`untrusted/html.ts`).
  * Visible text is otherwise unchanged; what is removed is replaced by a visible `⟦…⟧` marker.
@@ -71,7 +75,8 @@ const HIDDEN = [BIDI, INVISIBLE, CONTROLS, TAG_RUN, LINE_SEPARATORS].map(
 );
 /** Characters that stay although they are invisible: joiners (see {@link removeInvisible}). */
 const KEPT_INVISIBLE = /^[\u200C\u200D]$/;
-const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]{1,8}|#[0-9]{1,10}|[A-Za-z][A-Za-z0-9]{1,31});?/g;
+/** A character reference as browsers read it: a numeric one takes all its digits (`&#x00000202E;`). */
+const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 
 const codePoint = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -98,6 +103,44 @@ function removeInvisible(text: string, f: SanitizeFindings): string {
     if ((ch === '\uFE0E' || ch === '\uFE0F') && offset > 0) {
       const low = text.charCodeAt(offset - 1);
       const start = low >= 0xdc00 && low <= 0xdfff && offset > 1 ? offset - 2 : offset - 1;
+      const previous = String.fromCodePoint(text.codePointAt(start) ?? 0);
+      if (!IGNORABLE.test(previous) && !/[\p{Cc}\s]/u.test(previous)) return ch;
+    }
+    f.invisibleCharacters++;
+    return '';
+  });
+}
+
+/**
+ * `text` without the presentation selectors that only a tag separates from the one before:
+ * `x\uFE0F<b>\uFE0F</b>` renders as `x` and two selectors. Each U+FE0E/U+FE0F after a `>` is
+ * judged again as {@link removeInvisible} judges it, by the character before it once whole tags
+ * (`<…>` with no `<` or `>` inside, what the markup passes leave) are skipped. Linear: a walk back
+ * stops at the first character outside a tag, and the selector before is one.
+ */
+function removeSelectorsAfterTags(text: string, f: SanitizeFindings): string {
+  if (!/>[\uFE0E\uFE0F]/.test(text)) return text;
+  const n = text.length;
+  // The last `<` and the last `>` at or before each position.
+  const lastLt = new Int32Array(n);
+  const lastGt = new Int32Array(n);
+  for (let i = 0, lt = -1, gt = -1; i < n; i++) {
+    if (text[i] === '<') lt = i;
+    else if (text[i] === '>') gt = i;
+    lastLt[i] = lt;
+    lastGt[i] = gt;
+  }
+  return text.replace(/[\uFE0E\uFE0F]/g, (ch: string, offset: number) => {
+    if (text[offset - 1] !== '>') return ch;
+    let j = offset - 1;
+    while (j >= 0 && text[j] === '>') {
+      const lt = lastLt[j] ?? -1;
+      if (lt < 0 || (j > 0 && (lastGt[j - 1] ?? -1) > lt)) break;
+      j = lt - 1;
+    }
+    if (j >= 0) {
+      const low = text.charCodeAt(j);
+      const start = low >= 0xdc00 && low <= 0xdfff && j > 0 ? j - 1 : j;
       const previous = String.fromCodePoint(text.codePointAt(start) ?? 0);
       if (!IGNORABLE.test(previous) && !/[\p{Cc}\s]/u.test(previous)) return ch;
     }
@@ -161,7 +204,7 @@ export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): 
   });
   out = out.replace(LINE_SEPARATORS, '\n');
   if (!markup) return { text: out, findings: f, changed: out !== text };
-  out = neutralizeMarkup(out, f);
+  out = removeSelectorsAfterTags(neutralizeMarkup(out, f), f);
   return { text: out, findings: f, changed: out !== text };
 }
 

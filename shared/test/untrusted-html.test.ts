@@ -101,7 +101,7 @@ const BYPASSES: [string, string, string][] = [
     'Hi <meta http-equiv="refresh" content="0;url=javascript:alert(1)"> there',
     'Hi ⟦meta tag removed⟧ there',
   ],
-  ['tag left open at the end', 'Look: <img src=x onerror=alert(1) ', 'Look: &lt;img src=x'],
+  ['tag left open at the end', 'Look: <img src=x onerror=alert(1) ', 'Look: &lt;img src=x onerror=alert(1) '],
   [
     'ZWJ inside the scheme',
     '[click](java\u200Dscript:alert(1))',

@@ -108,6 +108,118 @@ const REPORTED = [
   '<a x=[y]( onclick=z javascript:alert(1))>x</a>',
 ];
 
+// Third review: long and backslash-only definition labels, leading zeros in character references,
+// markup that never ends (it kept nothing after it), autolinks with other schemes, non-ASCII spaces.
+const LONG_LABEL = (label: string, use = label) => `[${label}]: javascript:alert(1)\n\n[x][${use}]`;
+const LINES = Array.from({ length: 20 }, () => 'a'.repeat(60));
+const REVIEW_3: [string, string, string][] = [
+  ['F1 999-character label', LONG_LABEL('a'.repeat(999)), ''],
+  ['F1 1000-character label', LONG_LABEL('a'.repeat(1000)), ''],
+  ['F1 1500-character label', LONG_LABEL('a'.repeat(1500)), ''],
+  ['F1 label over 20 lines', LONG_LABEL(LINES.join('\n'), LINES.join(' ')), ''],
+  [
+    'F2 `\\a` label',
+    '[\\a]: javascript:alert(1)\n\n[\\a]',
+    '[\\a]: ⟦unsafe link removed (javascript:)⟧\n\n[\\a]',
+  ],
+  [
+    'F2 `\\ ` label',
+    '[\\ ]: javascript:alert(1)\n\n[x][\\ ]',
+    '[\\ ]: ⟦unsafe link removed (javascript:)⟧\n\n[x][\\ ]',
+  ],
+  [
+    'F2 `\\]` label',
+    '[\\]]: javascript:alert(1)\n\n[x][\\]]',
+    '[\\]]: ⟦unsafe link removed (javascript:)⟧\n\n[x][\\]]',
+  ],
+  [
+    'F2 `\\*` label in a block quote',
+    '> [\\*]: javascript:alert(1)\n\n[x][\\*]',
+    '> [\\*]: ⟦unsafe link removed (javascript:)⟧\n\n[x][\\*]',
+  ],
+  [
+    'F3 leading zeros in HTML',
+    '<div>\n&#x00000202E;evil&#x0000E0041;&#x000000200B;x\n</div>',
+    '<div>\n⟦U+202E⟧evil⟦hidden tag text: "A"⟧x\n</div>',
+  ],
+  ['F3 leading zeros in an attribute', '<b title="&#x00000202E;x">y</b>', '<b title="⟦U+202E⟧x">y</b>'],
+  ['F3 eleven decimal digits', '&#0000000008238;evil', '⟦U+202E⟧evil'],
+  [
+    'P1 unclosed script in inline code',
+    'Add a `<script>` tag to index.html.\n\nThen run npm start and observe the error.',
+    'Add a `&lt;script>` tag to index.html.\n\nThen run npm start and observe the error.',
+  ],
+  [
+    'P1 unclosed iframe in inline code',
+    'The `<iframe>` element does not resize.\n\nSteps: open it. <img src=x onerror=alert(1)>',
+    'The `&lt;iframe>` element does not resize.\n\nSteps: open it. <img src=x>',
+  ],
+  [
+    'P1 unclosed style, twice',
+    '`<style>` or `<STYLE>`, then <b onclick=x>b</b>',
+    '`&lt;style>` or `&lt;STYLE>`, then <b>b</b>',
+  ],
+  [
+    'P1 unclosed comment in inline code',
+    'Note that `<!--` starts a comment in HTML.\n\nRest of the bug report.',
+    'Note that `&lt;!--` starts a comment in HTML.\n\nRest of the bug report.',
+  ],
+  [
+    'P1 closed comment, then an unclosed one',
+    '<!-- a --> b <!-- c <i onclick=x>',
+    '⟦hidden HTML comment removed⟧ b &lt;!-- c <i>',
+  ],
+  [
+    'P1 unclosed script with a handler',
+    '<script src=x onerror=alert(1)>',
+    '&lt;script src=x onerror=alert(1)>',
+  ],
+  [
+    'P1 script that its last `</script>` does not close (double-escaped)',
+    '<script><!--<script></script> x --> <img src=x onerror=alert(1)> tail',
+    '&lt;script>⟦hidden HTML comment removed⟧ <img src=x> tail',
+  ],
+  [
+    'P4 unclosed tag with a handler',
+    'hello <x onclick="a\nlots of prose\n\nmore prose\n\nthe end',
+    'hello &lt;x onclick="a\nlots of prose\n\nmore prose\n\nthe end',
+  ],
+  [
+    'P4 tags after an unclosed tag are still neutralised',
+    'hello <x onclick="a\n<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1))',
+    'hello &lt;x onclick="a\n<img src=x>\n\nx ⟦unsafe link removed (javascript:)⟧',
+  ],
+  ['P2 C++ template', 'std::vector<std::string> v;', 'std::vector&lt;std::string> v;'],
+  ['P2 in inline code', '`std::vector<std::string> v;`', '`std::vector&lt;std::string> v;`'],
+  [
+    'P2 in fenced code',
+    '```cpp\nstd::vector<std::pair<int,int>> v;\n```',
+    '```cpp\nstd::vector&lt;std::pair&lt;int,int>> v;\n```',
+  ],
+  [
+    'P2 XML in fenced code',
+    '```xml\n<xsl:apply-templates/>\n<ns0:item/>\n```',
+    '```xml\n&lt;xsl:apply-templates/>\n&lt;ns0:item/>\n```',
+  ],
+  [
+    'P2 other schemes in prose',
+    'see <urn:isbn:0451450523>, <tel:+1234>, <ftp://x.org/a> and <vscode://file/x>',
+    'see &lt;urn:isbn:0451450523>, &lt;tel:+1234>, &lt;ftp://x.org/a> and &lt;vscode://file/x>',
+  ],
+  ['P2 javascript: autolink', 'go <javascript:alert(1)>', 'go &lt;javascript:alert(1)>'],
+  ...['\u00A0', '\u3000', '\u2003', '\u202F', '\u205F', '\u1680'].map((space): [string, string, string] => [
+    `F5 autolink with U+${space.charCodeAt(0).toString(16).toUpperCase()}`,
+    `<javascript:alert(1)${space}>`,
+    `&lt;javascript:alert(1)${space}>`,
+  ]),
+  [
+    'F4 selectors chained through tags',
+    'x\uFE0F<b>\uFE0F</b><i>\uFE0F</i><u>\uFE0F</u>',
+    'x\uFE0F<b></b><i></i><u></u>',
+  ],
+  ['F4 selector in a tag left open', '<a/\uFE0F onerror=alert(1)', '&lt;a/\uFE0F onerror=alert(1)'],
+];
+
 // The breaker's wider set, classic vectors, and text a browser reads as text (RCDATA, RAWTEXT,
 // CDATA) that a Markdown reader might read as a tag.
 const CORPUS = [
@@ -180,6 +292,7 @@ const CORPUS = [
   '[x](java&#x09;script:alert(1))',
   '[x](&#x6A;avascript:alert(1))',
   '[x](javascript&colon;alert(1))',
+  ...REVIEW_3.map(([, input]) => input),
 ];
 
 /** Seeded pieces of HTML, Markdown and attack text joined at random: 1,500 inputs. */
@@ -288,5 +401,30 @@ describe('F1: inert for browsers and for CommonMark/GFM renderers alike', () => 
   it('leaves one-line tags without `<` or `>` inside byte for byte', () => {
     const clean = '<a href="https://x.y/a?b=c&amp;d" title=\'t\'>x</a> <img src=a.png alt="a b"/> <br>';
     expect(sanitizeUntrusted(clean)).toMatchObject({ text: clean, changed: false });
+  });
+});
+
+describe('third review: nothing live, nothing hidden, prose and code kept', () => {
+  it.each(REVIEW_3)('%s', (_name, input, expected) => {
+    const { text, changed } = sanitizeUntrusted(input);
+    expect(changed).toBe(true);
+    if (expected) expect(text).toBe(expected);
+    else expect(text).toContain('⟦unsafe link removed (javascript:)⟧');
+    expect(liveIn(text), JSON.stringify(text)).toEqual({});
+    expect(sanitizeUntrusted(text).text).toBe(text);
+    // What a reader sees once markup is gone holds no hidden character.
+    const shown = parse(marked.parse(text, { async: false })) as unknown as HtmlNode;
+    const textOf = (node: HtmlNode): string =>
+      (node as { value?: string }).value ?? (node.childNodes ?? []).map(textOf).join('');
+    expect(textOf(shown)).not.toMatch(/[\u200B\u202E\u{E0041}]|\uFE0F\uFE0F/u);
+  });
+
+  it('counts what it escaped', () => {
+    const count = (input: string) => sanitizeUntrusted(input).findings;
+    expect(count('`<script>` tag')).toMatchObject({ dangerousElements: 1 });
+    expect(count('a `<!--` b')).toMatchObject({ htmlComments: 1 });
+    expect(count('hello <x onclick="a\nb')).toMatchObject({ eventHandlers: 1 });
+    expect(count('std::vector<std::string> v;')).toMatchObject({ unsafeLinks: 1 });
+    expect(count('x\uFE0F<b>\uFE0F</b>')).toMatchObject({ invisibleCharacters: 1 });
   });
 });

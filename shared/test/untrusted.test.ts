@@ -105,7 +105,7 @@ describe('sanitizeUntrusted', () => {
       '[ref]: ⟦unsafe link removed (javascript:)⟧\n[ok]: https://x.y',
     );
     expect(neutralize('go <javascript:alert(1)> or <https://ok.example> or <mailto:a@b.c>')).toBe(
-      'go ⟦unsafe link removed (javascript:)⟧ or <https://ok.example> or <mailto:a@b.c>',
+      'go &lt;javascript:alert(1)> or <https://ok.example> or <mailto:a@b.c>',
     );
     expect(neutralize('<a href="javascript:alert(1)" title=t>x</a> <a href=\'https://ok\'>y</a>')).toBe(
       '<a href="#unsafe-link-removed" title=t>x</a> <a href=\'https://ok\'>y</a>',
@@ -120,7 +120,8 @@ describe('sanitizeUntrusted', () => {
     expect(neutralize('a<script>alert(1)</script>b<style>.x{display:none}</style>c')).toBe(
       'a⟦script element removed⟧b⟦style element removed⟧c',
     );
-    expect(neutralize('visible <!-- hidden forever')).toBe('visible ⟦hidden HTML comment removed⟧');
+    // Never closed: the comment would hide everything after it, so its `<` is escaped instead.
+    expect(neutralize('visible <!-- hidden forever')).toBe('visible &lt;!-- hidden forever');
     expect(neutralize('red\u001b[31mtext\u0007 \u0085end')).toBe('red[31mtext end');
     expect(neutralize('line\u2028next')).toBe('line\nnext');
   });
@@ -248,6 +249,19 @@ describe('linear time (F2)', () => {
     ['open tag', `<a ${'b=c '.repeat(MB2 / 4)}`],
     ['tags with < inside', '<a title="<b>\n">'.repeat(MB2 / 16)],
     ['entities', '[](&amp;'.repeat(MB2 / 8)],
+    ['label lines', '[a\n'.repeat(MB2 / 3)],
+    ['one long label', `[${'a'.repeat(MB2)}]: x`],
+    ['backslash labels', '[\\\n'.repeat(MB2 / 3)],
+    ['unclosed scripts', '<script>'.repeat(MB2 / 8)],
+    ['scripts, one end tag', `${'<style>'.repeat(MB2 / 7)}</style>`],
+    ['double-escaped scripts', '<script><!--<script></script>-->x'.repeat(MB2 / 33)],
+    ['unclosed comments', '<!--'.repeat(MB2 / 4)],
+    ['open tags, quoted', '<a b="'.repeat(MB2 / 6)],
+    ['open tags, spaces', '<a '.repeat(MB2 / 3)],
+    ['selectors after tags', 'x\uFE0F<b>\uFE0F'.repeat(MB2 / 6)],
+    ['selectors after >', '>\uFE0F'.repeat(MB2 / 2)],
+    ['leading zeros', `&#${'0'.repeat(MB2)}`],
+    ['unsafe autolinks', '<std::x>'.repeat(MB2 / 8)],
   ];
   it.each(shapes)(
     '%s (2 MB) takes well under 5 s',

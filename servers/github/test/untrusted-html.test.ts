@@ -78,7 +78,7 @@ describe('GH-04 HTML and Markdown bypasses', () => {
         '⟦meta tag removed⟧',
         'click ⟦unsafe link removed (javascript:)⟧ and again ⟦unsafe link removed (javascript:)⟧',
         '<a href="#unsafe-link-removed">y</a>',
-        'Trailing &lt;img src=x',
+        'Trailing &lt;img src=x onerror=alert(1) ',
       ].join('\n'),
     );
     expect(title).toBe('Hostile <img> title');

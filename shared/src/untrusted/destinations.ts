@@ -9,7 +9,8 @@
  *   when a `[` comes earlier in the same paragraph (no blank line between). A `](` without any
  *   `[` before it (`see ](C:\x)`) is prose: no link text can precede it.
  * - after `[label]:` at the start of a line (after up to any indentation and block-quote or list
- *   markers), the label without unescaped brackets and at most 999 characters long, when the
+ *   markers), the label without unescaped brackets, of any length (CommonMark stops at 999
+ *   characters, marked does not) and holding a visible character (a backslash is one), when the
  *   destination is followed by the end of the line or by a title. `Meeting [today]:10:30` and
  *   `map[k]:std::string` are prose.
  * A plain destination ends at a space or control character (or, inline, at its first unbalanced
@@ -29,17 +30,17 @@ export interface Destination {
  * Characters that end a scheme (`:`) or prove there is none (`/`, `?`, `#`) once character
  * references are decoded and compatibility forms folded — the same reading as `linkScheme`:
  * their ASCII forms, their NFKC look-alikes (U+2047–2049, U+2100/2101, U+2105/2106, U+2A74,
- * U+FE13, U+FE16, U+FE55/FE56, U+FE5F, U+FF03, U+FF0F, U+FF1A, U+FF1F) and character references.
+ * U+FE13, U+FE16, U+FE55/FE56, U+FE5F, U+FF03, U+FF0F, U+FF1A, U+FF1F) and character references
+ * (numeric ones with all their digits: browsers accept any number of leading zeros).
  */
 const SCHEME_STOP =
-  /[:/?#\u2047-\u2049\u2100\u2101\u2105\u2106\u2A74\uFE13\uFE16\uFE55\uFE56\uFE5F\uFF03\uFF0F\uFF1A\uFF1F]|&(?:#[xX][0-9a-fA-F]{1,8}|#[0-9]{1,10}|[A-Za-z][A-Za-z0-9]{1,31});?/g;
+  /[:/?#\u2047-\u2049\u2100\u2101\u2105\u2106\u2A74\uFE13\uFE16\uFE55\uFE56\uFE5F\uFF03\uFF0F\uFF1A\uFF1F]|&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a destination ends at a control character
 const PLAIN_END = /[\u0000-\u0020\u007F]/g;
 const ANGLE_END = /[>\n\r]/g;
 const GAP = /[ \t]*(?:(?:\r\n?|\n)[ \t]*)?/y;
 const CONTAINER_PREFIX = /(?:[ \t]*(?:>|[-+*](?=[ \t\r\n]|$)|\d{1,9}[.)](?=[ \t\r\n]|$)))*[ \t]*/y;
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
-const MAX_LABEL = 999;
 
 type Found = { index: number; length: number } | undefined;
 
@@ -151,19 +152,25 @@ export function unsafeDestinations(text: string): Destination[] {
     );
   };
 
-  /** Where `[label]` starting at `open` ends (its `]`), or -1 when it is not a label. */
+  /**
+   * Where `[label]` starting at `open` ends (its `]`), or -1 when it is not a label. There is no
+   * length limit: some renderers (marked) take labels longer than CommonMark's 999 characters. A
+   * scan stops at the next `[`, so scans from different line starts never overlap (linear).
+   */
   const labelEnd = (open: number): number => {
     let visible = false;
-    const limit = Math.min(n, open + 1 + MAX_LABEL);
-    for (let i = open + 1; i < limit; i++) {
+    for (let i = open + 1; i < n; i++) {
       const ch = text[i];
       if (ch === ']') return visible ? i : -1;
       if (ch === '[') return -1;
-      if (ch === '\\') i++;
-      else if (ch === '\n' || ch === '\r') {
+      if (ch === '\\') {
+        // A backslash shows, as itself or as the punctuation it escapes (`[\]]`, `[\ ]`).
+        visible = true;
+        if (ASCII_PUNCTUATION.test(text[i + 1] ?? '')) i++;
+      } else if (ch === '\n' || ch === '\r') {
         // A blank line ends the paragraph, and with it the label.
         let j = i + (ch === '\r' && text[i + 1] === '\n' ? 2 : 1);
-        while (j < limit && (text[j] === ' ' || text[j] === '\t')) j++;
+        while (j < n && (text[j] === ' ' || text[j] === '\t')) j++;
         if (j >= n || text[j] === '\n' || text[j] === '\r') return -1;
       } else if (ch !== ' ' && ch !== '\t') visible = true;
     }

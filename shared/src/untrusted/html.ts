@@ -6,14 +6,16 @@
  * a regular expression guesses. Each hazard is rewritten in place; everything else is kept byte
  * for byte (Markdown around and between tags is untouched):
  * - `<script>`, `<style>`, `<iframe>` with their content (found as the browser finds their end):
- *   replaced by `⟦script element removed⟧`.
+ *   replaced by `⟦script element removed⟧`. One that is never closed (`` `<script>` `` in prose)
+ *   would take all the text after it: its `<` is escaped instead (`&lt;script>`, text).
  * - tags that load, navigate, submit, hide or re-tokenize content (meta, link, base, form, object,
  *   embed, frame, template, noscript, title, textarea, xmp, plaintext, …): the tag is replaced by
  *   `⟦meta tag removed⟧` / `⟦form end tag removed⟧`; their content stays, read as ordinary HTML.
  * - `on*` attributes: removed; URL attributes (href, src, action, formaction, xlink:href,
  *   srcset, meta content `url=`, …) with a scheme other than http/https/mailto: set to
  *   `"#unsafe-link-removed"`; duplicate attributes (browsers keep the first) dropped.
- * - comments `<!-- … -->`: replaced by `⟦hidden HTML comment removed⟧`; comment-like markup
+ * - comments `<!-- … -->`: replaced by `⟦hidden HTML comment removed⟧`, but a `<!--` that nothing
+ *   closes is escaped (`&lt;!--`) and the text after it kept; comment-like markup
  *   (`<?…>`, `<!…>`, `<![CDATA[…`, `</3 …>`) and doctypes: escaped (`&lt;`), so shown as text.
  * - every tag that stays: `<` and `>` inside it (in a name or a value) written `&lt;`/`&gt;`,
  *   line breaks in values `&#10;`, line breaks between attributes a space. Markdown renderers read
@@ -22,8 +24,9 @@
  *   an attribute value as Markdown, where `<img onerror>` inside it would be live. With no `<`
  *   and no line break left inside, a Markdown reader sees the same whole tag or plain text.
  * - a tag left open at the end (`<img src=x onerror=…` without `>`, which would swallow whatever
- *   is appended next): its hazards removed as above, then escaped. A trailing `<` or `</` is
- *   escaped too. So sanitised texts can be concatenated without forming new markup.
+ *   is appended next): its `<` escaped, its hazards counted, and the text after that `<` tokenized
+ *   again (it may hold tags), so no prose is lost. A trailing `<` or `</` is escaped too. So
+ *   sanitised texts can be concatenated without forming new markup.
  * Every replacement starts with `⟦` or `&lt;` or is a complete tag, so no edit joins its
  * neighbours into new markup; and the text after an edit is tokenized in the same state a
  * browser reading the output would be in.
@@ -195,30 +198,61 @@ function tokenize(
   return covered;
 }
 
-/** The tag `tail` (which starts with `<` and never closes) with its hazards removed, escaped. */
-function neutralizeOpenTag(tail: string, f: SanitizeFindings): string {
-  let cleaned: string | undefined;
+/** Counts the hazards of the tag `tail` (which starts with `<` and never closes) in `f`. */
+function countOpenTagHazards(tail: string, f: SanitizeFindings): void {
   let seen = false;
   tokenize(tail + CLOSE_ANY_TAG, {
     tag: (token, hadDuplicates) => {
       if (seen || token.location?.startOffset !== 0) return;
       seen = true;
-      const rebuilt = cleanTag(tail, token, hadDuplicates, f, tail.length);
-      // The rebuilt tag ends with the `>` the input never had: take it off again.
-      cleaned = rebuilt?.replace(/ ?\/?>$/, '');
+      cleanTag(tail, token, hadDuplicates, f, tail.length);
     },
     comment: () => {},
     doctype: () => {},
   });
-  return escapeLt(cleaned ?? tail);
 }
 
-/** Neutralises the HTML hazards in `text` (see the module comment), counting them in `f`. */
-export function neutralizeHtml(text: string, f: SanitizeFindings): string {
-  if (!text.includes('<')) return text;
+/** True when the `<!--` comment `source` (as the tokenizer cut it) has its end (`-->`, `--!>`, `<!-->`). */
+const isClosedComment = (source: string) => /--!?>$/.test(source);
+
+/**
+ * `text` with the `<` of every `<!--` that nothing closes written `&lt;`, counted in `f`. A `<!--`
+ * is closed by a later `-->` (from its third character on: `<!-->` is a whole comment) or `--!>`
+ * (from its fifth); once one `<!--` has no end, no later one has, so one search finds them all.
+ */
+function escapeUnclosedComments(text: string, f: SanitizeFindings): string {
+  const first = text.indexOf('<!--', Math.max(0, text.lastIndexOf('-->') - 1, text.lastIndexOf('--!>') - 3));
+  if (first < 0) return text;
+  return (
+    text.slice(0, first) +
+    text.slice(first).replaceAll('<!--', () => {
+      f.htmlComments++;
+      return '&lt;!--';
+    })
+  );
+}
+
+/** Where the last end tag of each removed element (`</script` then space, `/` or `>`) starts in `text`. */
+function lastEndTags(text: string): Record<string, number> {
+  const last: Record<string, number> = {};
+  for (const name of Object.keys(REMOVED_WITH_CONTENT)) {
+    last[name] = -1;
+    for (const m of text.matchAll(new RegExp(`</${name}[\\t\\n\\f\\r />]`, 'gi'))) last[name] = m.index;
+  }
+  return last;
+}
+
+/**
+ * One tokenizer pass over `source` (see {@link neutralizeHtml}): its edits, and where markup that
+ * never ends starts (`<script>` whose end the tokenizer never found, `<!--` with no end, a tag left
+ * open at the end), or -1. Nothing is tokenized after that point: it must be read again.
+ */
+function scan(source: string, f: SanitizeFindings): { edits: Edit[]; open: number } {
   const edits: Edit[] = [];
+  const endTags = lastEndTags(source);
   let removing: { name: string; start: number } | undefined;
-  const covered = tokenize(text, {
+  let open = -1;
+  const covered = tokenize(source, {
     tag: (token, hadDuplicates, tokenizer) => {
       const loc = token.location;
       if (!loc) return;
@@ -234,6 +268,11 @@ export function neutralizeHtml(text: string, f: SanitizeFindings): string {
       const mode = REMOVED_WITH_CONTENT[name];
       if (mode !== undefined && !isEnd) {
         f.dangerousElements++;
+        if ((endTags[name] ?? -1) < loc.endOffset) {
+          // Never closed: removing it would take all the text after it. Escaped, it is text.
+          edits.push({ start: loc.startOffset, end: loc.startOffset + 1, text: '&lt;' });
+          return;
+        }
         removing = { name, start: loc.startOffset };
         tokenizer.state = mode;
         return;
@@ -247,36 +286,65 @@ export function neutralizeHtml(text: string, f: SanitizeFindings): string {
         });
         return;
       }
-      const cleaned = cleanTag(text, token, hadDuplicates, f);
+      const cleaned = cleanTag(source, token, hadDuplicates, f);
       if (cleaned !== undefined) edits.push({ start: loc.startOffset, end: loc.endOffset, text: cleaned });
     },
     comment: (token) => {
       const loc = token.location;
       if (!loc) return;
-      const end = Math.min(loc.endOffset, text.length);
+      const end = Math.min(loc.endOffset, source.length);
       f.htmlComments++;
-      edits.push(
-        text.startsWith('<!--', loc.startOffset)
-          ? { start: loc.startOffset, end, text: '⟦hidden HTML comment removed⟧' }
-          : { start: loc.startOffset, end, text: escapeLt(text.slice(loc.startOffset, end)) },
-      );
+      if (!source.startsWith('<!--', loc.startOffset))
+        edits.push({ start: loc.startOffset, end, text: escapeLt(source.slice(loc.startOffset, end)) });
+      else if (end < source.length || isClosedComment(source.slice(loc.startOffset, end)))
+        edits.push({ start: loc.startOffset, end, text: '⟦hidden HTML comment removed⟧' });
+      else open = loc.startOffset;
     },
     doctype: (token) => {
       const loc = token.location;
       if (!loc) return;
-      const end = Math.min(loc.endOffset, text.length);
+      const end = Math.min(loc.endOffset, source.length);
       f.htmlComments++;
-      edits.push({ start: loc.startOffset, end, text: escapeLt(text.slice(loc.startOffset, end)) });
+      edits.push({ start: loc.startOffset, end, text: escapeLt(source.slice(loc.startOffset, end)) });
     },
   });
-  if (removing) {
-    edits.push({ start: removing.start, end: text.length, text: `⟦${removing.name} element removed⟧` });
-  } else if (covered < text.length && text[covered] === '<') {
-    edits.push({ start: covered, end: text.length, text: neutralizeOpenTag(text.slice(covered), f) });
-  } else {
+  if (removing) open = removing.start;
+  else if (open < 0 && covered < source.length && source[covered] === '<') {
+    countOpenTagHazards(source.slice(covered), f);
+    open = covered;
+  } else if (open < 0) {
     // A trailing `<` or `</` would open a tag with whatever text is appended next.
-    const dangling = /<\/?$/.exec(text);
+    const dangling = /<\/?$/.exec(source);
     if (dangling) edits.push({ start: dangling.index, end: dangling.index + 1, text: '&lt;' });
+  }
+  return { edits, open };
+}
+
+/** Passes after which the rest of a text whose markup keeps running to its end is all escaped. */
+const MAX_SCANS = 2;
+
+/**
+ * Neutralises the HTML hazards in `text` (see the module comment), counting them in `f`. Markup
+ * that never ends loses its `<` and the text after it is tokenized again from there, as a browser
+ * reads it after that `&lt;`. Unclosed comments and raw-text elements are found before the
+ * tokenizer reaches them, so a new pass is needed only for a tag left open at the end or a script
+ * the tokenizer reads past its last `</script>`; should that happen {@link MAX_SCANS} times, the
+ * rest has every `<` escaped, so the time stays linear.
+ */
+export function neutralizeHtml(input: string, f: SanitizeFindings): string {
+  if (!input.includes('<')) return input;
+  const text = escapeUnclosedComments(input, f);
+  const edits: Edit[] = [];
+  for (let from = 0, scans = 1; ; scans++) {
+    if (scans > MAX_SCANS) {
+      edits.push({ start: from, end: text.length, text: escapeLt(text.slice(from)) });
+      break;
+    }
+    const pass = scan(from === 0 ? text : text.slice(from), f);
+    for (const edit of pass.edits) edits.push({ ...edit, start: edit.start + from, end: edit.end + from });
+    if (pass.open < 0) break;
+    edits.push({ start: from + pass.open, end: from + pass.open + 1, text: '&lt;' });
+    from += pass.open + 1;
   }
   if (edits.length === 0) return text;
   edits.sort((a, b) => a.start - b.start);

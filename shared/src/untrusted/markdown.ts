@@ -1,6 +1,8 @@
 /**
- * Markdown link targets: inline links and images, reference definitions and autolinks whose
- * scheme is not http(s)/mailto are replaced by a visible marker; the link text stays. The
+ * Markdown link targets: inline links and images and reference definitions whose scheme is not
+ * http(s)/mailto are replaced by a visible marker; the link text stays. An autolink with such a
+ * scheme keeps its text and loses its `<` (`&lt;std::string>`, `&lt;javascript:x>`): plain text
+ * for every reader, and code such as `vector<std::string>` stays readable. The
  * well-formed cases get a readable `text ⟦unsafe link removed (javascript:)⟧`; then every other
  * place a CommonMark renderer could read as a destination (`untrusted/destinations.ts`: nested
  * brackets, line breaks in the text, definitions inside block quotes and lists) is checked again,
@@ -15,9 +17,10 @@ import { isSafeLinkTarget, linkScheme, shownScheme } from './links.js';
 // holds no bracket and the `<…>` form no `<`, so no two attempts read the same characters twice.
 const MD_LINK =
   /(!?)\[([^[\]\n]{0,999})\]\([ \t]*(?:\r?\n[ \t]*)?(<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))+)((?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*)\)/g;
-// <scheme:…> (CommonMark autolink), also when invisible characters inside the scheme stop it from
-// being one yet.
-const AUTOLINK = /<([^\s<>]+)>/g;
+// <scheme:…> (CommonMark autolink: no ASCII space, control, `<` or `>` inside; other spaces such as
+// U+00A0 do not end it), also when invisible characters inside the scheme stop it from being one yet.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an autolink ends at a control character
+const AUTOLINK = /<([^\x00-\x20\x7F<>]+)>/g;
 
 /** Replaces every unsafe destination the pattern above left (`untrusted/destinations.ts`). */
 function sweepDestinations(text: string, f: SanitizeFindings): string {
@@ -44,8 +47,9 @@ export function neutralizeMarkdownLinks(text: string, f: SanitizeFindings): stri
     const scheme = linkScheme(target);
     if (scheme === undefined || !/^[a-z][a-z0-9+.-]{1,31}$/.test(scheme) || isSafeLinkTarget(target))
       return link;
+    // Escaping its `<` leaves text under every reading and keeps what it says (`&lt;std::string>`).
     f.unsafeLinks++;
-    return `⟦unsafe link removed (${shownScheme(target)})⟧`;
+    return `&lt;${target}>`;
   });
   return sweepDestinations(out, f);
 }
