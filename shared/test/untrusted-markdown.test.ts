@@ -220,6 +220,57 @@ const REVIEW_3: [string, string, string][] = [
   ['F4 selector in a tag left open', '<a/\uFE0F onerror=alert(1)', '&lt;a/\uFE0F onerror=alert(1)'],
 ];
 
+/** Fourth review: what the third one's escaping let through. */
+const REVIEW_4: [string, string, string][] = [
+  [
+    'G1 unclosed iframe whose attribute holds a script',
+    '<iframe srcdoc="<script>alert(1)</script>">',
+    '&lt;iframe srcdoc="&lt;script>alert(1)&lt;/script>">',
+  ],
+  [
+    'G1 unclosed style whose attributes are a tag',
+    'Use <style <img src=x onerror=alert(1)>',
+    'Use &lt;style &lt;img src=x onerror=alert(1)>',
+  ],
+  [
+    'G1 unclosed iframe whose attribute opens a comment',
+    '<iframe src=x title="<!--">--> <img src=x onerror=alert(1)>',
+    '&lt;iframe src=x title="&lt;!--">--> <img src=x>',
+  ],
+  [
+    'G1 unclosed script whose attribute holds a tag, then prose',
+    '<script x="\n\n<img src=x onerror=alert(1)>">\n\nmore',
+    '&lt;script x="\n\n&lt;img src=x onerror=alert(1)>">\n\nmore',
+  ],
+  [
+    'G2 escaping an autolink makes a longer one',
+    'go <javascript:alert(1)<ab:y>',
+    'go &lt;javascript:alert(1)&lt;ab:y>',
+  ],
+  ['G2 a chain of three', 'a <javascript:x<ab:c<ab:d>>> b', 'a &lt;javascript:x&lt;ab:c&lt;ab:d>>> b'],
+  ['G2 no scheme before the escaped one', '<div<javascript:alert(1)>', '<div&lt;javascript:alert(1)>'],
+  ['G3 `<` before an autolink', 'x <<javascript:alert(1)>>', 'x <&lt;javascript:alert(1)>>'],
+  [
+    'G3 selector and `<` before an autolink',
+    '<\uFE0E<javascript:alert(1)>',
+    '<\uFE0E&lt;javascript:alert(1)>',
+  ],
+  ['G4 selector that a rebuilt tag would put after a space', 'x<a title="<"\uFE0F>', 'x<a title="&lt;">'],
+  [
+    'G4 selector-named attribute whose value holds a handler',
+    '<a x="<"\uFE0E= onerror=alert(1)>',
+    '<a x="&lt;">',
+  ],
+  [
+    'G6 `=`-named attribute after a value-less one, a handler between',
+    "<a y onclick=1 =' x>' onerror=alert(1)>",
+    "<a y x>' onerror=alert(1)>",
+  ],
+  ['G6 `=`-named attribute first', '<a =x onclick=1>', '<a>'],
+  ['G5 attribute names `<` and `&lt;`: one once written back', '<b <=1 &LT;=2>x</b>', '<b &lt;=1>x</b>'],
+  ['G5 attribute names `&lt;` and `</`', '<b title=x\n&lt; =y\n</i>z</b>', '<b title=x &lt; =y i>z</b>'],
+];
+
 // The breaker's wider set, classic vectors, and text a browser reads as text (RCDATA, RAWTEXT,
 // CDATA) that a Markdown reader might read as a tag.
 const CORPUS = [
@@ -293,6 +344,7 @@ const CORPUS = [
   '[x](&#x6A;avascript:alert(1))',
   '[x](javascript&colon;alert(1))',
   ...REVIEW_3.map(([, input]) => input),
+  ...REVIEW_4.map(([, input]) => input),
 ];
 
 /** Seeded pieces of HTML, Markdown and attack text joined at random: 1,500 inputs. */
@@ -417,6 +469,14 @@ describe('third review: nothing live, nothing hidden, prose and code kept', () =
     const textOf = (node: HtmlNode): string =>
       (node as { value?: string }).value ?? (node.childNodes ?? []).map(textOf).join('');
     expect(textOf(shown)).not.toMatch(/[\u200B\u202E\u{E0041}]|\uFE0F\uFE0F/u);
+  });
+
+  it.each(REVIEW_4)('%s', (_name, input, expected) => {
+    const { text, changed } = sanitizeUntrusted(input);
+    expect(changed).toBe(true);
+    expect(text).toBe(expected);
+    expect(liveIn(text), JSON.stringify(text)).toEqual({});
+    expect(sanitizeUntrusted(text).text).toBe(text);
   });
 
   it('counts what it escaped', () => {

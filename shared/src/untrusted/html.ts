@@ -7,13 +7,18 @@
  * for byte (Markdown around and between tags is untouched):
  * - `<script>`, `<style>`, `<iframe>` with their content (found as the browser finds their end):
  *   replaced by `⟦script element removed⟧`. One that is never closed (`` `<script>` `` in prose)
- *   would take all the text after it: its `<` is escaped instead (`&lt;script>`, text).
+ *   would take all the text after it: its `<`, and every `<` inside its tag, are escaped instead
+ *   (`&lt;script>`, `&lt;style &lt;img …>`: text, with no tag in what were its attributes).
  * - tags that load, navigate, submit, hide or re-tokenize content (meta, link, base, form, object,
  *   embed, frame, template, noscript, title, textarea, xmp, plaintext, …): the tag is replaced by
  *   `⟦meta tag removed⟧` / `⟦form end tag removed⟧`; their content stays, read as ordinary HTML.
  * - `on*` attributes: removed; URL attributes (href, src, action, formaction, xlink:href,
  *   srcset, meta content `url=`, …) with a scheme other than http/https/mailto: set to
- *   `"#unsafe-link-removed"`; duplicate attributes (browsers keep the first) dropped.
+ *   `"#unsafe-link-removed"`; duplicate attributes (browsers keep the first) dropped, also those
+ *   that only writing `<` as `&lt;` in a name makes one (`<b <=1 &lt;=2>`); in a rebuilt tag also
+ *   those whose name starts with `=` (after a kept attribute without a value, a browser would
+ *   read it as that value, running past the tag's `>`) or U+FE0E/U+FE0F (a stray selector once
+ *   after the space put before it).
  * - comments `<!-- … -->`: replaced by `⟦hidden HTML comment removed⟧`, but a `<!--` that nothing
  *   closes is escaped (`&lt;!--`) and the text after it kept; comment-like markup
  *   (`<?…>`, `<!…>`, `<![CDATA[…`, `</3 …>`) and doctypes: escaped (`&lt;`), so shown as text.
@@ -128,10 +133,23 @@ function cleanTag(
     hadDuplicates || (limit === undefined && needsEncoding(source.slice(loc.startOffset, loc.endOffset)));
   const cut = limit ?? source.length;
   const parts: string[] = [];
+  // Names as written back: `<` becomes `&lt;`, which may equal a name already there (`&lt;` and `<`).
+  const names = new Set<string>();
   for (const attr of token.attrs) {
     const at = loc.attrs?.[attr.name];
     if (!at || at.startOffset >= cut) continue;
     const raw = source.slice(at.startOffset, Math.min(at.endOffset, cut));
+    const name = attr.name.replaceAll('<', '&lt;');
+    if (names.has(name) || /^(?:=|\uFE0E|\uFE0F)/.test(name)) {
+      // Dropped: a duplicate once written back (browsers keep the first); a name that starts
+      // with `=`, which after a kept attribute without a value would be read as its value
+      // (`<a y onclick=1 =' x>' onerror=…>` would become `<a y =' x>' onerror=…>`); a name
+      // that starts with a presentation selector, which the space put before it would make a
+      // stray one (removed by a second pass, leaving such a `=`).
+      changed = true;
+      continue;
+    }
+    names.add(name);
     if (attr.name.startsWith('on')) {
       f.eventHandlers++;
       changed = true;
@@ -269,8 +287,13 @@ function scan(source: string, f: SanitizeFindings): { edits: Edit[]; open: numbe
       if (mode !== undefined && !isEnd) {
         f.dangerousElements++;
         if ((endTags[name] ?? -1) < loc.endOffset) {
-          // Never closed: removing it would take all the text after it. Escaped, it is text.
-          edits.push({ start: loc.startOffset, end: loc.startOffset + 1, text: '&lt;' });
+          // Never closed: removing it would take all the text after it. Escaped, it is text; so
+          // is every `<` in its attributes (`<style <img onerror=…>`), which would be tags then.
+          edits.push({
+            start: loc.startOffset,
+            end: loc.endOffset,
+            text: escapeLt(source.slice(loc.startOffset, loc.endOffset)),
+          });
           return;
         }
         removing = { name, start: loc.startOffset };
