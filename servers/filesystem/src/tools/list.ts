@@ -8,6 +8,9 @@ import type { ResolvedPath } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
+  makeCursor,
+  queryKey,
+  readCursor,
   structuredResult,
   type ToolDefinition,
   ToolError,
@@ -28,7 +31,6 @@ import {
   sortEntries,
   sortKey,
 } from '../listing.js';
-import { makeCursor, queryKey, readCursor } from '../paging.js';
 import { buildTreePage, type TreeNode } from '../tree.js';
 
 const READ_ONLY: ToolHints = {

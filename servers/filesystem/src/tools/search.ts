@@ -8,6 +8,9 @@ import path from 'node:path';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
+  makeCursor,
+  queryKey,
+  readCursor,
   structuredResult,
   type ToolDefinition,
   ToolError,
@@ -22,7 +25,6 @@ import { renderFileMatches } from '../grep.js';
 import { GitignoreRules } from '../ignore-rules.js';
 import { compilePattern, literalMatcher, workerMatcher } from '../line-matcher.js';
 import { MAX_SEARCH_DEPTH, searchNames } from '../name-search.js';
-import { makeCursor, queryKey, readCursor } from '../paging.js';
 import { excludePatternsSchema, resolveDirectory } from './list.js';
 
 const depthLimitedField = z

@@ -3,13 +3,20 @@
  * run on a read-only connection (SQLITE_OPEN_READONLY + PRAGMA query_only) in an engine process.
  */
 import { cursorString, z } from '@refmcp/shared/schema';
-import { defineTool, structuredResult, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import {
+  defineTool,
+  makeCursor,
+  queryKey,
+  readCursor,
+  structuredResult,
+  type ToolDefinition,
+  ToolError,
+} from '@refmcp/shared/server';
 import type { Config } from '../config.js';
-import { makeCursor, queryKey, readCursor } from '../cursor.js';
 import type { PlanStep, RowsResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows, visibleJson } from '../render.js';
-import { budgetOf, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
+import { budgetOf, paramsArg, rowsShape, SAME_QUERY, sqlArg, VALUE_ENCODING } from './schemas.js';
 
 /** One sentence on what this server may do, for tool descriptions. */
 export function modeSentence(config: Config): string {
@@ -68,7 +75,7 @@ export function readTools(config: Config): ToolDefinition[] {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (args, { signal }) => {
       const key = queryKey('read_query', [args.query, args.params ?? null]);
-      const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key)?.o ?? 0);
+      const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key, SAME_QUERY)?.o ?? 0);
       if (!Number.isSafeInteger(offset) || offset < 0) {
         throw new ToolError('cursor: not a cursor this server issued; pass the exact nextCursor value');
       }

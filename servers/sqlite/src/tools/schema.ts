@@ -4,14 +4,22 @@
  * pragma_table_xinfo(?) …) and never become SQL text.
  */
 import { cursorString, safeString, z } from '@refmcp/shared/schema';
-import { defineTool, structuredResult, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import {
+  defineTool,
+  makeCursor,
+  queryKey,
+  readCursor,
+  structuredResult,
+  type ToolDefinition,
+  ToolError,
+} from '@refmcp/shared/server';
 import type { Config } from '../config.js';
-import { makeCursor, queryKey, readCursor } from '../cursor.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { TableDescription, TableEntry } from '../engine/protocol.js';
 import { type ErrorContext, toToolError } from '../errors.js';
 import { visibleJson } from '../render.js';
 import { modeSentence } from './read.js';
+import { SAME_QUERY } from './schemas.js';
 
 /** Longest table name accepted, in characters. */
 export const MAX_NAME_CHARS = 10_000;
@@ -131,7 +139,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (args, { signal }) => {
       const key = queryKey('list_tables', null);
-      const after = readCursor<{ after?: unknown }>(args.cursor, key)?.after;
+      const after = readCursor<{ after?: unknown }>(args.cursor, key, SAME_QUERY)?.after;
       if (after !== undefined && typeof after !== 'string') {
         throw new ToolError('cursor: not a cursor this server issued; pass the exact nextCursor value');
       }

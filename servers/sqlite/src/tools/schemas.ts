@@ -5,6 +5,9 @@ import type { Budget } from '../engine/protocol.js';
 import { int64Problem } from '../sql/params.js';
 import { VALUE_ENCODING } from '../values.js';
 
+/** What a cursor issued for another query tells the caller to repeat (shared readCursor). */
+export const SAME_QUERY = 'the exact same query and params';
+
 /** Longest SQL text accepted, in characters. */
 export const MAX_SQL_CHARS = 100_000;
 /** Most bound parameters (SQLite's SQLITE_MAX_VARIABLE_NUMBER in better-sqlite3 is 32766). */
