@@ -41,6 +41,7 @@
 import { decodeHTML } from 'entities';
 import { emptyFindings, type SanitizeFindings } from './untrusted/findings.js';
 import { neutralizeHtml } from './untrusted/html.js';
+import { CHARACTER_REFERENCE } from './untrusted/links.js';
 import { neutralizeMarkdownLinks } from './untrusted/markdown.js';
 
 export type { SanitizeFindings } from './untrusted/findings.js';
@@ -75,8 +76,6 @@ const HIDDEN = [BIDI, INVISIBLE, CONTROLS, TAG_RUN, LINE_SEPARATORS].map(
 );
 /** Characters that stay although they are invisible: joiners (see {@link removeInvisible}). */
 const KEPT_INVISIBLE = /^[\u200C\u200D]$/;
-/** A character reference as browsers read it: a numeric one takes all its digits (`&#x00000202E;`). */
-const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 
 const codePoint = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 

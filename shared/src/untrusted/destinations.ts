@@ -17,7 +17,7 @@
  * `)`, as CommonMark and marked read it); a `<…>` destination at its first `>` or line break.
  */
 import { decodeHTML } from 'entities';
-import { isSafeLinkTarget } from './links.js';
+import { CHARACTER_REFERENCE, isSafeLinkTarget } from './links.js';
 
 export interface Destination {
   start: number;
@@ -33,8 +33,10 @@ export interface Destination {
  * U+FE13, U+FE16, U+FE55/FE56, U+FE5F, U+FF03, U+FF0F, U+FF1A, U+FF1F) and character references
  * (numeric ones with all their digits: browsers accept any number of leading zeros).
  */
-const SCHEME_STOP =
-  /[:/?#\u2047-\u2049\u2100\u2101\u2105\u2106\u2A74\uFE13\uFE16\uFE55\uFE56\uFE5F\uFF03\uFF0F\uFF1A\uFF1F]|&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]{1,31});?/g;
+const SCHEME_STOP = new RegExp(
+  `[:/?#\\u2047-\\u2049\\u2100\\u2101\\u2105\\u2106\\u2A74\\uFE13\\uFE16\\uFE55\\uFE56\\uFE5F\\uFF03\\uFF0F\\uFF1A\\uFF1F]|${CHARACTER_REFERENCE.source}`,
+  'g',
+);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a destination ends at a control character
 const PLAIN_END = /[\u0000-\u0020\u007F]/g;
 const ANGLE_END = /[>\n\r]/g;

@@ -7,6 +7,12 @@
  */
 import { decodeHTML } from 'entities';
 
+/**
+ * A character reference as browsers read it (HTML "character reference state"): a numeric one takes
+ * all its digits, leading zeros included (`&#x00000202E;`); the `;` is optional.
+ */
+export const CHARACTER_REFERENCE = /&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]{1,31});?/g;
+
 /** Schemes a link, image or URL attribute may keep. */
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
 
