@@ -56,6 +56,11 @@ export function fsErrorToPathError(err: unknown, input: string): unknown {
   }
 }
 
+/** PathError 'invalid' for a path that kept changing (a symlink swapped, a directory replaced) while it was used. */
+export function changedWhileUsed(input: string): PathError {
+  return new PathError('invalid', input, `${quote(input)} changed while it was being used; retry.`);
+}
+
 /** The errno code of a Node fs error, or undefined. */
 export function errnoOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;

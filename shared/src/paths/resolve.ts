@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Canonical, canonicalize, isWithin, PathChangedError } from './canonical.js';
-import { fsErrorToPathError, PathError, quote } from './errors.js';
+import { changedWhileUsed, fsErrorToPathError, PathError, quote } from './errors.js';
 import { backslashError, parseInput } from './input.js';
 import type { AllowedRoot, AllowedRoots } from './roots.js';
 
@@ -51,10 +51,6 @@ function outsideError(roots: AllowedRoots, input: string, absolute: string, rela
   );
 }
 
-function changedWhileResolving(input: string): PathError {
-  return new PathError('invalid', input, `${quote(input)} changed while it was being used; retry.`);
-}
-
 /**
  * Canonicalise `input` and contain it in `roots`.
  * Steps: syntax check (parseInput) → absolute form (relative paths against the roots, never process.cwd():
@@ -79,7 +75,7 @@ export async function resolvePath(
     try {
       return await canonicalize(abs, follow);
     } catch (err) {
-      if (err instanceof PathChangedError) throw changedWhileResolving(input);
+      if (err instanceof PathChangedError) throw changedWhileUsed(input);
       throw fsErrorToPathError(err, input);
     }
   };

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import { canonicalize } from './canonical.js';
-import { errnoOf, PathError, quote } from './errors.js';
+import { changedWhileUsed, errnoOf, PathError, quote } from './errors.js';
 import type { AllowedRoots } from './roots.js';
 
 /**
@@ -35,7 +35,7 @@ export async function changedError(roots: AllowedRoots, real: string, input: str
         `Access denied: ${quote(input)} or a symlink in it now points outside the allowed directories. ` +
           `Allowed directories: ${roots.describe()}.`,
       )
-    : new PathError('invalid', input, `${quote(input)} changed while it was being used; retry.`);
+    : changedWhileUsed(input);
 }
 
 /**
