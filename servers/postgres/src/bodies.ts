@@ -16,9 +16,11 @@
  * What cannot be parsed is refused: what cannot be read cannot be checked. SQL assembled at run
  * time from pieces (`'pg_read' || '_file'`) stays invisible (README, security model).
  */
+
 import type { Scope } from './guard.js';
 import type { ParseResult } from './parser.js';
 import { languageRule, Refusal } from './reach-rules.js';
+import { walk } from './tree.js';
 
 /** Definitions nested in strings in bodies, deeper than this, are refused rather than checked. */
 const MAX_DEPTH = 4;
@@ -185,20 +187,9 @@ function fillFormat(text: string): string {
   );
 }
 
-/** Calls `fn` with the fields of every node named `name` in `tree` (iteratively). */
+/** Calls `fn` with the fields of every node named `name` in `tree`. */
 function eachNamed(tree: unknown, name: string, fn: (fields: Record<string, unknown>) => void): void {
-  const stack: unknown[] = [tree];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (!value || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    for (const [key, child] of Object.entries(value)) {
-      if (!child || typeof child !== 'object') continue;
-      if (key === name && !Array.isArray(child)) fn(child as Record<string, unknown>);
-      stack.push(child);
-    }
-  }
+  walk(tree, (key, node) => {
+    if (key === name) fn(node);
+  });
 }
