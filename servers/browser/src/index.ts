@@ -1,4 +1,4 @@
 import { runServer } from '@refmcp/shared/server';
 import { browserServer } from './server.js';
 
-await runServer(browserServer);
+void runServer(browserServer);

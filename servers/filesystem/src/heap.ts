@@ -1,13 +1,15 @@
 /**
  * V8 heap sizing for a long-running stdio server whose live heap is small (~12 MiB) but which allocates
  * fast under load (every request is parsed, validated and serialised by the SDK). Node flags cannot be
- * passed from here (hosts run `node dist/index.js` or the bin), so these are set at runtime, where V8
- * reads them at each GC. Imported first by index.ts. Measured on the bench's read workload (32 calls in
- * flight): peak RSS 143 MiB with V8's defaults, ~90 MiB with both settings, calls/s unchanged.
+ * passed on a command line (hosts run `node dist/index.js` or the bin), so these are set at runtime,
+ * where V8 reads them at each GC. Measured on the bench's read workload (32 calls in flight): peak RSS
+ * 143 MiB with V8's defaults, ~90 MiB with both settings, calls/s unchanged.
  *
  * - Old generation: after a full GC V8 lets it grow to live size × a factor that starts high for young
  *   processes, so garbage promoted from busy requests piles up to 30+ MiB before the next full GC. A fixed
- *   30% keeps the limit near the live size (a few more incremental full GCs).
+ *   30% keeps the limit near the live size (a few more incremental full GCs). Set by the bin before
+ *   anything is compiled (`--v8-flags=--heap-growing-percent=30` in package.json's build), where it keeps
+ *   the code cache valid (shared/src/launch/launcher.ts).
  * - Young generation: under load V8 doubles it up to 2 × 16 MiB. Growth stops at 2 × 8 MiB here: still
  *   large enough that a request's short-lived objects die young (stopping at the initial 2 × 1 MiB instead
  *   costs ~20% CPU in extra scavenges and promotions).
@@ -17,8 +19,6 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** Size of the young generation (both semi-spaces) at which it stops growing. */
 const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
-
-setFlagsFromString('--heap-growing-percent=30');
 
 const young = new PerformanceObserver((list) => {
   const scavenged = list

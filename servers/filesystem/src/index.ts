@@ -2,4 +2,4 @@ import './heap.js'; // first: V8 heap settings before anything else allocates
 import { runServer } from '@refmcp/shared/server';
 import { filesystemServer } from './server.js';
 
-await runServer(filesystemServer);
+void runServer(filesystemServer);

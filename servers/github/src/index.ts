@@ -1,4 +1,4 @@
 import { runServer } from '@refmcp/shared/server';
 import { githubServer } from './server.js';
 
-await runServer(githubServer);
+void runServer(githubServer);

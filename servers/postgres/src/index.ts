@@ -1,4 +1,4 @@
 import { runServer } from '@refmcp/shared/server';
 import { postgresServer } from './server.js';
 
-await runServer(postgresServer);
+void runServer(postgresServer);

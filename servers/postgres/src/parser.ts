@@ -4,8 +4,8 @@
  * raw parse tree of SQL exactly as the server's grammar reads it, PostgreSQL 18's. Loaded on the
  * first call, not at startup (~35–80 ms to instantiate), then used synchronously.
  *
- * WebAssembly is compiled by V8's baseline compiler only (`--liftoff-only`, set just before the
- * module is compiled; it concerns WebAssembly alone, and this is the process's only module): the
+ * WebAssembly is compiled by V8's baseline compiler only (`--liftoff-only`, set by the bin at start:
+ * `--v8-flags` in package.json's build; it concerns WebAssembly alone, and this is the only module): the
  * optimizing tier re-compiles the 1.7 MB module in the background after load, which cost ~25 MB of
  * RSS and made the first few hundred parses take 1–2 ms each on a busy 2-core machine, for no
  * steady-state gain on statements this small (~40–80 µs per parse either way, measured).
@@ -13,8 +13,6 @@
  * Trees are libpg_query's JSON (protobuf field names): a node is `{ "<NodeType>": { …fields } }`,
  * a list is an array of nodes, and locations and lengths are byte offsets into the UTF-8 text.
  */
-
-import { setFlagsFromString } from 'node:v8';
 
 /** One statement of a parse result (RawStmt). */
 export interface RawStmt {
@@ -68,13 +66,9 @@ export interface Parser {
 
 let loading: Promise<Parser> | undefined;
 
-/** V8 flags for the parser's WebAssembly (see the module comment). */
-const WASM_FLAGS = '--liftoff-only';
-
 /** The parser, loading the WebAssembly module once (concurrent callers share the load). */
 export function loadParser(): Promise<Parser> {
   loading ??= (async () => {
-    setFlagsFromString(WASM_FLAGS);
     const imported = (await import('libpg-query')) as unknown as Module & { default?: Module };
     const mod = typeof imported.parseSync === 'function' ? imported : (imported.default as Module);
     await mod.loadModule();

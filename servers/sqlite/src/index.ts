@@ -1,4 +1,4 @@
 import { runServer } from '@refmcp/shared/server';
 import { sqliteServer } from './server.js';
 
-await runServer(sqliteServer);
+void runServer(sqliteServer);
