@@ -25,6 +25,8 @@
  *   after removing every invisible or format character (ZWJ/ZWNJ included): replaced by a marker;
  *   the link text stays. Autolinks with such a scheme lose their `<` (`&lt;std::string>`), so
  *   they read as text (`untrusted/markdown.ts`).
+ * - Markdown "comments": link reference definitions nothing links to (`[//]: # (…)`), which render
+ *   as nothing: replaced by a marker (`untrusted/definitions.ts`).
  * - HTML, tokenized as browsers do (parse5): comments, script/style/iframe elements, tags that
  *   load, navigate, submit or hide content (meta, link, base, form, object, embed, template, …),
  *   `on*` attributes, unsafe URLs in href/src/action/formaction/srcset/xlink:href/meta content;
@@ -39,6 +41,7 @@
  * not rendered, and rewriting its HTML or Markdown would corrupt what an agent reads and writes back.
  */
 import { decodeHTML } from 'entities';
+import { removeHiddenDefinitions } from './untrusted/definitions.js';
 import { emptyFindings, type SanitizeFindings } from './untrusted/findings.js';
 import { neutralizeHtml } from './untrusted/html.js';
 import { CHARACTER_REFERENCE } from './untrusted/links.js';
@@ -203,7 +206,7 @@ export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): 
   });
   out = out.replace(LINE_SEPARATORS, '\n');
   if (!markup) return { text: out, findings: f, changed: out !== text };
-  out = removeSelectorsAfterTags(neutralizeMarkup(out, f), f);
+  out = removeSelectorsAfterTags(removeHiddenDefinitions(neutralizeMarkup(out, f), f), f);
   return { text: out, findings: f, changed: out !== text };
 }
 
@@ -220,6 +223,7 @@ export function describeFindings(findings: SanitizeFindings): string {
     bidiControls: ['bidi control', 'bidi controls'],
     invisibleCharacters: ['invisible character', 'invisible characters'],
     htmlComments: ['HTML comment', 'HTML comments'],
+    markdownComments: ['hidden Markdown comment', 'hidden Markdown comments'],
     dangerousElements: ['dangerous HTML element', 'dangerous HTML elements'],
     eventHandlers: ['event-handler attribute', 'event-handler attributes'],
     unsafeLinks: ['non-http(s) link', 'non-http(s) links'],

@@ -42,6 +42,7 @@ describe('sanitizeUntrusted', () => {
       bidiControls: 1,
       invisibleCharacters: 1,
       htmlComments: 1,
+      markdownComments: 0,
       dangerousElements: 0,
       eventHandlers: 1,
       unsafeLinks: 1,

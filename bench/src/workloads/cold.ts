@@ -1,6 +1,7 @@
 /**
  * Metric 2: cold start to first response, spawn → tools/list answered, alternating the servers.
- * One untimed start of each first, so both find node and their code in the page cache.
+ * One untimed start of each first, so both find node and their code in the page cache (and ours has
+ * its V8 code cache: shared/src/launch), as on a host that has started the server before.
  */
 import { smallFiles } from '../data.js';
 import { row } from '../report.js';

@@ -5,6 +5,8 @@ export interface SanitizeFindings {
   invisibleCharacters: number;
   /** HTML comments removed, and comment-like markup (`<?…>`, `<!…>`, `<![CDATA[…`) escaped. */
   htmlComments: number;
+  /** Link reference definitions nothing links to (`[//]: # (…)`), which render as nothing: removed. */
+  markdownComments: number;
   /** Elements removed (script, style, iframe) and tags replaced by a marker (meta, form, object, …). */
   dangerousElements: number;
   eventHandlers: number;
@@ -18,6 +20,7 @@ export function emptyFindings(): SanitizeFindings {
     bidiControls: 0,
     invisibleCharacters: 0,
     htmlComments: 0,
+    markdownComments: 0,
     dangerousElements: 0,
     eventHandlers: 0,
     unsafeLinks: 0,
