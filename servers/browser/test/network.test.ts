@@ -139,6 +139,19 @@ describe('BR-06 no self-unlocking', () => {
     expect(cmdline.some((a) => a.startsWith('--remote-debugging-port'))).toBe(false);
   });
 
+  it('the effective --disable-features (Chromium honours only the last) keeps every feature Playwright disables, plus RenderDocument', async () => {
+    await ok(conn, 'browser_navigate', { url: `${site.base}/` });
+    const [pid] = await browserPids(conn.pid, '--proxy-server');
+    const lists = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a.startsWith('--disable-features='))
+      .map((a) => a.slice('--disable-features='.length).split(','));
+    const effective = lists[lists.length - 1] ?? [];
+    for (const list of lists) expect(effective).toEqual(expect.arrayContaining(list));
+    expect(effective).toContain('RenderDocument');
+    expect(effective).toContain('PaintHolding');
+  });
+
   it('BR-06 browser_evaluate is off unless enabled, and its requests obey the policy', async () => {
     const plain = await startServer([]);
     try {

@@ -6,7 +6,7 @@
  * - Flags: headless unless --headed; no GPU; no background networking, component updates, sync,
  *   first-run UI or QUIC (nothing talks to the network behind the model's back, and no UDP path
  *   around the proxy); WebRTC restricted to proxied connections (no local-address leaks or UDP to
- *   private networks).
+ *   private networks); Playwright's disabled features plus RenderDocument (features.ts).
  * - Network: every connection goes through the policy proxy (Playwright's `proxy` launch option;
  *   it also removes Chromium's implicit loopback bypass with `<-loopback>`).
  * - Profile: a fresh temporary profile per process (Playwright creates and removes it), or the
@@ -18,6 +18,7 @@
  */
 import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
 import type { Config } from '../config.js';
+import { DISABLE_FEATURES_FLAG } from './features.js';
 
 export const CHROMIUM_FLAGS = [
   '--disable-gpu',
@@ -32,6 +33,7 @@ export const CHROMIUM_FLAGS = [
   '--metrics-recording-only',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  DISABLE_FEATURES_FLAG,
 ];
 
 /** Environment variables passed to Chromium (the rest — tokens, keys — stay in the server). */

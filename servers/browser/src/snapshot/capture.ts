@@ -12,6 +12,7 @@ import { locate } from '../browser/target.js';
 import { untrustedText } from '../sanitize.js';
 import { compactSnapshot } from './compact.js';
 import { pageOutline } from './outline.js';
+import { pageFacts } from './page-facts.js';
 
 export interface SnapshotRequest {
   /** A ref or selector: snapshot only this element's subtree. */
@@ -64,21 +65,18 @@ export async function takeSnapshot(
   }
 }
 
-/** Playwright's messages for a document replaced while it was being read. */
-const NAVIGATED = /Execution context was destroyed|because of a navigation|Frame was detached/i;
+/** Playwright's and CDP's messages for a document replaced while it was being read. */
+const NAVIGATED =
+  /Execution context was destroyed|because of a navigation|Frame was detached|Cannot find default execution context|Inspected target navigated/i;
 
 async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: SnapshotLimits): Promise<Snapshot> {
   const what = request.target ? `snapshot of ${request.target}` : 'accessibility snapshot';
   const { timeoutMs, maxElements } = limits;
   try {
     // One round trip for the element count and the title (the result's page line needs it).
-    const [elements, title] = request.target
-      ? [0, undefined]
-      : await withTimeout(
-          'counting the elements of the page',
-          timeoutMs,
-          tab.page.evaluate<[number, string]>('[document.getElementsByTagName("*").length, document.title]'),
-        );
+    const { elements, title } = request.target
+      ? { elements: 0, title: undefined }
+      : await withTimeout('counting the elements of the page', timeoutMs, pageFacts(tab));
     if (!request.target && elements > maxElements) {
       const outline = await withTimeout('page outline', timeoutMs, pageOutline(tab.page, OUTLINE_ELEMENTS));
       const marker = truncationMarker(
