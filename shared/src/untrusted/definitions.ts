@@ -37,9 +37,9 @@ export function removeHiddenDefinitions(text: string, f: SanitizeFindings): stri
   let previousBlankOrDefinition = true;
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).replace(/\r$/, '');
-    const opener = FENCE.exec(line)?.[1];
+    const opener: string | undefined = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
-      if (opener?.[0] === fence[0] && opener.length >= fence.length) fence = undefined;
+      if (opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) fence = undefined;
       previousBlankOrDefinition = fence === undefined;
       continue;
     }
@@ -47,8 +47,8 @@ export function removeHiddenDefinitions(text: string, f: SanitizeFindings): stri
       fence = opener;
       continue;
     }
-    const match = previousBlankOrDefinition ? DEFINITION.exec(line) : null;
-    const label = match ? normalizeLabel(match[2] as string) : '';
+    const match: RegExpExecArray | null = previousBlankOrDefinition ? DEFINITION.exec(line) : null;
+    const label: string = match ? normalizeLabel(match[2] as string) : '';
     if (match && label !== '') definitions.set(i, label);
     previousBlankOrDefinition =
       label !== '' ||
