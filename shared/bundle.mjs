@@ -9,7 +9,7 @@
 // module.enableCompileCache). `--v8-flags` are V8 flags the launcher sets before anything is compiled:
 // a code cache is valid only under the flags it was made with, so a server sets its flags there, never
 // at runtime. The other entries are ES modules, dist/<name>.js.
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, readFile, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -103,7 +103,10 @@ if (values.bin) {
     // import.meta.url (e.g. a file beside the bundle) means the bundle's own URL.
     define: { 'import.meta.url': '__refmcpImportMetaUrl' },
     plugins: [englishZodLocalesOnly, externalImportsAsRequire(values.external)],
-    banner: { js: "var __refmcpImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Strict first (a directive must open the file; the ES modules it was built from were strict).
+    banner: {
+      js: "'use strict';var __refmcpImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
   });
   await build({
     ...common,
@@ -111,7 +114,10 @@ if (values.bin) {
     outfile: 'dist/index.js',
     format: 'esm',
     sourcemap: false,
-    define: { __REFMCP_V8_FLAGS: JSON.stringify(values['v8-flags']) },
+    define: {
+      __REFMCP_V8_FLAGS: JSON.stringify(values['v8-flags']),
+      __REFMCP_PACKAGE: JSON.stringify(JSON.parse(await readFile('package.json', 'utf8')).name),
+    },
     banner: { js: '#!/usr/bin/env node' },
   });
 }

@@ -1,22 +1,47 @@
 // The bin launcher (`refmcp-bundle --bin`): a bundle built exactly as the servers' are, run as a host
-// runs it, with its code cache in a private directory of this test.
+// runs it, with its code cache in directories of this test (it runs as root, as CI does here).
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const BUNDLER = fileURLToPath(new URL('../bundle.mjs', import.meta.url));
+const NOBODY = 65534;
 const root = await mkdtemp(join(tmpdir(), 'refmcp-launch-'));
 const pkg = join(root, 'pkg');
+const xdgCache = join(root, 'xdg', 'refmcp');
+const homeCache = join(root, 'home', '.cache', 'refmcp');
+const tmpCache = join(root, 'tmp', `refmcp-${process.getuid?.()}`);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
+interface Output {
+  arg: string;
+  url: string;
+  cjs: boolean;
+  strict: boolean;
+  sum: number;
+}
+
 /** Runs the built bin with HOME, XDG_CACHE_HOME and TMPDIR inside this test's directory. */
-async function start(env: Record<string, string> = {}) {
+async function start(env: Record<string, string> = {}, cwd = root): Promise<Output> {
   const { stdout } = await run(process.execPath, [join(pkg, 'dist/index.js'), 'hello'], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: join(root, 'home'),
@@ -25,8 +50,16 @@ async function start(env: Record<string, string> = {}) {
       ...env,
     },
   });
-  return JSON.parse(stdout) as { arg: string; url: string; cjs: boolean; sum: number };
+  return JSON.parse(stdout) as Output;
 }
+
+const EXPECTED: Output = {
+  arg: 'hello',
+  url: `file://${join(pkg, 'dist/server.cjs')}`,
+  cjs: true,
+  strict: true,
+  sum: 5050,
+};
 
 /** The cache files (name → inode) of one cache directory. */
 async function cacheFiles(dir: string): Promise<Map<string, number>> {
@@ -43,71 +76,115 @@ async function onlyCacheFile(dir: string): Promise<[string, number]> {
 
 beforeAll(async () => {
   await mkdir(join(pkg, 'src'), { recursive: true });
-  for (const d of ['home', 'xdg', 'tmp']) await mkdir(join(root, d));
+  await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: '@refmcp/launch-demo', type: 'module' }));
   // Top-level code, a lazily compiled function and import.meta.url, built with --v8-flags as servers are.
   await writeFile(
     join(pkg, 'src/index.ts'),
-    `     const sum = (n: number) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };
+    `const sum = (n: number) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };
+     const strict = (function (this: unknown) { return this === undefined; })();
      process.stdout.write(JSON.stringify({
-       arg: process.argv[2], url: import.meta.url, sum: sum(100),
-       cjs: typeof require === 'function',
+       arg: process.argv[2], url: import.meta.url, cjs: typeof require === 'function', strict, sum: sum(100),
      }));`,
   );
   await run(process.execPath, [BUNDLER, '--bin', 'src/index.ts', '--v8-flags=--liftoff-only'], { cwd: pkg });
 }, 60_000);
 
-describe('bin launcher with a code cache', () => {
-  const xdgCache = join(root, 'xdg', 'refmcp');
+beforeEach(async () => {
+  for (const d of ['home', 'xdg', 'tmp', 'cwd']) {
+    await rm(join(root, d), { recursive: true, force: true });
+    await mkdir(join(root, d));
+  }
+});
 
-  it('runs the CommonJS bundle with its arguments and its own file URL as import.meta.url', async () => {
-    const out = await start();
-    expect(out).toEqual({
-      arg: 'hello',
-      url: `file://${join(pkg, 'dist/server.cjs')}`,
-      sum: 5050,
-      cjs: true,
-    });
-    expect([...(await cacheFiles(xdgCache)).keys()]).toEqual([
-      expect.stringMatching(/^[0-9a-f]{16}-[0-9a-f]{32}\.bin$/),
-    ]);
+describe('bin launcher with a code cache', () => {
+  it('runs the bundle strict, with its arguments and its own file URL as import.meta.url; saves a 0600 cache in a 0700 directory', async () => {
+    expect(await start()).toEqual(EXPECTED);
+    const [name] = await onlyCacheFile(xdgCache);
+    expect(name).toMatch(/^refmcp-launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/);
     expect((await stat(xdgCache)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(xdgCache, name))).mode & 0o777).toBe(0o600);
   });
 
   it('reuses the cache on the next start (the file is not rewritten)', async () => {
+    await start();
     const before = await cacheFiles(xdgCache);
-    expect((await start()).sum).toBe(5050);
+    expect(await start()).toEqual(EXPECTED);
     expect(await cacheFiles(xdgCache)).toEqual(before);
   });
 
-  it('replaces a corrupt cache file and still runs', async () => {
+  it('never hands V8 a damaged file (a zeroed block crashes V8): replaces it and runs', async () => {
+    await start();
     const [name, inode] = await onlyCacheFile(xdgCache);
-    await writeFile(join(xdgCache, name), Buffer.alloc(4096, 7));
-    expect((await start()).sum).toBe(5050);
-    const after = await cacheFiles(xdgCache);
-    expect(after.get(name)).toBeDefined();
-    expect(after.get(name)).not.toBe(inode);
-    expect((await readFile(join(xdgCache, name))).equals(Buffer.alloc(4096, 7))).toBe(false);
+    const bytes = await readFile(join(xdgCache, name));
+    bytes.fill(0, 40, Math.min(bytes.length, 40 + 4096));
+    await writeFile(join(xdgCache, name), bytes);
+    expect(await start()).toEqual(EXPECTED);
+    const [, after] = await onlyCacheFile(xdgCache);
+    expect(after).not.toBe(inode);
   });
 
-  it('never reads or writes a directory others can write: the next safe one is used', async () => {
-    await chmod(xdgCache, 0o777);
-    try {
-      const [name] = await onlyCacheFile(xdgCache);
-      await writeFile(join(xdgCache, name), Buffer.alloc(4096, 7));
-      expect((await start()).sum).toBe(5050);
-      expect((await readFile(join(xdgCache, name))).equals(Buffer.alloc(4096, 7))).toBe(true);
-      expect((await cacheFiles(join(root, 'home', '.cache', 'refmcp'))).size).toBe(1);
-    } finally {
-      await chmod(xdgCache, 0o700);
-    }
+  it('keeps one file per Node flag set (a host and a shell with different NODE_OPTIONS do not overwrite each other)', async () => {
+    await start();
+    await start({ NODE_OPTIONS: '--max-old-space-size=512' });
+    const both = await cacheFiles(xdgCache);
+    expect(both.size).toBe(2);
+    await start();
+    await start({ NODE_OPTIONS: '--max-old-space-size=512' });
+    expect(await cacheFiles(xdgCache)).toEqual(both);
   });
 
-  it('writes nothing with NODE_DISABLE_COMPILE_CACHE=1', async () => {
-    await rm(join(root, 'xdg'), { recursive: true });
-    await rm(join(root, 'home', '.cache'), { recursive: true });
-    expect((await start({ NODE_DISABLE_COMPILE_CACHE: '1' })).sum).toBe(5050);
-    expect(await readdir(root)).not.toContain('xdg');
-    expect(await readdir(join(root, 'home'))).toEqual([]);
-    expect(await readdir(join(root, 'tmp'))).toEqual([]);
+  it('a save deletes this package’s files of other builds and stale temp files, not other packages’ files', async () => {
+    await mkdir(xdgCache, { mode: 0o700 });
+    const oldBuild = `refmcp-launch-demo-${'0'.repeat(24)}-00000000.bin`;
+    const otherPackage = `refmcp-server-other-${'0'.repeat(24)}-00000000.bin`;
+    const staleTemp = `refmcp-launch-demo-${'1'.repeat(24)}-00000000.bin.1234.tmp`;
+    for (const name of [oldBuild, otherPackage, staleTemp]) await writeFile(join(xdgCache, name), 'x');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(xdgCache, staleTemp), hourAgo, hourAgo);
+    expect(await start()).toEqual(EXPECTED);
+    const names = [...(await cacheFiles(xdgCache)).keys()].sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^refmcp-launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/);
+    expect(names[1]).toBe(otherPackage);
+  });
+
+  it('uses no directory another user could change: one they own above it, or one others can write', async () => {
+    await mkdir(join(root, 'home', '.cache'));
+    await chown(join(root, 'home', '.cache'), NOBODY, NOBODY);
+    await chmod(join(root, 'xdg'), 0o777);
+    expect(await start()).toEqual(EXPECTED);
+    expect(await readdir(join(root, 'xdg'))).toEqual(['refmcp']); // created, then refused
+    expect((await cacheFiles(xdgCache)).size).toBe(0);
+    expect((await cacheFiles(homeCache)).size).toBe(0);
+    expect((await cacheFiles(tmpCache)).size).toBe(1);
+  });
+
+  it('does not follow a symlink at the cache file’s name', async () => {
+    await start();
+    const [name] = await onlyCacheFile(xdgCache);
+    const target = join(root, 'cwd', 'target');
+    await writeFile(target, 'untouched');
+    await rm(join(xdgCache, name));
+    await symlink(target, join(xdgCache, name));
+    expect(await start()).toEqual(EXPECTED);
+    expect(await readFile(target, 'utf8')).toBe('untouched');
+  });
+
+  it('creates nothing relative to the working directory, nor HOME or XDG_CACHE_HOME themselves', async () => {
+    const cwd = join(root, 'cwd');
+    expect(await start({ HOME: '', XDG_CACHE_HOME: 'relative' }, cwd)).toEqual(EXPECTED);
+    expect(
+      await start({ HOME: join(root, 'missing-home'), XDG_CACHE_HOME: join(root, 'missing-xdg') }, cwd),
+    ).toEqual(EXPECTED);
+    expect(await readdir(cwd)).toEqual([]);
+    expect(await readdir(root)).not.toContain('missing-home');
+    expect(await readdir(root)).not.toContain('missing-xdg');
+    expect((await cacheFiles(tmpCache)).size).toBe(1);
+  });
+
+  it('writes nothing with NODE_DISABLE_COMPILE_CACHE=1, nor with source maps on', async () => {
+    expect(await start({ NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(EXPECTED);
+    expect(await start({ NODE_OPTIONS: '--enable-source-maps' })).toEqual(EXPECTED);
+    for (const d of ['xdg', 'home', 'tmp']) expect(await readdir(join(root, d))).toEqual([]);
   });
 });
