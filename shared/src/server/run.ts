@@ -241,6 +241,23 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
 }
 
 /**
+ * Resolves when everything written to `stream` has been handed to the OS. A pipe the host reads
+ * slowly holds at most its buffer (64 KiB on Linux); exiting earlier cut the last answers off in
+ * the middle of a JSON-RPC line. The shutdown budget still bounds the wait.
+ */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      if (stream.writableLength === 0 || stream.destroyed) resolve();
+    };
+    stream.on('drain', done);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
+
+/**
  * Runs a server over stdio until stdin closes or SIGINT/SIGTERM arrives; exits 0 within the
  * shutdown budget even with calls in flight (their results are dropped: the host has gone).
  */
@@ -292,6 +309,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     setTimeout(() => process.exit(0), SHUTDOWN_BUDGET_MS).unref();
     shutdownController.abort(new Error(`server shutting down (${why})`));
     await Promise.allSettled([handle.close(), spec.close?.(config), audit.close()]);
+    await flushed(process.stdout);
     process.exit(0);
   };
   process.stdin.on('end', () => void shutdown('stdin closed'));
