@@ -26,7 +26,6 @@ const NOBODY = 65534;
 const root = await mkdtemp(join(tmpdir(), 'refmcp-launch-'));
 const pkg = join(root, 'pkg');
 const xdgCache = join(root, 'xdg', 'refmcp');
-const homeCache = join(root, 'home', '.cache', 'refmcp');
 const tmpCache = join(root, 'tmp', `refmcp-${process.getuid?.()}`);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -100,7 +99,7 @@ describe('bin launcher with a code cache', () => {
   it('runs the bundle strict, with its arguments and its own file URL as import.meta.url; saves a 0600 cache in a 0700 directory', async () => {
     expect(await start()).toEqual(EXPECTED);
     const [name] = await onlyCacheFile(xdgCache);
-    expect(name).toMatch(/^refmcp-launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/);
+    expect(name).toMatch(/^refmcp\+launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/);
     expect((await stat(xdgCache)).mode & 0o777).toBe(0o700);
     expect((await stat(join(xdgCache, name))).mode & 0o777).toBe(0o600);
   });
@@ -133,29 +132,55 @@ describe('bin launcher with a code cache', () => {
     expect(await cacheFiles(xdgCache)).toEqual(both);
   });
 
-  it('a save deletes this package’s files of other builds and stale temp files, not other packages’ files', async () => {
+  it('a save keeps the package’s 4 newest files and deletes older ones and stale temp files, nothing else', async () => {
     await mkdir(xdgCache, { mode: 0o700 });
-    const oldBuild = `refmcp-launch-demo-${'0'.repeat(24)}-00000000.bin`;
-    const otherPackage = `refmcp-server-other-${'0'.repeat(24)}-00000000.bin`;
-    const staleTemp = `refmcp-launch-demo-${'1'.repeat(24)}-00000000.bin.1234.tmp`;
-    for (const name of [oldBuild, otherPackage, staleTemp]) await writeFile(join(xdgCache, name), 'x');
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    await utimes(join(xdgCache, staleTemp), hourAgo, hourAgo);
+    const file = (n: number) => `refmcp+launch-demo-${String(n).repeat(24)}-00000000.bin`;
+    const others = [
+      `refmcp+launch-demo-extra-${'0'.repeat(24)}-00000000.bin`, // another package sharing the start
+      'launch-demo-notes.txt',
+      `${file(1)}.999.tmp`, // a temp file another start is writing now
+    ];
+    const staleTemp = `${file(2)}.1234.tmp`;
+    for (const name of [file(1), file(2), file(3), file(4), staleTemp, ...others])
+      await writeFile(join(xdgCache, name), 'x');
+    for (const [name, hoursAgo] of [
+      [file(1), 1],
+      [file(2), 2],
+      [file(3), 3],
+      [file(4), 4],
+      [staleTemp, 1],
+    ] as const) {
+      const then = new Date(Date.now() - hoursAgo * 3_600_000);
+      await utimes(join(xdgCache, name), then, then);
+    }
     expect(await start()).toEqual(EXPECTED);
-    const names = [...(await cacheFiles(xdgCache)).keys()].sort();
-    expect(names).toHaveLength(2);
-    expect(names[0]).toMatch(/^refmcp-launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/);
-    expect(names[1]).toBe(otherPackage);
+    const names = [...(await cacheFiles(xdgCache)).keys()];
+    expect(names.filter((n) => /^refmcp\+launch-demo-[0-9a-f]{24}-[0-9a-f]{8}\.bin$/.test(n))).toHaveLength(
+      4,
+    );
+    for (const kept of [file(1), file(2), file(3)]) expect(names).toContain(kept);
+    expect(names).not.toContain(file(4));
+    expect(names).not.toContain(staleTemp);
+    for (const name of others) expect(names).toContain(name);
   });
 
-  it('uses no directory another user could change: one they own above it, or one others can write', async () => {
-    await mkdir(join(root, 'home', '.cache'));
-    await chown(join(root, 'home', '.cache'), NOBODY, NOBODY);
+  it('uses no directory another user could change, and creates nothing in one (root with another user’s HOME)', async () => {
+    await chown(join(root, 'home'), NOBODY, NOBODY);
     await chmod(join(root, 'xdg'), 0o777);
     expect(await start()).toEqual(EXPECTED);
-    expect(await readdir(join(root, 'xdg'))).toEqual(['refmcp']); // created, then refused
-    expect((await cacheFiles(xdgCache)).size).toBe(0);
-    expect((await cacheFiles(homeCache)).size).toBe(0);
+    expect(await readdir(join(root, 'xdg'))).toEqual([]);
+    expect(await readdir(join(root, 'home'))).toEqual([]);
+    expect((await cacheFiles(tmpCache)).size).toBe(1);
+  });
+
+  it('refuses a symlink at any level it creates, even to a directory of its own', async () => {
+    const elsewhere = join(root, 'cwd');
+    await writeFile(join(elsewhere, 'keep.tmp'), 'x');
+    await symlink(elsewhere, join(root, 'xdg', 'refmcp'));
+    await mkdir(join(root, 'home', '.cache'));
+    await symlink(elsewhere, join(root, 'home', '.cache', 'refmcp'));
+    expect(await start()).toEqual(EXPECTED);
+    expect(await readdir(elsewhere)).toEqual(['keep.tmp']);
     expect((await cacheFiles(tmpCache)).size).toBe(1);
   });
 

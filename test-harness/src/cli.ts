@@ -22,9 +22,11 @@ commands:
                          arguments, secrets, stdin EOF, pagination, timeouts, both eras)
 
 server (one of):
-  -- CMD [ARGS…]         the command that starts the stdio server
+  -- CMD [ARGS…]         the command that starts the stdio server, with this shell's
+                         environment (e.g. GITHUB_PERSONAL_ACCESS_TOKEN=… before the command)
   --config FILE          a host config: {"mcpServers": {NAME: {command, args, env, cwd}}}
-                         (Claude Desktop, Cursor) or VS Code's {"servers": {…}}
+                         (Claude Desktop, Cursor) or VS Code's {"servers": {…}}; as a host
+                         does, the server gets its env over a minimal set (PATH, HOME, …)
   --server NAME          the entry of --config to use
 
 options:
@@ -100,7 +102,9 @@ function resolveTarget(values: { config?: string; server?: string }, serverComma
   if (command !== undefined && (values.config !== undefined || values.server !== undefined)) {
     throw new UsageError('give either -- CMD … or --config/--server, not both');
   }
-  if (command !== undefined) return { command, args };
+  // As when you run CMD yourself, it gets this shell's environment (tokens, DATABASE_URL, …); a
+  // --config entry gets what a host gives: its env block over a minimal set (PATH, HOME, …).
+  if (command !== undefined) return { command, args, env: inheritedEnvironment() };
   if (values.config === undefined) {
     throw new UsageError('no server: give -- CMD [ARGS…] or --config FILE --server NAME');
   }
@@ -110,6 +114,13 @@ function resolveTarget(values: { config?: string; server?: string }, serverComma
     if (error instanceof HostConfigError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** This process's environment, without unset entries. */
+function inheritedEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function parseEra(value: string | undefined): Era {

@@ -1,7 +1,8 @@
 // mcp-harness end to end: the built dist/cli.js spawned as a user runs it, against the fixtures,
 // with the server given after `--` or through a host config file.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,10 +19,11 @@ interface Run {
 }
 
 /** Runs `node dist/cli.js ARGS…` in test-harness/ and collects its output. */
-function runCli(args: string[]): Promise<Run> {
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: harnessDir,
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,6 +65,27 @@ beforeAll(() => {
 }, 60_000);
 
 describe('mcp-harness tools / call', () => {
+  it('gives a server after -- the environment of the shell (a token set before the command reaches it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refmcp-cli-env-'));
+    try {
+      const probe = join(dir, 'probe');
+      const run = await runCli(
+        [
+          'tools',
+          '--',
+          'sh',
+          '-c',
+          `printf %s "$HARNESS_PROBE" > ${probe}; exec node test/fixtures/good-server.mjs`,
+        ],
+        { HARNESS_PROBE: 'token-123' },
+      );
+      expect(run.code).toBe(0);
+      expect(readFileSync(probe, 'utf8')).toBe('token-123');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists tools readably and as JSON', async () => {
     const [human, json] = await Promise.all([
       runCli(['tools', ...good]),

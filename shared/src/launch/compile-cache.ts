@@ -4,22 +4,24 @@
  * A cache file holds V8 bytecode that V8 runs as is, and release builds of V8 neither checksum it
  * (a zeroed block crashed the process on every start) nor check more of the source than its
  * length. So:
- * - the directory must be one no other user can change: every component of its real path owned by
- *   this uid or root and writable by no one else (a root-owned sticky directory such as /tmp
- *   excepted below it), the last one this uid's own — else no cache is used. This also keeps a root
- *   process with another user's HOME from using a cache that user could swap;
+ * - the directory must be one no other user can change: its base (`$XDG_CACHE_HOME`, `$HOME`, the
+ *   temp directory) and every directory above it owned by this uid or root and writable by no one
+ *   else (a root-owned sticky directory such as /tmp excepted), checked on the path as written
+ *   (its symlinks owned by this uid or root) and on its real path, before anything is created; the levels below it (`refmcp`, `.cache`) real directories, not symlinks,
+ *   owned by this uid and writable by no one else. Else no cache is used. So a root process with
+ *   another user's HOME uses no cache there and creates nothing in it;
  * - each file starts with a SHA-256 of its payload, checked before V8 sees it; it is opened without
  *   following symlinks or blocking (a FIFO), and used only when it is a regular file of this uid
  *   with one link;
  * - files are written to a new temp file (O_EXCL), synced, then renamed.
  * Only the last one or two levels are created (`refmcp`, `.cache/refmcp`): never HOME or
- * XDG_CACHE_HOME, and nothing relative to the working directory. Without uids (Windows) there is
- * no cache.
+ * XDG_CACHE_HOME, and nothing relative to the working directory. "This uid" is the effective one;
+ * a set-id process (real ≠ effective uid or gid) and Windows (no uids) use no cache.
  *
- * File names: `<package>-<hash of Node version, arch and source>-<hash of Node's flags>.bin`. A new
- * version of the package deletes the files of other versions when it saves its own; other flag
- * sets of the same version keep theirs, so a host and a shell with different NODE_OPTIONS do not
- * overwrite each other's. Temp files a killed process left are deleted after a minute.
+ * File names: `<package>-<hash of Node version, arch and source>-<hash of Node's flags>.bin`, so two
+ * versions, Node versions or NODE_OPTIONS in use side by side (a host and a shell) keep a file each.
+ * A save keeps the package's {@link KEPT_FILES} newest files and deletes its older ones, and its
+ * temp files a killed process left over a minute ago; nothing else in the directory is touched.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -35,7 +37,7 @@ import {
   readSync,
   realpathSync,
   renameSync,
-  statSync,
+  type Stats,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -56,6 +58,8 @@ const DIGEST_BYTES = 32;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 /** Age in ms after which a temp file is a killed process's leftover. */
 const STALE_TEMP_MS = 60_000;
+/** Cache files kept per package (builds × flag sets): at most ~6 MB for the largest server. */
+const KEPT_FILES = 4;
 
 /**
  * The code cache of the bundle at `file` (absolute path) of npm package `packageName`.
@@ -67,36 +71,42 @@ export function compileCache(
   env: NodeJS.ProcessEnv = process.env,
 ): CompileCache {
   const source = readFileSync(file, 'utf8');
-  const uid = process.getuid?.();
-  const dir = env.NODE_DISABLE_COMPILE_CACHE || uid === undefined ? undefined : cacheDir(env, uid);
+  // The effective uid owns what the process writes; a set-id process (real ≠ effective) uses no cache.
+  const uid = process.geteuid?.();
+  const setId = process.getuid?.() !== uid || process.getgid?.() !== process.getegid?.();
+  const dir = env.NODE_DISABLE_COMPILE_CACHE || uid === undefined || setId ? undefined : cacheDir(env, uid);
   if (!dir || uid === undefined) return { source, save: () => {} };
-  const prefix = `${packageName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-/, '')}-`;
-  const build = `${prefix}${sha256(`${process.version}\0${process.arch}\0${source}`).slice(0, 24)}-`;
-  const name = `${build}${sha256(`${process.execArgv.join('\0')}\0${env.NODE_OPTIONS ?? ''}`).slice(0, 8)}.bin`;
+  // `@refmcp/server-x` → `refmcp+server-x-`: no two package names give the same prefix.
+  const prefix = `${packageName.replace(/^@/, '').replace('/', '+')}-`;
+  const build = sha256(`${JSON.stringify(process.versions)}\0${process.arch}\0${source}`).slice(0, 24);
+  const flags = sha256(`${process.execArgv.join('\0')}\0${env.NODE_OPTIONS ?? ''}`).slice(0, 8);
+  const name = `${prefix}${build}-${flags}.bin`;
   const path = join(dir, name);
   const save = (made: Buffer) => {
     const temp = `${path}.${process.pid}.tmp`;
     let fd: number | undefined;
+    let created = false;
     try {
       fd = openSync(
         temp,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
         0o600,
       );
+      created = true;
       writeAll(fd, createHash('sha256').update(made).digest());
       writeAll(fd, made);
       fsyncSync(fd);
       closeSync(fd);
       fd = undefined;
       renameSync(temp, path);
-      removeOthers(dir, prefix, build, Date.now());
+      removeOld(dir, prefix, Date.now());
     } catch {
       // A full disk or a race with another start: the next start tries again.
       if (fd !== undefined) closeSync(fd);
       try {
-        unlinkSync(temp);
+        if (created) unlinkSync(temp); // never another writer's file
       } catch {
-        // never created
+        // renamed already
       }
     }
   };
@@ -128,15 +138,23 @@ function readVerified(path: string, uid: number): Buffer | undefined {
   }
 }
 
-/** Deletes the package's (`prefix`) caches of builds other than `build`, and stale temp files. */
-function removeOthers(dir: string, prefix: string, build: string, now: number): void {
-  for (const other of readdirSync(dir)) {
-    const otherPath = join(dir, other);
+/** Deletes the package's (`prefix`) cache files but the {@link KEPT_FILES} newest, and its stale temp files. */
+function removeOld(dir: string, prefix: string, now: number): void {
+  const ours = new RegExp(
+    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{24}-[0-9a-f]{8}\\.bin(\\.\\d+\\.tmp)?$`,
+  );
+  const files = readdirSync(dir)
+    .map((name) => ours.exec(name))
+    .filter((m) => m !== null)
+    .map((m) => ({ name: m[0], temp: m[1] !== undefined, mtime: lstatSync(join(dir, m[0])).mtimeMs }));
+  const kept = files
+    .filter((f) => !f.temp)
+    .sort((a, b) => b.mtime - a.mtime)
+    .slice(0, KEPT_FILES);
+  for (const f of files) {
+    if (f.temp ? now - f.mtime <= STALE_TEMP_MS : kept.includes(f)) continue;
     try {
-      if (other.endsWith('.bin') && other.startsWith(prefix) && !other.startsWith(build))
-        unlinkSync(otherPath);
-      else if (other.endsWith('.tmp') && now - lstatSync(otherPath).mtimeMs > STALE_TEMP_MS)
-        unlinkSync(otherPath);
+      unlinkSync(join(dir, f.name));
     } catch {
       // gone already
     }
@@ -149,7 +167,7 @@ function writeAll(fd: number, bytes: Buffer): void {
 
 /**
  * `$XDG_CACHE_HOME/refmcp`, `$HOME/.cache/refmcp`, then `<tmpdir>/refmcp-<uid>`: the first whose base
- * exists and whose real path passes {@link isSafeChain}.
+ * passes {@link isSafePath} and whose levels below it are, or can be made, this uid's own directories.
  */
 function cacheDir(env: NodeJS.ProcessEnv, uid: number): string | undefined {
   const candidates: [string | undefined, string[]][] = [
@@ -160,8 +178,11 @@ function cacheDir(env: NodeJS.ProcessEnv, uid: number): string | undefined {
   for (const [base, levels] of candidates) {
     if (!base || !isAbsolute(base)) continue;
     try {
-      if (!statSync(base).isDirectory()) continue;
-      let dir = base;
+      // The path as given (its symlinks too: another user's link would choose where we write) and
+      // the real path it leads to.
+      if (!isSafeGivenPath(base, uid)) continue;
+      let dir = realpathSync(base);
+      if (!isSafePath(dir, uid)) continue;
       for (const level of levels) {
         dir = join(dir, level);
         try {
@@ -169,9 +190,11 @@ function cacheDir(env: NodeJS.ProcessEnv, uid: number): string | undefined {
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
+        // lstat: a symlink here (even to a safe place) is refused, so no one chooses where we write.
+        const stat = lstatSync(dir);
+        if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0) throw new Error('unsafe');
       }
-      const real = realpathSync(dir);
-      if (isSafeChain(real, uid)) return real;
+      return dir;
     } catch {
       // not usable here: try the next
     }
@@ -188,20 +211,34 @@ function homeDir(): string | undefined {
 }
 
 /**
- * True when no user but `uid` and root can change `dir` (a real, absolute path) or any directory
- * above it: each is a directory owned by `uid` or root and writable by neither group nor others,
- * except a root-owned sticky directory above the last (others cannot rename or delete what is
- * not theirs there); `dir` itself is owned by `uid`.
+ * True when no user but `uid` and root can change `path` (real, absolute) or what it names: it and
+ * every directory above it are directories owned by `uid` or root that neither group nor others can
+ * write, except root-owned sticky ones (others cannot rename or delete what is not theirs there).
  */
-function isSafeChain(dir: string, uid: number): boolean {
-  const last = lstatSync(dir);
-  if (!last.isDirectory() || last.uid !== uid || (last.mode & 0o022) !== 0) return false;
-  for (let above = dirname(dir), below = dir; above !== below; below = above, above = dirname(above)) {
-    const stat = lstatSync(above);
-    if (!stat.isDirectory() || (stat.uid !== uid && stat.uid !== 0)) return false;
-    if ((stat.mode & 0o022) !== 0 && !((stat.mode & 0o1000) !== 0 && stat.uid === 0)) return false;
+function isSafePath(path: string, uid: number): boolean {
+  for (let dir = path, parent = dirname(path); ; dir = parent, parent = dirname(parent)) {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || !isSafeEntry(stat, uid)) return false;
+    if (parent === dir) return true;
+  }
+}
+
+/** True when every component of `path` (absolute) as written — a directory or a symlink, not followed — is {@link isSafeEntry}. */
+function isSafeGivenPath(path: string, uid: number): boolean {
+  let prefix = '';
+  for (const part of path.split('/').filter(Boolean)) {
+    prefix += `/${part}`;
+    if (!isSafeEntry(lstatSync(prefix), uid)) return false;
   }
   return true;
+}
+
+/** A symlink or directory owned by `uid` or root; a directory writable by no one else, unless root-owned and sticky. */
+function isSafeEntry(stat: Stats, uid: number): boolean {
+  if (stat.uid !== uid && stat.uid !== 0) return false;
+  if (stat.isSymbolicLink()) return true;
+  if (!stat.isDirectory()) return false;
+  return (stat.mode & 0o022) === 0 || ((stat.mode & 0o1000) !== 0 && stat.uid === 0);
 }
 
 function sha256(text: string): string {

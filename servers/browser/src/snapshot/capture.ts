@@ -73,17 +73,23 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
   const what = request.target ? `snapshot of ${request.target}` : 'accessibility snapshot';
   const { timeoutMs, maxElements } = limits;
   try {
-    // One round trip for the element count and the title (the result's page line needs it).
-    const { elements, title } = request.target
-      ? { elements: 0, title: undefined }
+    // The element count first: a page over the limit gets an outline instead.
+    const facts = request.target
+      ? undefined
       : await withTimeout('counting the elements of the page', timeoutMs, pageFacts(tab));
+    const elements = facts?.elements ?? 0;
     if (!request.target && elements > maxElements) {
       const outline = await withTimeout('page outline', timeoutMs, pageOutline(tab.page, OUTLINE_ELEMENTS));
       const marker = truncationMarker(
         `the page has ${elements} elements, over the ${maxElements}-element snapshot limit; this is a ref-less outline of the first ${outline.covered}`,
         'act with selectors (#id, CSS), snapshot a region with target=<selector>, or read it with browser_get_text / browser_read_markdown',
       );
-      return { text: `${marker}\n${untrustedText(outline.text)}`, outline: true, elements, title };
+      return {
+        text: `${marker}\n${untrustedText(outline.text)}`,
+        outline: true,
+        elements,
+        title: facts?.title,
+      };
     }
     const started = Date.now();
     const locator = request.target ? await locate(tab.page, request.target) : undefined;
@@ -103,7 +109,13 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
         return snap(left);
       }),
     );
-    return { text: untrustedText(compactSnapshot(raw)), outline: false, elements, title };
+    // The title is read after the snapshot, from the same document: a page that navigated on its own
+    // between the count and the snapshot (meta refresh) is read again rather than given one
+    // document's count and another's snapshot.
+    const after = facts && (await withTimeout(what, timeoutMs, pageFacts(tab)));
+    if (after && after.document !== facts?.document)
+      throw new Error('Execution context was destroyed: the page navigated while it was read');
+    return { text: untrustedText(compactSnapshot(raw)), outline: false, elements, title: after?.title };
   } catch (error) {
     if (error instanceof TimeoutError || isPlaywrightTimeout(error))
       throw new ToolError(

@@ -1,6 +1,7 @@
 /**
- * The element count and title of a tab's current document, read before a snapshot (the count
- * decides between a snapshot and an outline; the title goes on the result's page line).
+ * The element count, title and identity of a tab's current document, read before a snapshot (the
+ * count decides between a snapshot and an outline) and after it (the title for the result's page
+ * line, and proof that the snapshot came from the same document).
  *
  * Read with one raw CDP `Runtime.evaluate` on a CDP session of the tab's own (opened once per tab),
  * not `page.evaluate`: Playwright's evaluate first injects its UtilityScript into every new
@@ -15,9 +16,12 @@ export interface PageFacts {
   /** Elements in the document (`getElementsByTagName("*")`). */
   elements: number;
   title: string;
+  /** When the document was created (`performance.timeOrigin`, ms): differs for every document. */
+  document: number;
 }
 
-const EXPRESSION = '[document.getElementsByTagName("*").length, String(document.title)]';
+const EXPRESSION =
+  '[document.getElementsByTagName("*").length, String(document.title), performance.timeOrigin]';
 
 /** The tab's CDP session, opened on first use and kept with the tab (it ends with the page). */
 const sessions = new WeakMap<Tab, Promise<CDPSession>>();
@@ -48,7 +52,12 @@ export async function pageFacts(tab: Tab): Promise<PageFacts> {
   if (reply.exceptionDetails)
     throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
   const value = reply.result.value as unknown;
-  if (!Array.isArray(value) || typeof value[0] !== 'number' || typeof value[1] !== 'string')
+  if (
+    !Array.isArray(value) ||
+    typeof value[0] !== 'number' ||
+    typeof value[1] !== 'string' ||
+    typeof value[2] !== 'number'
+  )
     throw new Error('the page answered the element count with something else');
-  return { elements: value[0], title: value[1] };
+  return { elements: value[0], title: value[1], document: value[2] };
 }
