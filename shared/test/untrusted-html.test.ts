@@ -9,32 +9,11 @@
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { neutralize, sanitizeUntrusted } from '../src/untrusted.js';
+import { DANGEROUS_ELEMENTS } from './untrusted-support.js';
 
 const UNSAFE_SCHEME = /(?:^|[\s,;='"])(?:javascript|vbscript|data|file):/i;
 const URL_ATTRIBUTES =
   /^(?:.*:)?(?:href|src|action|formaction|srcset|imagesrcset|content|values|to|from|by|data|poster|background)$/;
-const DANGEROUS_ELEMENTS = new Set([
-  'script',
-  'style',
-  'iframe',
-  'object',
-  'embed',
-  'meta',
-  'link',
-  'base',
-  'form',
-  'frame',
-  'frameset',
-  'applet',
-  'template',
-  'noscript',
-  'title',
-  'textarea',
-  'xmp',
-  'plaintext',
-  'noembed',
-  'noframes',
-]);
 const FORMAT_CHARACTERS = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 interface HtmlNode {

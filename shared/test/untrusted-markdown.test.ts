@@ -10,30 +10,9 @@ import { marked } from 'marked';
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { sanitizeUntrusted } from '../src/untrusted.js';
+import { DANGEROUS_ELEMENTS } from './untrusted-support.js';
 
 const markdownIt = new MarkdownIt({ html: true, linkify: true });
-const DANGEROUS = new Set([
-  'script',
-  'style',
-  'iframe',
-  'object',
-  'embed',
-  'meta',
-  'link',
-  'base',
-  'form',
-  'frame',
-  'frameset',
-  'applet',
-  'template',
-  'noscript',
-  'title',
-  'textarea',
-  'xmp',
-  'plaintext',
-  'noembed',
-  'noframes',
-]);
 const URL_ATTRIBUTE =
   /^(?:.*:)?(?:href|src|action|formaction|srcset|imagesrcset|data|poster|background|to|from|values|content)$/;
 const UNSAFE_URL = /(?:^|[,;=])(?:javascript|vbscript|data|file):/;
@@ -51,7 +30,7 @@ function hazards(html: string): string[] {
   const found: string[] = [];
   const walk = (node: HtmlNode) => {
     if (node.nodeName === '#comment') found.push('comment');
-    if (node.tagName && DANGEROUS.has(node.tagName)) found.push(`<${node.tagName}>`);
+    if (node.tagName && DANGEROUS_ELEMENTS.has(node.tagName)) found.push(`<${node.tagName}>`);
     for (const { name, value } of node.attrs ?? []) {
       if (name.startsWith('on')) found.push(`${node.tagName} ${name}`);
       const plain = value.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase();

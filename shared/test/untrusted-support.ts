@@ -1,0 +1,23 @@
+/** Elements the sanitiser's output must never hold live, under any reading (the untrusted-text oracles). */
+export const DANGEROUS_ELEMENTS: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'meta',
+  'link',
+  'base',
+  'form',
+  'frame',
+  'frameset',
+  'applet',
+  'template',
+  'noscript',
+  'title',
+  'textarea',
+  'xmp',
+  'plaintext',
+  'noembed',
+  'noframes',
+]);
