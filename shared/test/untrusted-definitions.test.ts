@@ -21,6 +21,8 @@ describe('Markdown comments (unused link reference definitions)', () => {
     ['inside a block quote', '> quoted\n>\n> [//]: # (SECRET in a quote)\n'],
     ['several in a row', '[a]: # (SECRET one)\n[b]: # (SECRET two)\n[c]: # (SECRET three)\n\ntext'],
     ['CRLF line ends', 'Text\r\n\r\n[//]: # (SECRET crlf)\r\nMore\r\n'],
+    ['a title over several lines', 'Intro\n\n[//]: # (first line\nSECRET second line\nthird)\nAfter.'],
+    ['a quoted title over lines, with the other quote inside', '[x]: # "it\'s\nSECRET hidden"\n\nVisible.'],
   ];
   for (const [name, input] of hidden) {
     it(`removes ${name}, and only what renders as nothing`, () => {
@@ -53,7 +55,9 @@ describe('Markdown comments (unused link reference definitions)', () => {
     ],
     ['a definition inside fenced code', '```md\n[//]: # (shown as code)\n```\n'],
     ['a definition indented as code', 'Text\n\n    [//]: # (shown as code)\n'],
-    ['a title over two lines (left as it is)', '[//]: # (first line\nsecond line)\n'],
+    ['a title broken by a blank line (not a definition)', '[//]: # (first line\n\nsecond line)\n'],
+    ['a title with text after its end (not a definition)', '[//]: # (first line\nsecond) and more\n'],
+    ['a title never closed (not a definition)', '[//]: # (first line\nsecond line\n'],
   ];
   for (const [name, input] of kept) {
     it(`keeps ${name}`, () => {
@@ -65,6 +69,9 @@ describe('Markdown comments (unused link reference definitions)', () => {
 
   it('the oracle shows the kept non-definitions as text', () => {
     expect(rendered('The schedule:\n[today]: # (team sync at 10)\n')).toContain('team sync at 10');
+    expect(rendered('[//]: # (first line\n\nsecond line)\n')).toContain('second line');
+    expect(rendered('[//]: # (first line\nsecond) and more\n')).toContain('and more');
+    expect(rendered('[//]: # (first line\nsecond line\n')).toContain('second line');
     expect(rendered('```md\n[//]: # (shown as code)\n```\n')).toContain('shown as code');
   });
 
@@ -74,6 +81,13 @@ describe('Markdown comments (unused link reference definitions)', () => {
     expect(text).not.toContain('SECRET');
     expect(rendered(text)).toContain('<a href="https://example.com/guide">the guide</a>');
     expect(rendered(text)).not.toContain('[g]:');
+  });
+
+  it('reads each line of an unclosed title once (100,000 lines that never close)', () => {
+    const input = `[a]: # (x\n${'y\n'.repeat(100_000)}`.repeat(3);
+    const { text, findings } = sanitizeUntrusted(input);
+    expect(findings.markdownComments).toBe(0);
+    expect(text).toBe(input);
   });
 
   it('handles 200,000 definition-like lines (one pass over the lines)', () => {
