@@ -17,22 +17,28 @@
 import type { SanitizeFindings } from './findings.js';
 
 const MARKER = '⟦hidden Markdown comment removed⟧';
-/** Quote markers, indent, `[label]:`, destination (`<…>` or no spaces), optional title, nothing after. */
-const DEFINITION =
-  /^((?: {0,3}>[ \t]?)*) {0,3}\[([^[\]\n]{0,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/;
-/** A definition whose title opens on its line and closes on a later one (outside block quotes). */
-const OPEN_TITLE =
-  /^ {0,3}\[([^[\]\n]{0,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)[ \t]+(?:(")[^"\n]*|(')[^'\n]*|(\()[^()\n]*)$/;
+/** Block-quote markers before a line's content. */
+const QUOTES = String.raw`(?: {0,3}>[ \t]?)*`;
+/** Indent, `[label]:` (label captured), the destination (`<…>` or no spaces). */
+const LABEL_AND_DESTINATION = String.raw` {0,3}\[([^[\]\n]{0,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)`;
+/** Quote markers (captured), label and destination, optional title, nothing after. */
+const DEFINITION = new RegExp(
+  String.raw`^(${QUOTES})${LABEL_AND_DESTINATION}(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$`,
+);
+/** A definition whose title opens on its line (opener captured) and closes on a later one (outside block quotes). */
+const OPEN_TITLE = new RegExp(
+  String.raw`^${LABEL_AND_DESTINATION}[ \t]+(?:(")[^"\n]*|(')[^'\n]*|(\()[^()\n]*)$`,
+);
 /** A title's later lines, by its opening character: `more` continues it, `end` closes it. */
 const TITLE_LINES: Record<string, { more: RegExp; end: RegExp }> = {
   '"': { more: /^[^"]*$/, end: /^[^"]*"[ \t]*$/ },
   "'": { more: /^[^']*$/, end: /^[^']*'[ \t]*$/ },
   '(': { more: /^[^()]*$/, end: /^[^()]*\)[ \t]*$/ },
 };
-const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)*/;
-const FENCE = /^(?: {0,3}>[ \t]?)* {0,3}(`{3,}|~{3,})/;
+const QUOTE_PREFIX = new RegExp(`^${QUOTES}`);
+const FENCE = new RegExp(String.raw`^${QUOTES} {0,3}(\`{3,}|~{3,})`);
 /** An ATX heading ends its block on its line, so a definition may follow it directly. */
-const HEADING = /^(?: {0,3}>[ \t]?)* {0,3}#{1,6}(?:[ \t]|$)/;
+const HEADING = new RegExp(String.raw`^${QUOTES} {0,3}#{1,6}(?:[ \t]|$)`);
 const BRACKETED = /\[([^[\]\n]{1,999})\]/g;
 
 /** CommonMark label matching: case-folded, inner whitespace collapsed, trimmed. */

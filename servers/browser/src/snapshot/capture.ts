@@ -112,10 +112,8 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
     // The title is read after the snapshot, from the same document: a page that navigated on its own
     // between the count and the snapshot (meta refresh) is read again rather than given one
     // document's count and another's snapshot.
-    const after = facts && (await withTimeout(what, timeoutMs, pageFacts(tab)));
-    if (after && after.document !== facts?.document)
-      throw new Error('Execution context was destroyed: the page navigated while it was read');
-    return { text: untrustedText(compactSnapshot(raw)), outline: false, elements, title: after?.title };
+    const title = facts && (await sameDocumentTitle(tab, facts.document, what, timeoutMs));
+    return { text: untrustedText(compactSnapshot(raw)), outline: false, elements, title };
   } catch (error) {
     if (error instanceof TimeoutError || isPlaywrightTimeout(error))
       throw new ToolError(
@@ -124,6 +122,19 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
       );
     throw browserError(what, error, timeoutMs);
   }
+}
+
+/** The title of `tab`'s document, which must still be `document` (else it throws NAVIGATED's message). */
+async function sameDocumentTitle(
+  tab: Tab,
+  document: number,
+  what: string,
+  timeoutMs: number,
+): Promise<string> {
+  const now = await withTimeout(what, timeoutMs, pageFacts(tab));
+  if (now.document !== document)
+    throw new Error('Execution context was destroyed: the page navigated while it was read');
+  return now.title;
 }
 
 export interface BudgetedText {

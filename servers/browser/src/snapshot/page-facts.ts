@@ -38,7 +38,7 @@ function session(tab: Tab): Promise<CDPSession> {
 }
 
 /**
- * Element count and title of `tab`'s current document. Rejects with the browser's message when the
+ * Element count, title and identity of `tab`'s current document. Rejects with the browser's message when the
  * document went away meanwhile (e.g. "Execution context was destroyed", "Cannot find default
  * execution context") or the page closed; the caller retries or reports it.
  */
