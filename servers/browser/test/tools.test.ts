@@ -39,6 +39,8 @@ beforeAll(async () => {
       <p>${'This is the article text, long enough for Readability to pick it up as the main content. '.repeat(8)}</p>
       <p>See <a href="/docs/page">the docs</a> and <a href="https://example.org/ref">a reference</a>.</p>
       <p>Tag chars: \u{E0041}\u{E0042} end. <a href="javascript:alert(1)">bad link</a></p></article><footer>Footer boilerplate</footer>`,
+    '/doc-a': `<title>A</title><button onclick="this.textContent='Pressed'">Press</button>`,
+    '/doc-b': `<title>B</title><a href="/doc-a">Back</a>`,
     '/refresh': `<title>Moving</title><meta http-equiv="refresh" content="0;url=/article"><p>moving…</p>`,
   });
   conn = await startServer(['--allowed-origins', site.origin, '--enable-evaluate', '--max-entries', '5']);
@@ -168,5 +170,23 @@ describe('logs, tabs, reading', () => {
     expect(await ok(conn, 'browser_close')).toBe('Closed the browser.');
     expect(await ok(conn, 'browser_close')).toBe('No browser was running.');
     expect(await ok(conn, 'browser_snapshot')).toMatch(/Page: about:blank/);
+  });
+});
+
+describe('refs across documents', () => {
+  it("refs name their document: after a navigation an older page's ref is refused, never another element", async () => {
+    const first = await ok(conn, 'browser_navigate', { url: `${site.base}/doc-a` });
+    const press = refOf(first, /button "Press"/);
+    const second = await ok(conn, 'browser_navigate', { url: `${site.base}/doc-b` });
+    const back = refOf(second, /link "Back"/);
+    const prefix = (ref: string) => /^(f\d+)?e\d+$/.exec(ref)?.[1] ?? '';
+    expect(prefix(back)).not.toBe(prefix(press));
+    const old = await call(conn, 'browser_click', { target: press });
+    expect(old.isError).toBe(true);
+    expect(resultText(old)).toMatch(new RegExp(`target: ref ${press} is not on the page`));
+    const third = await ok(conn, 'browser_navigate', { url: `${site.base}/doc-a` });
+    const again = refOf(third, /button "Press"/);
+    expect(prefix(again)).not.toBe(prefix(back));
+    expect(await ok(conn, 'browser_click', { target: again })).toMatch(/Pressed/);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * The injected-script patch (src/browser/injected-script.ts) against the pinned playwright-core and
+ * real Chromium: every document gets the same injected-script source (so V8 compiles it once), and
+ * refs still name their document.
+ */
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath } from '../src/browser/discovery.js';
+import { reuseInjectedScript } from '../src/browser/injected-script.js';
+import { servePages } from './support.js';
+
+let browser: Browser;
+let site: Awaited<ReturnType<typeof servePages>>;
+
+beforeAll(async () => {
+  site = await servePages({
+    '/a': '<title>A</title><button onclick="this.textContent=\'clicked\'">Press</button>',
+    '/b': '<title>B</title><a href="/a">Back to A</a><button>Other</button>',
+  });
+  const executablePath = process.env.MCP_BROWSER_EXECUTABLE ?? findOnPath(process.env);
+  browser = await chromium.launch({ executablePath, args: ['--disable-gpu'], chromiumSandbox: false });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('Playwright injected script', () => {
+  it('is sent with one source for every document, and refs keep their document prefix', async () => {
+    const page = await browser.newPage();
+    expect(await reuseInjectedScript(page)).toBe(true);
+    expect(await reuseInjectedScript(page)).toBe(true);
+    // Chromium reports each script it compiles with a hash of its source.
+    const cdp = await page.context().newCDPSession(page);
+    const hashes: string[] = [];
+    cdp.on('Debugger.scriptParsed', (script) => {
+      if ((script.length ?? 0) > 100_000) hashes.push(script.hash);
+    });
+    await cdp.send('Debugger.enable');
+    const refs: string[] = [];
+    for (const path of ['/a', '/b', '/a']) {
+      await page.goto(`${site.base}${path}`);
+      const snapshot = await page.ariaSnapshot({ mode: 'ai' });
+      const ref = /button "[^"]+" \[ref=([^\]]+)\]/.exec(snapshot)?.[1];
+      expect(ref, snapshot).toBeDefined();
+      refs.push(ref ?? '');
+    }
+    expect(hashes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(hashes).size).toBe(1);
+    // Each document names its refs differently (f<N>e<M>), as stock Playwright does.
+    expect(new Set(refs.map((r) => /^(f\d+)?e/.exec(r)?.[1] ?? '')).size).toBe(3);
+    await page.locator(`aria-ref=${refs[2]}`).click();
+    expect(await page.locator('button').textContent()).toBe('clicked');
+    expect(await page.locator(`aria-ref=${refs[0]}`).count()).toBe(0);
+    await page.close();
+  });
+});
