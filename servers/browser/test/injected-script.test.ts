@@ -29,8 +29,8 @@ afterAll(async () => {
 describe('Playwright injected script', () => {
   it('is sent with one source for every document, and refs keep their document prefix', async () => {
     const page = await browser.newPage();
-    expect(await reuseInjectedScript(page)).toBe(true);
-    expect(await reuseInjectedScript(page)).toBe(true);
+    expect(await reuseInjectedScript(page)).toBe('patched');
+    expect(await reuseInjectedScript(page)).toBe('patched');
     // Chromium reports each script it compiles with a hash of its source.
     const cdp = await page.context().newCDPSession(page);
     const hashes: string[] = [];

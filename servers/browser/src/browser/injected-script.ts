@@ -45,15 +45,18 @@ interface ServerContextPrototype {
   [PATCHED]?: true;
 }
 
-/** The server-side execution context of `page`'s main frame, or undefined when unreachable. */
-async function mainContext(page: Page): Promise<ServerContext | undefined> {
+/**
+ * The server-side execution context of `page`'s main frame: null when Playwright has no such
+ * objects, undefined when none came within the wait.
+ */
+async function mainContext(page: Page): Promise<ServerContext | null | undefined> {
   const connection = (page as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })
     ._connection;
   const serverPage = connection?.toImpl?.(page) as
     | { mainFrame?: () => { mainContext?: () => Promise<unknown> } | undefined }
     | undefined;
   const frame = serverPage?.mainFrame?.();
-  if (typeof frame?.mainContext !== 'function') return undefined;
+  if (typeof frame?.mainContext !== 'function') return null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), CONTEXT_WAIT_MS);
@@ -92,23 +95,28 @@ function sameSourceForEveryDocument(original: InjectedScriptMethod): InjectedScr
   };
 }
 
+/** What {@link reuseInjectedScript} found: patched (now or before), a Playwright without the internals it
+ * relies on, or a page whose execution context never came (closed, crashed): try another page. */
+export type ReuseResult = 'patched' | 'unsupported' | 'no-context';
+
 /**
  * Patches Playwright (once per process) so the injected script's source is the same for every
- * document (see the module comment). `page` is any open page of the browser. Resolves to whether
- * the patch is in place; never rejects.
+ * document (see the module comment). `page` is any open page of the browser. Never rejects.
  */
-export async function reuseInjectedScript(page: Page): Promise<boolean> {
+export async function reuseInjectedScript(page: Page): Promise<ReuseResult> {
   try {
     const context = await mainContext(page);
-    if (!context || typeof context.frame?.seq !== 'number') return false;
+    if (context === null) return 'unsupported';
+    if (!context) return 'no-context';
+    if (typeof context.frame?.seq !== 'number') return 'unsupported';
     const prototype = Object.getPrototypeOf(context) as ServerContextPrototype;
-    if (prototype[PATCHED]) return true;
+    if (prototype[PATCHED]) return 'patched';
     const original = prototype.injectedScript;
-    if (typeof original !== 'function') return false;
+    if (typeof original !== 'function') return 'unsupported';
     prototype.injectedScript = sameSourceForEveryDocument(original);
     prototype[PATCHED] = true;
-    return true;
+    return 'patched';
   } catch {
-    return false;
+    return 'no-context';
   }
 }

@@ -14,7 +14,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import type { Config } from '../config.js';
 import { PolicyProxy } from '../policy/proxy.js';
 import { browserError, withTimeout } from './errors.js';
-import { reuseInjectedScript } from './injected-script.js';
+import { type ReuseResult, reuseInjectedScript } from './injected-script.js';
 import { type Launched, launchBrowser } from './launch.js';
 import { Tab, type TabHooks } from './tab.js';
 
@@ -33,8 +33,8 @@ export class BrowserSession {
   private stopped = false;
   /** Said once in the next tool result: what happened to the browser since the last call. */
   private notices: string[] = [];
-  /** Whether Playwright was patched to compile its injected script once (tried on the first tab). */
-  private injectedScriptReuse: Promise<boolean> | undefined;
+  /** Patching Playwright to compile its injected script once (tried on the first tab; see injected-script.ts). */
+  private injectedScriptReuse: Promise<ReuseResult> | undefined;
 
   constructor(
     private readonly config: Config,
@@ -216,12 +216,13 @@ export class BrowserSession {
       onForbiddenFrame: (tab, frame, scheme) => this.blankForbiddenFrame(tab, frame, scheme),
     };
     const tab = new Tab(this.nextTabId++, page, hooks);
-    this.injectedScriptReuse ??= reuseInjectedScript(page).then((patched) => {
-      if (!patched)
+    this.injectedScriptReuse ??= reuseInjectedScript(page).then((result) => {
+      if (result === 'no-context') this.injectedScriptReuse = undefined; // the next tab tries again
+      if (result === 'unsupported')
         this.log?.warn(
           'could not patch playwright-core to compile its injected script once per renderer (its internals differ from the pinned version): each new document compiles it again (slower, still correct)',
         );
-      return patched;
+      return result;
     });
     page.setDefaultTimeout(this.config.timeouts.action);
     page.setDefaultNavigationTimeout(this.config.timeouts.navigation);
