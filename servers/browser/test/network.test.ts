@@ -95,6 +95,7 @@ describe('BR-02 local schemes', () => {
     const result = await call(conn, 'browser_navigate', { url });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/rule: scheme/);
+    expect(resultText(result)).toMatch(/Only the operator can change this \(--allowed-schemes\)/);
   });
 
   it('BR-02 frames and links of a page cannot show local files', async () => {

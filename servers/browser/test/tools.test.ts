@@ -170,6 +170,11 @@ describe('logs, tabs, reading', () => {
     expect(await ok(conn, 'browser_close')).toBe('Closed the browser.');
     expect(await ok(conn, 'browser_close')).toBe('No browser was running.');
     expect(await ok(conn, 'browser_snapshot')).toMatch(/Page: about:blank/);
+    const blank = await call(conn, 'browser_read_markdown');
+    expect(blank.isError).toBe(true);
+    expect(resultText(blank)).toMatch(
+      /The tab is blank \(about:blank\): open a page with browser_navigate first/,
+    );
   });
 });
 

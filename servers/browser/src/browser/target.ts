@@ -1,13 +1,17 @@
 /**
- * Turning a tool's `target` into one element: a ref from the latest snapshot (`e12`, `f1e3` inside
- * frames) through Playwright's `getByRef`, or else a Playwright/CSS selector. The element must
+ * Turning a tool's `target` into one element: a ref from the latest snapshot (`e12`, `f3e12`) through
+ * Playwright's `getByRef`, or else a Playwright/CSS selector. The element must
  * exist now — no silent waiting for a stale ref — and be unique.
  */
 import { ToolError } from '@refmcp/shared/server';
 import type { Locator, Page } from 'playwright-core';
 import { browserError } from './errors.js';
 
-/** A snapshot ref: e<n>, or f<n>e<n> for an element inside a frame. */
+/**
+ * A snapshot ref: `e<n>`, or `f<s>e<n>` where `<s>` is Playwright's sequence number of the frame's
+ * document (a new one for each document a frame shows, and for each child frame), so a ref of an
+ * older page never names an element of a newer one.
+ */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
 /** The element `target` names on `page`; ToolError naming `argName` when none or several match. */
@@ -29,7 +33,7 @@ export async function locate(page: Page, target: string, argName = 'target'): Pr
   if (count === 0) {
     throw new ToolError(
       isRef
-        ? `${argName}: ref ${target} is not on the page any more (refs change when the page changes); take a new browser_snapshot and use a ref from it`
+        ? `${argName}: ref ${target} is not on the page (it is from an older snapshot or page, or never existed); take a new browser_snapshot and use a ref from it`
         : `${argName}: no element matches selector "${target.slice(0, 200)}"; take a browser_snapshot and use a ref from it`,
     );
   }

@@ -59,8 +59,10 @@ export interface Refusal {
   message: string;
 }
 
-const OPERATOR_HINT =
-  'Only the operator can change this (--allowed-origins, --blocked-origins); tool arguments cannot.';
+/** Who can change a refusal, and with which options (tool arguments never can). */
+const operatorHint = (options: string) =>
+  `Only the operator can change this (${options}); tool arguments cannot.`;
+const OPERATOR_HINT = operatorHint('--allowed-origins, --blocked-origins');
 const CACHE_MS = 30_000;
 const MAX_REFUSALS = 200;
 
@@ -110,7 +112,7 @@ export class NetworkPolicy {
       return this.refuse(
         url.href,
         'scheme',
-        `Refused by the network policy (rule: scheme): "${scheme}:" URLs are not allowed; allowed schemes: ${this.schemes.join(', ')}. ${OPERATOR_HINT}`,
+        `Refused by the network policy (rule: scheme): "${scheme}:" URLs are not allowed; allowed schemes: ${this.schemes.join(', ')}. ${operatorHint('--allowed-schemes')}`,
       );
     const port = defaultPort(url.protocol);
     if (port === undefined) return { ok: true, addresses: [] }; // file:, data: enabled by the operator

@@ -7,6 +7,7 @@
 import { z } from '@refmcp/shared/schema';
 import { defineTool, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
 import { browserError, withTimeout } from '../browser/errors.js';
+import type { Tab } from '../browser/tab.js';
 import { locate, REF_PATTERN } from '../browser/target.js';
 import { extractArticle, toMarkdown } from '../reader/extract.js';
 import { untrustedText } from '../sanitize.js';
@@ -28,6 +29,14 @@ const offsetArg = () =>
     .optional()
     .describe('First line to return (from a previous "[truncated: …]" marker)');
 
+/** The current tab, refusing a blank one: there is nothing to read before a page is opened. */
+async function tabToRead(ctx: Ctx): Promise<Tab> {
+  const tab = await activeTab(ctx);
+  if (tab.page.url() === 'about:blank')
+    throw new ToolError('The tab is blank (about:blank): open a page with browser_navigate first.');
+  return tab;
+}
+
 export function readTools(ctx: Ctx): ToolDefinition[] {
   const budget = ctx.config.maxTextBytes;
   const ms = ctx.config.timeouts.snapshot;
@@ -40,7 +49,7 @@ export function readTools(ctx: Ctx): ToolDefinition[] {
     inputSchema: z.strictObject({ offset: offsetArg() }),
     annotations: READ,
     handler: async ({ offset }) => {
-      const tab = await activeTab(ctx);
+      const tab = await tabToRead(ctx);
       let article: Awaited<ReturnType<typeof extractArticle>>;
       try {
         article = await withTimeout('reading the page', ms, extractArticle(tab.page));
@@ -82,7 +91,7 @@ export function readTools(ctx: Ctx): ToolDefinition[] {
     }),
     annotations: READ,
     handler: async ({ target, offset }) => {
-      const tab = await activeTab(ctx);
+      const tab = await tabToRead(ctx);
       let texts: string[];
       try {
         if (!target)
