@@ -1,6 +1,7 @@
 // mcp-harness: list the tools of, call a tool of, or check any stdio MCP server from a terminal;
 // also checks this repo's registry data (`npm run registry`).
 
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkServer } from './check-server.js';
@@ -16,6 +17,9 @@ const USAGE = `usage: mcp-harness <command> [options] (-- CMD [ARGS…] | --conf
 commands:
   tools                  list the server's tools
   call TOOL [JSON]       call TOOL with a JSON object of arguments (default {})
+  session                call tools one after another on one server: reads "TOOL [JSON]"
+                         lines from stdin (# starts a comment), prints each result; for
+                         stateful servers (browser: navigate, then click a ref it returned)
   registry [--write]     check this repo's registry.json and server.json files
                          (--write: regenerate registry.json first); needs no server
   check                  run the conformance checks (stdout purity, metadata, hostile
@@ -150,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (!cli.command) throw new UsageError('no command given');
     if (cli.command === 'registry') return runRegistry(cli.values.write === true, cli.operands);
-    if (!['tools', 'call', 'check'].includes(cli.command))
+    if (!['tools', 'call', 'session', 'check'].includes(cli.command))
       throw new UsageError(`unknown command "${cli.command}"`);
     target = resolveTarget(cli.values, cli.serverCommand);
     era = parseEra(cli.values.era);
@@ -164,6 +168,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'check') return await runCheck(target, values, operands, timeoutMs);
     if (command === 'tools') return await runTools(target, era, timeoutMs, values.json === true, operands);
+    if (command === 'session')
+      return await runSession(target, era, timeoutMs, values.json === true, operands);
     return await runCall(target, era, timeoutMs, values.json === true, operands);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -210,6 +216,57 @@ async function runTools(
   } finally {
     await conn.close();
   }
+}
+
+/**
+ * `session`: one server, tools called in the order of stdin's "TOOL [JSON]" lines; each result is
+ * printed after a "> line" header (or as one JSON line with --json). A bad line or a failed call is
+ * reported and the session goes on; exit 1 if any was.
+ */
+async function runSession(
+  target: LaunchTarget,
+  era: Era,
+  timeoutMs: number,
+  json: boolean,
+  operands: string[],
+) {
+  if (operands.length > 0)
+    throw new UsageError(`session reads its calls from stdin (got operands: ${operands.join(' ')})`);
+  const conn = await connect({ ...target, era, timeoutMs });
+  let failed = false;
+  try {
+    let lineNumber = 0;
+    for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      lineNumber++;
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) continue;
+      const [, name = '', argsText = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+      let args: Record<string, unknown>;
+      try {
+        args = argsText ? parseJsonObject(argsText, `line ${lineNumber}: the arguments of ${name}`) : {};
+      } catch (error) {
+        console.error(`mcp-harness: ${errorMessage(error)}`);
+        failed = true;
+        continue;
+      }
+      const outcome = await callTool(conn, name, args, timeoutMs);
+      if (outcome.kind === 'result') {
+        if (outcome.result.isError) failed = true;
+        console.log(
+          json
+            ? JSON.stringify({ tool: name, result: outcome.result })
+            : `> ${line}\n${formatCallResult(outcome.result)}\n`,
+        );
+        continue;
+      }
+      failed = true;
+      const error = `${outcome.kind === 'rpc-error' ? `JSON-RPC error ${outcome.code}: ` : ''}${outcome.message}`;
+      console.log(json ? JSON.stringify({ tool: name, error }) : `> ${line}\nerror: ${error}\n`);
+    }
+  } finally {
+    await conn.close();
+  }
+  return failed ? 1 : 0;
 }
 
 async function runCall(target: LaunchTarget, era: Era, timeoutMs: number, json: boolean, operands: string[]) {

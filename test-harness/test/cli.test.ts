@@ -19,13 +19,14 @@ interface Run {
 }
 
 /** Runs `node dist/cli.js ARGS…` in test-harness/ and collects its output. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function runCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: harnessDir,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -115,6 +116,33 @@ describe('mcp-harness tools / call', () => {
     });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('JSON-RPC error -32602');
+  });
+
+  it("session calls stdin's tools in order on one server; a bad line or failed call is reported and exits 1", async () => {
+    const script = [
+      '# a comment',
+      'echo {"text":"a"}',
+      '',
+      'add {"a":2,"b":3}',
+      'echo {not json}',
+      'echo {"text":"b"}',
+    ];
+    const run = await runCli(['session', ...good], {}, `${script.join('\n')}\n`);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('> echo {"text":"a"}\na\n\n> add {"a":2,"b":3}\n5\n\n> echo {"text":"b"}\nb\n\n');
+    expect(run.stderr).toMatch(/line 5: the arguments of echo is not valid JSON/);
+    const clean = await runCli(['session', '--json', ...good], {}, 'add {"a":1,"b":1}\nno_such_tool\n');
+    expect(clean.code).toBe(1);
+    const lines = clean.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ tool: 'add', result: { structuredContent: { sum: 2 } } });
+    expect(lines[1]).toMatchObject({
+      tool: 'no_such_tool',
+      error: expect.stringContaining('JSON-RPC error -32602'),
+    });
+    expect((await runCli(['session', ...good], {}, 'echo {"text":"ok"}\n')).code).toBe(0);
   });
 
   it('takes the server from a Claude Desktop style config and from a VS Code JSONC config', async () => {
