@@ -22,6 +22,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const BUNDLER = fileURLToPath(new URL('../bundle.mjs', import.meta.url));
+const REFRESH_MODULE = fileURLToPath(new URL('../src/launch/refresh.ts', import.meta.url));
 const NOBODY = 65534;
 const root = await mkdtemp(join(tmpdir(), 'refmcp-launch-'));
 const pkg = join(root, 'pkg');
@@ -79,11 +80,16 @@ beforeAll(async () => {
   // Top-level code, a lazily compiled function and import.meta.url, built with --v8-flags as servers are.
   await writeFile(
     join(pkg, 'src/index.ts'),
-    `const sum = (n: number) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };
+    `import { refreshCodeCache } from ${JSON.stringify(REFRESH_MODULE)};
+     const sum = (n: number) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };
      const strict = (function (this: unknown) { return this === undefined; })();
      process.stdout.write(JSON.stringify({
        arg: process.argv[2], url: import.meta.url, cjs: typeof require === 'function', strict, sum: sum(100),
-     }));`,
+     }));
+     // Compiled only after the top level ran, as a server's request handlers are; then the refresh.
+     const later = (xs: number[]) => xs.map((x) => x * 2).filter((x) => x % 3 !== 0).reduce((a, b) => a + b, 0);
+     if (process.env.REFRESH) setTimeout(() => { later([1, 2, 3]); refreshCodeCache(); }, 0);
+     if (process.env.REFRESH) setTimeout(() => {}, 100); // alive a moment, as a server on its stdin is`,
   );
   await run(process.execPath, [BUNDLER, '--bin', 'src/index.ts', '--v8-flags=--liftoff-only'], { cwd: pkg });
 }, 60_000);
@@ -109,6 +115,20 @@ describe('bin launcher with a code cache', () => {
     const before = await cacheFiles(xdgCache);
     expect(await start()).toEqual(EXPECTED);
     expect(await cacheFiles(xdgCache)).toEqual(before);
+  });
+
+  it('a first start saves again once the server asks (refresh.ts), with what it compiled since; later starts keep that file', async () => {
+    await start();
+    const [name] = await onlyCacheFile(xdgCache);
+    const topLevelOnly = (await stat(join(xdgCache, name))).size;
+    await rm(join(xdgCache, name));
+    expect(await start({ REFRESH: '1' })).toEqual(EXPECTED);
+    const [, inode] = await onlyCacheFile(xdgCache);
+    expect((await stat(join(xdgCache, name))).size).toBeGreaterThan(topLevelOnly);
+    // The refreshed cache is accepted: no save, and so no refresh, on the next starts.
+    await start({ REFRESH: '1' });
+    await start();
+    expect(await onlyCacheFile(xdgCache)).toEqual([name, inode]);
   });
 
   it('never hands V8 a damaged file (a zeroed block crashes V8): replaces it and runs', async () => {

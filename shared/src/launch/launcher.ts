@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { compileCache } from './compile-cache.js';
+import { offerCodeCacheRefresh } from './refresh.js';
 
 /**
  * The server's V8 flags (`refmcp-bundle --v8-flags`), set before the bundle is compiled: a code cache
@@ -46,5 +47,9 @@ if (process.sourceMapsEnabled) {
   // Saved once the bundle's top level has run (so the functions it compiled are included) and before
   // anything async: V8 stamps a cache with the flags of the moment, and a server may change flags
   // later (filesystem's young-generation growth), which would make every later start reject it.
-  if (cache.data === undefined || script.cachedDataRejected) cache.save(script.createCachedData());
+  if (cache.data === undefined || script.cachedDataRejected) {
+    cache.save(script.createCachedData());
+    // Again once the server has answered its first tools/list, with what it compiled for that (refresh.ts).
+    offerCodeCacheRefresh(() => cache.save(script.createCachedData()));
+  }
 }

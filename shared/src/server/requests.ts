@@ -5,6 +5,7 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import type { AuditLog } from '../audit.js';
+import { refreshCodeCache } from '../launch/refresh.js';
 
 /** List methods the SDK answers in one page: it never issues a cursor for them. */
 const SINGLE_PAGE_LISTS = new Set(['tools/list', 'prompts/list']);
@@ -23,6 +24,7 @@ interface RequestLike {
  *   2025-11-25, "Pagination": servers SHOULD reject invalid cursors with -32602; case ALL-05).
  * - `tools/call` writes one audit line per call when `audit` is given — every call, including those
  *   the SDK refuses before a tool runs (invalid arguments, unknown or hidden tools).
+ * - The first `tools/list` answered lets a first start save its code cache again (launch/refresh.ts).
  */
 export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {}): void {
   const low = server.server;
@@ -45,7 +47,13 @@ function refusingCursors(method: string, handler: Handler): Handler {
         `Invalid cursor for ${method}: this server returns the whole list in one page and issued no cursor`,
       );
     }
-    return handler(request, ctx);
+    const answer = handler(request, ctx);
+    if (method === 'tools/list')
+      void Promise.resolve(answer).then(
+        () => refreshCodeCache(),
+        () => {},
+      );
+    return answer;
   };
 }
 
