@@ -19,7 +19,21 @@ for (let i = 0; i < 20000; i++) { const tr = document.createElement('tr');
 t.appendChild(f);</script>`;
 
 beforeAll(async () => {
-  site = await servePages({ '/': HUGE, '/small': '<title>Small</title><button>ok</button>' });
+  const hostile = (script: string) =>
+    `<title>Hostile</title><script>${script}</script><button>Press</button>`;
+  site = await servePages({
+    '/': HUGE,
+    '/small': '<title>Small</title><button>ok</button>',
+    // Pages that tamper with what the element-limit check reads (it runs in an isolated world).
+    '/huge-claims-small': `<script>Document.prototype.getElementsByTagName = () => ({ length: 1 });</script>${HUGE}`,
+    '/claims-huge': hostile('Document.prototype.getElementsByTagName = () => ({ length: 1e9 });'),
+    '/new-every-time': hostile(
+      "Object.defineProperty(performance, 'timeOrigin', { get: () => Math.random() });",
+    ),
+    '/throwing-performance': hostile(
+      "Object.defineProperty(window, 'performance', { get() { throw new Error('nope'); } });",
+    ),
+  });
   conn = await startServer(['--allowed-origins', site.origin, '--max-snapshot-bytes', '20000']);
 });
 
@@ -46,6 +60,21 @@ describe('BR-04 huge pages', () => {
       /button "ok" \[ref=(f\d+)?e\d+\]/,
     );
     expect(conn.exitStatus()).toBeUndefined();
+  }, 120_000);
+
+  it('BR-04 a page cannot fake its element count or break snapshots through the globals the check reads', async () => {
+    const huge = await ok(conn, 'browser_navigate', {
+      url: `${site.base}/huge-claims-small`,
+      snapshot: 'none',
+    });
+    expect(huge).toMatch(/Huge/);
+    expect(await ok(conn, 'browser_snapshot')).toMatch(/\[truncated: the page has \d{6} elements/);
+    for (const path of ['/claims-huge', '/new-every-time', '/throwing-performance']) {
+      const page = await ok(conn, 'browser_navigate', { url: `${site.base}${path}` });
+      expect(page, path).toMatch(/Page: .* — "Hostile"/);
+      expect(page, path).toMatch(/button "Press" \[ref=(f\d+)?e\d+\]/);
+      expect(await ok(conn, 'browser_snapshot'), path).toMatch(/button "Press" \[ref=/);
+    }
   }, 120_000);
 
   it('BR-04 a long snapshot is cut on line boundaries and continues from the offset; ALL-07 a hung navigation names its budget', async () => {

@@ -41,6 +41,10 @@ beforeAll(async () => {
       <p>Tag chars: \u{E0041}\u{E0042} end. <a href="javascript:alert(1)">bad link</a></p></article><footer>Footer boilerplate</footer>`,
     '/doc-a': `<title>A</title><button onclick="this.textContent='Pressed'">Press</button>`,
     '/doc-b': `<title>B</title><a href="/doc-a">Back</a>`,
+    '/opener': `<title>Opener</title><button onclick="fetch('/delete')">Delete everything</button><a href="/closes-itself" target="_blank">Open helper</a>`,
+    '/closes-itself': `<title>Helper</title><button onclick="fetch('/save')">Save</button><script>setTimeout(() => window.close(), 3000)</script>`,
+    '/delete': 'deleted',
+    '/save': 'saved',
     '/refresh': `<title>Moving</title><meta http-equiv="refresh" content="0;url=/article"><p>moving…</p>`,
   });
   conn = await startServer(['--allowed-origins', site.origin, '--enable-evaluate', '--max-entries', '5']);
@@ -193,5 +197,31 @@ describe('refs across documents', () => {
     const again = refOf(third, /button "Press"/);
     expect(prefix(again)).not.toBe(prefix(back));
     expect(await ok(conn, 'browser_click', { target: again })).toMatch(/Pressed/);
+  });
+
+  it('a ref from another tab is refused: a tab that closed itself leaves its refs unusable in the tab that becomes current', async () => {
+    const opener = await ok(conn, 'browser_navigate', { url: `${site.base}/opener` });
+    await ok(conn, 'browser_click', { target: refOf(opener, /link "Open helper"/), snapshot: 'none' });
+    let helperIndex = -1;
+    for (let i = 0; i < 40 && helperIndex < 0; i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, 100)); // the new tab loads
+      const tabs = await ok(conn, 'browser_tabs', { action: 'list' });
+      helperIndex = Number(/^[ *] (\d+): .*"Helper"/m.exec(tabs)?.[1] ?? -1);
+    }
+    expect(helperIndex).toBeGreaterThan(0);
+    await ok(conn, 'browser_tabs', { action: 'select', index: helperIndex });
+    const save = refOf(await ok(conn, 'browser_snapshot'), /button "Save"/);
+    // The helper tab closes itself meanwhile; the opener becomes current, and the next result says so.
+    const waited = await ok(conn, 'browser_wait_for', { time: 4 });
+    const click = await call(conn, 'browser_click', { target: save });
+    expect(click.isError).toBe(true);
+    expect(resultText(click)).toMatch(new RegExp(`target: ref ${save} comes from a snapshot of another tab`));
+    expect(site.hits.get('/delete') ?? 0).toBe(0);
+    expect(site.hits.get('/save') ?? 0).toBe(0);
+    const after = await ok(conn, 'browser_snapshot');
+    expect(after).toMatch(/"Opener"/);
+    expect(`${waited}\n${after}`).toMatch(
+      new RegExp(`Tab ${helperIndex}, the current one, was closed by its page; the current tab is now \\d`),
+    );
   });
 });

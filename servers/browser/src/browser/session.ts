@@ -16,6 +16,7 @@ import { PolicyProxy } from '../policy/proxy.js';
 import { browserError, withTimeout } from './errors.js';
 import { type ReuseResult, reuseInjectedScript } from './injected-script.js';
 import { type Launched, launchBrowser } from './launch.js';
+import { RefRegistry } from './refs.js';
 import { Tab, type TabHooks } from './tab.js';
 
 /** Time allowed for closing the browser at shutdown before the exit hook kills it, ms. */
@@ -33,6 +34,8 @@ export class BrowserSession {
   private stopped = false;
   /** Said once in the next tool result: what happened to the browser since the last call. */
   private notices: string[] = [];
+  /** Which tab issued each ref, for the running browser (a new one for each launch). */
+  private refs = new RefRegistry();
   /** Patching Playwright to compile its injected script once (tried on the first tab; see injected-script.ts). */
   private injectedScriptReuse: Promise<ReuseResult> | undefined;
 
@@ -89,6 +92,7 @@ export class BrowserSession {
   async closeTab(index?: number): Promise<void> {
     const tab = index === undefined ? this.current : this.tabList[index];
     if (!tab) throw new ToolError(`index: no tab ${index}; there are ${this.tabList.length}`);
+    tab.closing = true;
     await tab.page.close().catch(() => {});
     this.forget(tab);
   }
@@ -212,8 +216,17 @@ export class BrowserSession {
         this.forget(tab);
         void tab.page.close().catch(() => {});
       },
-      onClose: (tab) => this.forget(tab),
+      onClose: (tab) => {
+        const index = this.tabList.indexOf(tab);
+        const wasCurrent = this.current === tab;
+        this.forget(tab);
+        if (!tab.closing && wasCurrent && index >= 0)
+          this.notices.push(
+            `Tab ${index}, the current one, was closed by its page; the current tab is now ${this.current ? this.tabList.indexOf(this.current) : 'none (a blank one opens on the next call)'}.`,
+          );
+      },
       onForbiddenFrame: (tab, frame, scheme) => this.blankForbiddenFrame(tab, frame, scheme),
+      refs: this.refs,
     };
     const tab = new Tab(this.nextTabId++, page, hooks);
     this.injectedScriptReuse ??= reuseInjectedScript(page).then((result) => {
@@ -248,6 +261,7 @@ export class BrowserSession {
   }
 
   private reset(): void {
+    this.refs = new RefRegistry();
     for (const tab of this.tabList) tab.closed = true;
     this.tabList.length = 0;
     this.current = undefined;

@@ -4,6 +4,7 @@
  * must deal with first), whether its renderer crashed, and the last snapshot (for action diffs).
  */
 import type { Dialog, FileChooser, Frame, Page, Request } from 'playwright-core';
+import type { RefRegistry } from './refs.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 
@@ -53,6 +54,8 @@ export interface TabHooks {
   onForbiddenFrame(tab: Tab, frame: Frame, scheme: string): void;
   /** Schemes the policy allows. */
   schemes: readonly string[];
+  /** The browser's registry of which tab issued each snapshot ref. */
+  refs: RefRegistry;
 }
 
 export class Tab {
@@ -65,6 +68,8 @@ export class Tab {
   fileChooser: FileChooser | undefined;
   crashed = false;
   closed = false;
+  /** Set when a tool closes the tab (so its closing is not reported as the page's doing). */
+  closing = false;
   /** The compact snapshot last shown to the model, for diffs. */
   lastSnapshot: string | undefined;
   private consoleSeq = 0;
@@ -76,11 +81,15 @@ export class Tab {
   }
   private readonly byRequest = new WeakMap<Request, RequestEntry>();
 
+  /** Which tab issued each snapshot ref (shared by the browser's tabs). */
+  readonly refs: RefRegistry;
+
   constructor(
     readonly id: number,
     readonly page: Page,
     hooks: TabHooks,
   ) {
+    this.refs = hooks.refs;
     page.on('console', (msg) => {
       const loc = msg.location();
       this.pushConsole({

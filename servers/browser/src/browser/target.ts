@@ -4,8 +4,9 @@
  * exist now — no silent waiting for a stale ref — and be unique.
  */
 import { ToolError } from '@refmcp/shared/server';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { browserError } from './errors.js';
+import type { Tab } from './tab.js';
 
 /**
  * A snapshot ref: `e<n>`, or `f<s>e<n>` where `<s>` is Playwright's sequence number of the frame's
@@ -14,9 +15,20 @@ import { browserError } from './errors.js';
  */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
-/** The element `target` names on `page`; ToolError naming `argName` when none or several match. */
-export async function locate(page: Page, target: string, argName = 'target'): Promise<Locator> {
+/**
+ * The element `target` names in `tab`; ToolError naming `argName` when none or several match, or
+ * when a ref was issued by another tab's snapshot or by no snapshot of this browser (refs.ts).
+ */
+export async function locate(tab: Tab, target: string, argName = 'target'): Promise<Locator> {
+  const page = tab.page;
   const isRef = REF_PATTERN.test(target);
+  const issuer = isRef ? tab.refs.issuer(target) : tab;
+  if (issuer !== tab)
+    throw new ToolError(
+      issuer
+        ? `${argName}: ref ${target} comes from a snapshot of another tab; select that tab (browser_tabs) or take a browser_snapshot of this one and use a ref from it`
+        : notOnPage(argName, target),
+    );
   let locator: Locator;
   let count: number;
   try {
@@ -33,7 +45,7 @@ export async function locate(page: Page, target: string, argName = 'target'): Pr
   if (count === 0) {
     throw new ToolError(
       isRef
-        ? `${argName}: ref ${target} is not on the page (it is from an older snapshot or page, or never existed); take a new browser_snapshot and use a ref from it`
+        ? notOnPage(argName, target)
         : `${argName}: no element matches selector "${target.slice(0, 200)}"; take a browser_snapshot and use a ref from it`,
     );
   }
@@ -43,4 +55,8 @@ export async function locate(page: Page, target: string, argName = 'target'): Pr
     );
   }
   return locator;
+}
+
+function notOnPage(argName: string, ref: string): string {
+  return `${argName}: ref ${ref} is not on the page (it is from an older snapshot or page, or never existed); take a new browser_snapshot and use a ref from it`;
 }

@@ -92,7 +92,7 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
       };
     }
     const started = Date.now();
-    const locator = request.target ? await locate(tab.page, request.target) : undefined;
+    const locator = request.target ? await locate(tab, request.target) : undefined;
     const snap = (timeout: number) => {
       const options = { mode: 'ai' as const, timeout, ...(request.depth ? { depth: request.depth } : {}) };
       return locator ? locator.ariaSnapshot(options) : tab.page.ariaSnapshot(options);
@@ -113,7 +113,9 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
     // between the count and the snapshot (meta refresh) is read again rather than given one
     // document's count and another's snapshot.
     const title = facts && (await sameDocumentTitle(tab, facts.document, what, timeoutMs));
-    return { text: untrustedText(compactSnapshot(raw)), outline: false, elements, title };
+    const text = untrustedText(compactSnapshot(raw));
+    tab.refs.issue(tab, text);
+    return { text, outline: false, elements, title };
   } catch (error) {
     if (error instanceof TimeoutError || isPlaywrightTimeout(error))
       throw new ToolError(

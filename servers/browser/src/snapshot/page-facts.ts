@@ -3,11 +3,12 @@
  * count decides between a snapshot and an outline) and after it (the title for the result's page
  * line, and proof that the snapshot came from the same document).
  *
- * Read with one raw CDP `Runtime.evaluate` on a CDP session of the tab's own (opened once per tab),
- * not `page.evaluate`: Playwright's evaluate first injects its UtilityScript into every new
- * document's main world, and after a navigation that injection (compiling it in the renderer) cost
- * 20–30 ms of every navigate + snapshot, for an expression that needs none of it. The expression
- * runs in the page's main world either way, as before.
+ * Read in an isolated world of our own (CDP `Page.createIsolatedWorld`, one per document): there the
+ * page's scripts cannot reach the DOM methods and globals the expression uses, so a page cannot
+ * fake its element count to slip past the element limit, break every snapshot with a throwing
+ * `performance` getter, or make each document look new. Read with raw CDP on a session of the tab's
+ * own, not `page.evaluate`, which would first inject Playwright's UtilityScript into every new
+ * document (20–30 ms of every navigate + snapshot, for an expression that needs none of it).
  */
 import type { CDPSession } from 'playwright-core';
 import type { Tab } from '../browser/tab.js';
@@ -23,41 +24,87 @@ export interface PageFacts {
 const EXPRESSION =
   '[document.getElementsByTagName("*").length, String(document.title), performance.timeOrigin]';
 
-/** The tab's CDP session, opened on first use and kept with the tab (it ends with the page). */
-const sessions = new WeakMap<Tab, Promise<CDPSession>>();
+/** Name of our isolated world (visible to nothing in the page). */
+const WORLD = '__refmcp_page_facts';
 
-function session(tab: Tab): Promise<CDPSession> {
-  let cdp = sessions.get(tab);
-  if (!cdp) {
-    cdp = tab.page.context().newCDPSession(tab.page);
-    // A failed attach is not kept: the next call tries again.
-    cdp.catch(() => sessions.delete(tab));
-    sessions.set(tab, cdp);
-  }
-  return cdp;
+/** A tab's CDP session, main frame, and our world's context in its current document. */
+interface FactsSession {
+  cdp: CDPSession;
+  frameId: string;
+  world?: Promise<number>;
 }
 
+/** Our world in the main frame's current document (its execution context id). */
+function createWorld(facts: FactsSession): Promise<number> {
+  const world = facts.cdp
+    .send('Page.createIsolatedWorld', { frameId: facts.frameId, worldName: WORLD })
+    .then((created) => created.executionContextId);
+  world.catch(() => {
+    if (facts.world === world) facts.world = undefined;
+  });
+  return world;
+}
+
+/** The tab's facts session, opened on first use and kept with the tab (it ends with the page). */
+const sessions = new WeakMap<Tab, Promise<FactsSession>>();
+
+function session(tab: Tab): Promise<FactsSession> {
+  let opened = sessions.get(tab);
+  if (!opened) {
+    opened = (async () => {
+      const cdp = await tab.page.context().newCDPSession(tab.page);
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const facts: FactsSession = { cdp, frameId: frameTree.frame.id };
+      // A new document gets its world as soon as it is committed, while it loads: asking the old
+      // document's context first would take 30–40 ms to fail.
+      tab.page.on('framenavigated', (frame) => {
+        if (frame === tab.page.mainFrame()) facts.world = createWorld(facts);
+      });
+      return facts;
+    })();
+    // A failed attach is not kept: the next call tries again.
+    opened.catch(() => sessions.delete(tab));
+    sessions.set(tab, opened);
+  }
+  return opened;
+}
+
+/** CDP's answer for a context that no longer exists (its document was replaced). */
+const CONTEXT_GONE = /Cannot find context with specified id|Execution context was destroyed/i;
+
 /**
- * Element count, title and identity of `tab`'s current document. Rejects with the browser's message when the
- * document went away meanwhile (e.g. "Execution context was destroyed", "Cannot find default
- * execution context") or the page closed; the caller retries or reports it.
+ * Element count, title and identity of `tab`'s current document. Rejects with the browser's
+ * message when the page closed or kept replacing its document; the caller retries or reports it.
  */
 export async function pageFacts(tab: Tab): Promise<PageFacts> {
-  const cdp = await session(tab);
-  const reply = await cdp.send('Runtime.evaluate', {
-    expression: EXPRESSION,
-    returnByValue: true,
-    silent: true,
-  });
-  if (reply.exceptionDetails)
-    throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
-  const value = reply.result.value as unknown;
-  if (
-    !Array.isArray(value) ||
-    typeof value[0] !== 'number' ||
-    typeof value[1] !== 'string' ||
-    typeof value[2] !== 'number'
-  )
-    throw new Error('the page answered the element count with something else');
-  return { elements: value[0], title: value[1], document: value[2] };
+  const facts = await session(tab);
+  for (let attempt = 1; ; attempt++) {
+    facts.world ??= createWorld(facts);
+    const world = facts.world;
+    const reply = await facts.cdp
+      .send('Runtime.evaluate', {
+        expression: EXPRESSION,
+        contextId: await world,
+        returnByValue: true,
+        silent: true,
+      })
+      .catch((error: unknown) => {
+        // A new document the navigation event has not told of yet: make a world in it (a few times at most).
+        if (attempt >= 3 || !CONTEXT_GONE.test(String((error as Error)?.message ?? error))) throw error;
+        if (facts.world === world) facts.world = undefined;
+        return undefined;
+      });
+    if (!reply) continue;
+    if (reply.exceptionDetails)
+      throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+    const value = reply.result.value as unknown;
+    if (
+      !Array.isArray(value) ||
+      typeof value[0] !== 'number' ||
+      typeof value[1] !== 'string' ||
+      typeof value[2] !== 'number'
+    )
+      throw new Error('the page answered the element count with something else');
+    return { elements: value[0], title: value[1], document: value[2] };
+  }
 }

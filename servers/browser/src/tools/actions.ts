@@ -35,7 +35,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     annotations: ACT,
     handler: async ({ element, target, doubleClick, button, modifiers, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
-        const locator = await locate(tab.page, target);
+        const locator = await locate(tab, target);
         const options = { timeout: ms, ...(button ? { button } : {}), ...(modifiers ? { modifiers } : {}) };
         try {
           if (doubleClick) await locator.dblclick(options);
@@ -63,7 +63,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     annotations: ACT,
     handler: async ({ element, target, text, submit, slowly, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
-        const locator = await locate(tab.page, target);
+        const locator = await locate(tab, target);
         try {
           if (slowly) await locator.pressSequentially(text, { timeout: ms + text.length * 20 });
           else await locator.fill(text, { timeout: ms });
@@ -100,7 +100,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     handler: async ({ fields, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         for (const [i, field] of fields.entries()) {
-          const locator = await locate(tab.page, field.target, `fields[${i}].target`);
+          const locator = await locate(tab, field.target, `fields[${i}].target`);
           try {
             if (field.type === 'checkbox' || field.type === 'radio') {
               if (field.value !== 'true' && field.value !== 'false')
@@ -139,7 +139,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     annotations: ACT,
     handler: async ({ element, target, values, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
-        const locator = await locate(tab.page, target);
+        const locator = await locate(tab, target);
         let selected: string[];
         try {
           selected = await locator.selectOption(values, { timeout: ms });
@@ -163,7 +163,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     handler: async ({ element, target, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         try {
-          await (await locate(tab.page, target)).hover({ timeout: ms });
+          await (await locate(tab, target)).hover({ timeout: ms });
         } catch (error) {
           throw browserError(`Hovering ${label(target, element)}`, error, ms);
         }
@@ -185,8 +185,8 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
     annotations: ACT,
     handler: async ({ startElement, startTarget, endElement, endTarget, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
-        const from = await locate(tab.page, startTarget, 'startTarget');
-        const to = await locate(tab.page, endTarget, 'endTarget');
+        const from = await locate(tab, startTarget, 'startTarget');
+        const to = await locate(tab, endTarget, 'endTarget');
         try {
           await from.dragTo(to, { timeout: ms });
         } catch (error) {

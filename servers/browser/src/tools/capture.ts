@@ -52,7 +52,7 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
       let data: Buffer;
       try {
         data = target
-          ? await (await locate(tab.page, target)).screenshot(options)
+          ? await (await locate(tab, target)).screenshot(options)
           : await tab.page.screenshot({ ...options, fullPage: fullPage ?? false });
       } catch (error) {
         throw browserError(`Screenshot${target ? ` of ${element ?? target}` : ''}`, error, ms);

@@ -205,7 +205,7 @@ function evaluateTool(ctx: Ctx): ToolDefinition {
         // apply to it), never in the server; the element is passed to it as a handle.
         const run = (async () => {
           const element = target
-            ? await (await locate(tab.page, target)).elementHandle({ timeout: ms })
+            ? await (await locate(tab, target)).elementHandle({ timeout: ms })
             : undefined;
           const fn = await tab.page.evaluateHandle(`(${source}\n)`);
           try {

@@ -101,7 +101,7 @@ export function readTools(ctx: Ctx): ToolDefinition[] {
           ];
         else if (REF_PATTERN.test(target))
           // biome-ignore lint/performance/useDomNodeTextContent: innerText is the visible text, which is what is asked for
-          texts = [await (await locate(tab.page, target)).innerText({ timeout: ms })];
+          texts = [await (await locate(tab, target)).innerText({ timeout: ms })];
         else {
           const locator = tab.page.locator(target);
           const count = await locator.count().catch((error: unknown) => {

@@ -1,0 +1,38 @@
+/**
+ * Which tab issued each snapshot ref, for one browser (a relaunched browser starts a new registry).
+ *
+ * Playwright numbers refs per page and restarts the numbering in every tab and every browser: the
+ * `e2` of tab 0 and the `e2` of tab 1 are different elements, and after `browser_close` the first
+ * refs handed out are the same strings as before. A ref is accepted only in the tab whose snapshot
+ * issued it last, and only if this browser issued it, so a ref from another tab (or from a tab that
+ * closed itself, which makes another tab current) or from before a restart is refused instead of
+ * acting on whatever element now has that name.
+ */
+import type { Tab } from './tab.js';
+
+/** Refs remembered at most (the oldest issued are forgotten first: a few hundred snapshots' worth). */
+const MAX_REFS = 100_000;
+
+const REF_IN_SNAPSHOT = /\[ref=([^\]\s]+)\]/g;
+
+export class RefRegistry {
+  private readonly issuers = new Map<string, Tab>();
+
+  /** Records every ref in `snapshot` (a snapshot's text) as issued by `tab`. */
+  issue(tab: Tab, snapshot: string): void {
+    for (const match of snapshot.matchAll(REF_IN_SNAPSHOT)) {
+      const ref = match[1] ?? '';
+      this.issuers.delete(ref); // re-inserted last: the newest issue is forgotten last
+      this.issuers.set(ref, tab);
+    }
+    for (const ref of this.issuers.keys()) {
+      if (this.issuers.size <= MAX_REFS) break;
+      this.issuers.delete(ref);
+    }
+  }
+
+  /** The tab whose snapshot issued `ref` last, if this browser issued it. */
+  issuer(ref: string): Tab | undefined {
+    return this.issuers.get(ref);
+  }
+}
