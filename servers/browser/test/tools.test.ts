@@ -43,6 +43,11 @@ beforeAll(async () => {
     '/doc-b': `<title>B</title><a href="/doc-a">Back</a>`,
     '/opener': `<title>Opener</title><button onclick="fetch('/delete')">Delete everything</button><a href="/closes-itself" target="_blank">Open helper</a>`,
     '/closes-itself': `<title>Helper</title><button onclick="fetch('/save')">Save</button><script>setTimeout(() => window.close(), 3000)</script>`,
+    '/frame-host': `<title>Host</title><iframe src="/frame-a"></iframe>`,
+    '/frame-a': `<button onclick="fetch('/draft')">Save draft</button> <a href="/frame-b">Next step</a>`,
+    '/frame-b': `<button onclick="fetch('/erase')">Delete account</button>`,
+    '/draft': 'saved',
+    '/erase': 'erased',
     '/delete': 'deleted',
     '/save': 'saved',
     '/refresh': `<title>Moving</title><meta http-equiv="refresh" content="0;url=/article"><p>moving…</p>`,
@@ -223,5 +228,26 @@ describe('refs across documents', () => {
     expect(`${waited}\n${after}`).toMatch(
       new RegExp(`Tab ${helperIndex}, the current one, was closed by its page; the current tab is now \\d`),
     );
+  });
+
+  it("an iframe that navigates gives its new document new refs: the old page's refs are refused", async () => {
+    const host = await ok(conn, 'browser_navigate', { url: `${site.base}/frame-host` });
+    const draft = refOf(host, /button "Save draft"/);
+    await ok(conn, 'browser_click', { target: refOf(host, /link "Next step"/), snapshot: 'none' });
+    let next = '';
+    for (let i = 0; i < 50 && !/Delete account/.test(next); i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, 100)); // the iframe loads its next page
+      next = await ok(conn, 'browser_snapshot');
+    }
+    const erase = refOf(next, /button "Delete account"/);
+    expect(erase).not.toBe(draft);
+    const old = await call(conn, 'browser_click', { target: draft });
+    expect(old.isError).toBe(true);
+    expect(resultText(old)).toMatch(new RegExp(`target: ref ${draft} is not on the page`));
+    expect(site.hits.get('/erase') ?? 0).toBe(0);
+    expect(site.hits.get('/draft') ?? 0).toBe(0);
+    await ok(conn, 'browser_click', { target: erase, snapshot: 'none' });
+    await ok(conn, 'browser_wait_for', { time: 0.3 });
+    expect(site.hits.get('/erase')).toBe(1);
   });
 });

@@ -9,9 +9,9 @@ import { browserError } from './errors.js';
 import type { Tab } from './tab.js';
 
 /**
- * A snapshot ref: `e<n>`, or `f<s>e<n>` where `<s>` is Playwright's sequence number of the frame's
- * document (a new one for each document a frame shows, and for each child frame), so a ref of an
- * older page never names an element of a newer one.
+ * A snapshot ref: `e<n>`, or `f<s>e<n>` where `<s>` numbers the frame's document (a new number for
+ * each document the main frame or an iframe shows: injected-script.ts), so a ref of an older page
+ * never names an element of a newer one.
  */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
