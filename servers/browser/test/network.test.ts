@@ -140,7 +140,7 @@ describe('BR-06 no self-unlocking', () => {
     expect(cmdline.some((a) => a.startsWith('--remote-debugging-port'))).toBe(false);
   });
 
-  it('the effective --disable-features (Chromium honours only the last) keeps every feature Playwright disables, plus RenderDocument; the injected-script patch is in place', async () => {
+  it('the effective --disable-features (Chromium honours only the last) keeps every feature Playwright disables, plus RenderDocument; the Playwright patches are in place', async () => {
     await ok(conn, 'browser_navigate', { url: `${site.base}/` });
     const [pid] = await browserPids(conn.pid, '--proxy-server');
     const lists = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
@@ -151,7 +151,7 @@ describe('BR-06 no self-unlocking', () => {
     for (const list of lists) expect(effective).toEqual(expect.arrayContaining(list));
     expect(effective).toContain('RenderDocument');
     expect(effective).toContain('PaintHolding');
-    // The pinned playwright-core takes the injected-script patch (src/browser/injected-script.ts).
+    // The pinned playwright-core takes the patches (src/browser/playwright-patches.ts).
     expect(conn.stderr()).not.toMatch(/could not patch playwright-core/);
   });
 

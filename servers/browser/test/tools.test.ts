@@ -250,4 +250,17 @@ describe('refs across documents', () => {
     await ok(conn, 'browser_wait_for', { time: 0.3 });
     expect(site.hits.get('/erase')).toBe(1);
   });
+
+  it('two tabs never issue the same ref: a ref of one tab is refused in the other, even for the same page', async () => {
+    const here = refOf(await ok(conn, 'browser_navigate', { url: `${site.base}/doc-a` }), /button "Press"/);
+    const opened = await ok(conn, 'browser_tabs', { action: 'new', url: `${site.base}/doc-a` });
+    const there = refOf(opened, /button "Press"/);
+    expect(there).not.toBe(here);
+    const crossed = await call(conn, 'browser_click', { target: here });
+    expect(crossed.isError).toBe(true);
+    expect(resultText(crossed)).toMatch(
+      new RegExp(`target: ref ${here} comes from a snapshot of another tab`),
+    );
+    expect(await ok(conn, 'browser_click', { target: there })).toMatch(/Pressed/);
+  });
 });

@@ -14,8 +14,8 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import type { Config } from '../config.js';
 import { PolicyProxy } from '../policy/proxy.js';
 import { browserError, withTimeout } from './errors.js';
-import { type ReuseResult, reuseInjectedScript } from './injected-script.js';
 import { type Launched, launchBrowser } from './launch.js';
+import { type PatchResult, patchPlaywright } from './playwright-patches.js';
 import { RefRegistry } from './refs.js';
 import { Tab, type TabHooks } from './tab.js';
 
@@ -36,8 +36,8 @@ export class BrowserSession {
   private notices: string[] = [];
   /** Which tab issued each ref, for the running browser (a new one for each launch). */
   private refs = new RefRegistry();
-  /** Patching Playwright to compile its injected script once (tried on the first tab; see injected-script.ts). */
-  private injectedScriptReuse: Promise<ReuseResult> | undefined;
+  /** Patching Playwright (tried on the first tab; see playwright-patches.ts). */
+  private playwrightPatches: Promise<PatchResult> | undefined;
 
   constructor(
     private readonly config: Config,
@@ -229,11 +229,11 @@ export class BrowserSession {
       refs: this.refs,
     };
     const tab = new Tab(this.nextTabId++, page, hooks);
-    this.injectedScriptReuse ??= reuseInjectedScript(page).then((result) => {
-      if (result === 'no-context') this.injectedScriptReuse = undefined; // the next tab tries again
+    this.playwrightPatches ??= patchPlaywright(page).then((result) => {
+      if (result === 'no-context') this.playwrightPatches = undefined; // the next tab tries again
       if (result === 'unsupported')
         this.log?.warn(
-          'could not patch playwright-core to compile its injected script once per renderer (its internals differ from the pinned version): each new document compiles it again (slower, still correct)',
+          'could not patch playwright-core (its internals differ from the pinned version; see playwright-patches.ts): each new document compiles its injected script again, and refs are numbered per tab as in stock Playwright',
         );
       return result;
     });

@@ -10,7 +10,7 @@ import type { Tab } from './tab.js';
 
 /**
  * A snapshot ref: `e<n>`, or `f<s>e<n>` where `<s>` numbers the frame's document (a new number for
- * each document the main frame or an iframe shows: injected-script.ts), so a ref of an older page
+ * each document the main frame or an iframe shows: playwright-patches.ts), so a ref of an older page
  * never names an element of a newer one.
  */
 export const REF_PATTERN = /^(?:f\d+)?e\d+$/;

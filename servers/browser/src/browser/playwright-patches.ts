@@ -1,35 +1,36 @@
 /**
- * Chromium compiles Playwright's injected script once per renderer process instead of once per
- * document.
+ * Three patches to how Playwright numbers documents and injects its script: one for speed, two so
+ * that a snapshot ref never names another element than the one it was issued for.
  *
- * Before the first snapshot or action in a new document, Playwright evaluates its injected script
- * (≈330 KB of JavaScript) there. The source Playwright builds ends with the frame's document
- * sequence number (`frameSeq`, which names snapshot refs `f<N>e<M>` so a ref from an older
- * document never matches an element of a newer one), so every navigation sends V8 a different
- * source text, V8's compilation cache (keyed by the source) never hits, and the renderer parses and
- * compiles the whole script again: measured here ≈ 40 ms of renderer CPU per navigation.
- *
- * {@link reuseInjectedScript} makes Playwright build the same source for every document (`frameSeq`
- * reads 0 while it does) and gives the created object its real sequence number right after
- * (`_frameSeq`, which the injected script reads only when it names refs), before anything can use
- * it. Refs are named exactly as before. Measured with the bench's navigate + snapshot of a local
- * page, 40 alternated rounds: Chromium CPU per round 233–257 → 207–222 ms, wall time −12%.
- *
- * The same hook gives each new document of an iframe a number of its own, as Playwright does itself
- * only for the main frame's documents: Playwright keeps an iframe's number when the iframe navigates,
- * so the refs of its old document named elements of the new one (a ref to "Save draft" clicked
- * "Delete account"; so does stock Playwright). The number changes when the new document's injected
- * script is created, before its first snapshot; the old refs then name no frame and are refused.
+ * 1. Chromium compiles Playwright's injected script once per renderer process, not once per
+ *    document. Before the first snapshot or action in a new document, Playwright evaluates its
+ *    injected script (≈330 KB of JavaScript) there, and the source it builds ends with the frame's
+ *    document number (`frameSeq`, the `f<N>` of refs `f<N>e<M>`): every navigation sent V8 a
+ *    different source text, V8's compilation cache (keyed by the source) never hit, and the renderer
+ *    parsed and compiled the whole script again — ≈ 40 ms of renderer CPU per navigation here. Now
+ *    `frameSeq` reads 0 while Playwright builds the source, and the created object gets its real
+ *    number right after (`_frameSeq`, read only when naming refs), before anything can use it.
+ *    Measured with the bench's navigate + snapshot of a local page, 40 alternated rounds: Chromium
+ *    CPU per round 233–257 → 207–222 ms, wall time −12%.
+ * 2. Every new document of an iframe gets a number of its own, as Playwright gives only the main
+ *    frame's documents: an iframe kept its number when it navigated, so the refs of its old
+ *    document named elements of the new one (a ref to "Save draft" clicked "Delete account"; so
+ *    does stock Playwright). The number changes when the new document's injected script is created,
+ *    before its first snapshot; the old refs then name no frame and are refused.
+ * 3. Numbers are unique in the process, not per tab: Playwright numbered each tab's frames from 0,
+ *    so two tabs (or a browser before and after a restart) issued the same refs for different
+ *    elements. Only the first tab's first document still has unprefixed refs (`e12`).
  *
  * This reaches into Playwright's in-process server objects (playwright-core is pinned to 1.65.1):
- * `page._connection.toImpl(page)` gives the server page, whose main frame's execution context has
- * the `injectedScript()` method patched here (on its prototype, once per process). If any of that
- * is missing (another Playwright), nothing is changed and the result says so: Playwright then works
- * as shipped, only slower. The browser tests fail when the pinned Playwright no longer takes it.
+ * `page._connection.toImpl(page)` gives the server page; the prototypes of its main frame's
+ * execution context (`injectedScript()`) and of its frame manager (`_allocateFrameSeq()`) are
+ * patched, once per process. If any of that is missing (another Playwright), nothing is changed and
+ * the result says so: Playwright then works as shipped, only slower. The browser tests fail when the
+ * pinned Playwright no longer takes them.
  */
 import type { Page } from 'playwright-core';
 
-const PATCHED = Symbol.for('refmcp.browser.reuseInjectedScript');
+const PATCHED = Symbol.for('refmcp.browser.playwrightPatches');
 
 /** How long to wait for a new page's first execution context, ms. */
 const CONTEXT_WAIT_MS = 10_000;
@@ -38,12 +39,37 @@ interface ServerHandle {
   evaluate(fn: (injected: { _frameSeq: number }, seq: number) => void, seq: number): Promise<unknown>;
 }
 
+/** What this module relies on of Playwright's FrameManager (one per page). */
+interface ServerFrameManager {
+  _nextFrameSeq?: number;
+  _allocateFrameSeq?(): number;
+  [PATCHED]?: true;
+}
+
 /** What this module relies on of Playwright's Frame. */
 interface ServerFrame {
   seq: number;
   parentFrame?(): unknown;
   _currentDocument?: { documentId?: string };
-  _page?: { frameManager?: { _allocateFrameSeq?(): number } };
+  _page?: { frameManager?: ServerFrameManager };
+}
+
+/** The next frame document number, for every page of the process (patch 3). */
+let nextSeq = 1;
+
+/** Frame numbers from one counter for all pages (patch 3); false when the manager is not as expected. */
+function numberAcrossPages(manager: ServerFrameManager | undefined): boolean {
+  const prototype = manager && (Object.getPrototypeOf(manager) as ServerFrameManager);
+  if (!prototype || typeof prototype._allocateFrameSeq !== 'function') return false;
+  if (prototype[PATCHED]) return true;
+  prototype._allocateFrameSeq = function allocateFrameSeq(this: ServerFrameManager): number {
+    const seq = Math.max(nextSeq, this._nextFrameSeq ?? 0);
+    nextSeq = seq + 1;
+    this._nextFrameSeq = nextSeq;
+    return seq;
+  };
+  prototype[PATCHED] = true;
+  return true;
 }
 
 /** What this module relies on of Playwright's FrameExecutionContext. */
@@ -52,7 +78,7 @@ interface ServerContext {
   _injectedScriptPromise?: Promise<ServerHandle>;
 }
 
-/** The document of each iframe whose number was last looked at (see the module comment). */
+/** The document of each iframe whose number was last looked at (patch 2). */
 const numberedDocuments = new WeakMap<ServerFrame, string | undefined>();
 
 /** Gives `frame` a new number when it is an iframe showing another document than when last seen. */
@@ -98,7 +124,7 @@ async function mainContext(page: Page): Promise<ServerContext | null | undefined
   }
 }
 
-/** Playwright's `injectedScript()` with a source that is the same for every document. */
+/** Playwright's `injectedScript()` with a source that is the same for every document (patches 1, 2). */
 function sameSourceForEveryDocument(original: InjectedScriptMethod): InjectedScriptMethod {
   return function injectedScript(this: ServerContext): Promise<ServerHandle> {
     if (this._injectedScriptPromise) return this._injectedScriptPromise;
@@ -125,20 +151,21 @@ function sameSourceForEveryDocument(original: InjectedScriptMethod): InjectedScr
   };
 }
 
-/** What {@link reuseInjectedScript} found: patched (now or before), a Playwright without the internals it
+/** What {@link patchPlaywright} found: patched (now or before), a Playwright without the internals it
  * relies on, or a page whose execution context never came (closed, crashed): try another page. */
-export type ReuseResult = 'patched' | 'unsupported' | 'no-context';
+export type PatchResult = 'patched' | 'unsupported' | 'no-context';
 
 /**
- * Patches Playwright (once per process) so the injected script's source is the same for every
- * document (see the module comment). `page` is any open page of the browser. Never rejects.
+ * Patches Playwright (once per process; see the module comment). `page` is any open page of the
+ * browser. Never rejects.
  */
-export async function reuseInjectedScript(page: Page): Promise<ReuseResult> {
+export async function patchPlaywright(page: Page): Promise<PatchResult> {
   try {
     const context = await mainContext(page);
     if (context === null) return 'unsupported';
     if (!context) return 'no-context';
     if (typeof context.frame?.seq !== 'number') return 'unsupported';
+    if (!numberAcrossPages(context.frame._page?.frameManager)) return 'unsupported';
     const prototype = Object.getPrototypeOf(context) as ServerContextPrototype;
     if (prototype[PATCHED]) return 'patched';
     const original = prototype.injectedScript;

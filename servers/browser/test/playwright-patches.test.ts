@@ -1,12 +1,12 @@
 /**
- * The injected-script patch (src/browser/injected-script.ts) against the pinned playwright-core and
+ * The Playwright patches (src/browser/playwright-patches.ts) against the pinned playwright-core and
  * real Chromium: every document gets the same injected-script source (so V8 compiles it once), and
  * refs still name their document.
  */
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../src/browser/discovery.js';
-import { reuseInjectedScript } from '../src/browser/injected-script.js';
+import { patchPlaywright } from '../src/browser/playwright-patches.js';
 import { servePages } from './support.js';
 
 let browser: Browser;
@@ -29,8 +29,8 @@ afterAll(async () => {
 describe('Playwright injected script', () => {
   it('is sent with one source for every document, and refs keep their document prefix', async () => {
     const page = await browser.newPage();
-    expect(await reuseInjectedScript(page)).toBe('patched');
-    expect(await reuseInjectedScript(page)).toBe('patched');
+    expect(await patchPlaywright(page)).toBe('patched');
+    expect(await patchPlaywright(page)).toBe('patched');
     // Chromium reports each script it compiles with a hash of its source.
     const cdp = await page.context().newCDPSession(page);
     const hashes: string[] = [];
@@ -54,5 +54,27 @@ describe('Playwright injected script', () => {
     expect(await page.locator('button').textContent()).toBe('clicked');
     expect(await page.locator(`aria-ref=${refs[0]}`).count()).toBe(0);
     await page.close();
+  });
+
+  it('numbers documents across pages: two tabs never issue the same ref for their elements', async () => {
+    const [first, second] = [await browser.newPage(), await browser.newPage()];
+    expect(await patchPlaywright(first)).toBe('patched');
+    const refs: string[] = [];
+    for (const page of [first, second]) {
+      await page.goto(`${site.base}/a`);
+      refs.push(/button "Press" \[ref=([^\]]+)\]/.exec(await page.ariaSnapshot({ mode: 'ai' }))?.[1] ?? '');
+    }
+    expect(refs[0]).toMatch(/^f\d+e\d+$/);
+    expect(refs[1]).toMatch(/^f\d+e\d+$/);
+    expect(refs[1]).not.toBe(refs[0]);
+    expect(await second.locator(`aria-ref=${refs[1]}`).count()).toBe(1);
+    expect(
+      await second
+        .locator(`aria-ref=${refs[0]}`)
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
+    await first.close();
+    await second.close();
   });
 });
