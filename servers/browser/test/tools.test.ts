@@ -48,6 +48,10 @@ beforeAll(async () => {
     '/frame-b': `<button onclick="fetch('/erase')">Delete account</button>`,
     '/draft': 'saved',
     '/erase': 'erased',
+    '/popup-opener': `<title>Popups</title><button onclick="const w = window.open(''); w.document.write('<button onclick=&quot;document.title=1&quot;>Save draft</button><button onclick=&quot;location.href=\\'/popup-next\\'&quot;>Next</button>')">Open blank popup</button>`,
+    '/popup-next': `<title>Next</title><button onclick="fetch('/erase-popup')">Delete account</button>`,
+    '/erase-popup': 'erased',
+    '/regions': `<title>Regions</title><nav><button>Nav button</button></nav><main><button>Main button</button></main>`,
     '/delete': 'deleted',
     '/save': 'saved',
     '/refresh': `<title>Moving</title><meta http-equiv="refresh" content="0;url=/article"><p>moving…</p>`,
@@ -197,7 +201,9 @@ describe('refs across documents', () => {
     expect(prefix(back)).not.toBe(prefix(press));
     const old = await call(conn, 'browser_click', { target: press });
     expect(old.isError).toBe(true);
-    expect(resultText(old)).toMatch(new RegExp(`target: ref ${press} is not on the page`));
+    expect(resultText(old)).toMatch(
+      new RegExp(`target: ref ${press} is not in this tab's latest snapshot \\(it is from an older page`),
+    );
     const third = await ok(conn, 'browser_navigate', { url: `${site.base}/doc-a` });
     const again = refOf(third, /button "Press"/);
     expect(prefix(again)).not.toBe(prefix(back));
@@ -243,7 +249,9 @@ describe('refs across documents', () => {
     expect(erase).not.toBe(draft);
     const old = await call(conn, 'browser_click', { target: draft });
     expect(old.isError).toBe(true);
-    expect(resultText(old)).toMatch(new RegExp(`target: ref ${draft} is not on the page`));
+    expect(resultText(old)).toMatch(
+      new RegExp(`target: ref ${draft} is not in this tab's latest snapshot \\(it is from an older page`),
+    );
     expect(site.hits.get('/erase') ?? 0).toBe(0);
     expect(site.hits.get('/draft') ?? 0).toBe(0);
     await ok(conn, 'browser_click', { target: erase, snapshot: 'none' });
@@ -262,5 +270,35 @@ describe('refs across documents', () => {
       new RegExp(`target: ref ${here} comes from a snapshot of another tab`),
     );
     expect(await ok(conn, 'browser_click', { target: there })).toMatch(/Pressed/);
+  });
+
+  it("a popup opened blank and written to gives its next page new refs: the blank page's refs are refused", async () => {
+    const opener = await ok(conn, 'browser_navigate', { url: `${site.base}/popup-opener` });
+    await ok(conn, 'browser_click', { target: refOf(opener, /button "Open blank popup"/), snapshot: 'none' });
+    const tabs = await ok(conn, 'browser_tabs', { action: 'list' });
+    const popup = Math.max(...[...tabs.matchAll(/^[ *] (\d+): /gm)].map((m) => Number(m[1])));
+    await ok(conn, 'browser_tabs', { action: 'select', index: popup });
+    const blank = await ok(conn, 'browser_snapshot');
+    const draft = refOf(blank, /button "Save draft"/);
+    const next = await ok(conn, 'browser_click', { target: refOf(blank, /button "Next"/) });
+    expect(next).toMatch(/Delete account/);
+    const old = await call(conn, 'browser_click', { target: draft });
+    expect(old.isError).toBe(true);
+    expect(site.hits.get('/erase-popup') ?? 0).toBe(0);
+  });
+
+  it('after a snapshot with a target, refs outside it are refused with that reason', async () => {
+    const page = await ok(conn, 'browser_navigate', { url: `${site.base}/regions` });
+    const nav = refOf(page, /button "Nav button"/);
+    const main = refOf(page, /button "Main button"/);
+    expect(await ok(conn, 'browser_snapshot', { target: main })).toMatch(/Main button/);
+    const outside = await call(conn, 'browser_click', { target: nav });
+    expect(outside.isError).toBe(true);
+    expect(resultText(outside)).toMatch(
+      new RegExp(
+        `target: ref ${nav} is not in this tab's latest snapshot \\(.*that snapshot had a target`,
+      ),
+    );
+    expect(await ok(conn, 'browser_click', { target: main, snapshot: 'none' })).toMatch(/Clicked/);
   });
 });

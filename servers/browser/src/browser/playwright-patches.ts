@@ -12,11 +12,12 @@
  *    number right after (`_frameSeq`, read only when naming refs), before anything can use it.
  *    Measured with the bench's navigate + snapshot of a local page, 40 alternated rounds: Chromium
  *    CPU per round 233–257 → 207–222 ms, wall time −12%.
- * 2. Every new document of an iframe gets a number of its own, as Playwright gives only the main
- *    frame's documents: an iframe kept its number when it navigated, so the refs of its old
- *    document named elements of the new one (a ref to "Save draft" clicked "Delete account"; so
- *    does stock Playwright). The number changes when the new document's injected script is created,
- *    before its first snapshot; the old refs then name no frame and are refused.
+ * 2. Every new document gets a number of its own. Playwright renumbers only the main frame, and not
+ *    when it leaves about:blank: an iframe, or a popup opened blank and written to, kept its number
+ *    when it navigated, so the refs of its old document named elements of the new one (a ref to
+ *    "Save draft" clicked "Delete account"; so does stock Playwright). The number changes when the
+ *    new document's injected script is created, before its first snapshot; the old refs then name
+ *    no frame and are refused.
  * 3. Numbers are unique in the process, not per tab: Playwright numbered each tab's frames from 0,
  *    so two tabs (or a browser before and after a restart) issued the same refs for different
  *    elements. Only the first tab's first document still has unprefixed refs (`e12`).
@@ -49,7 +50,6 @@ interface ServerFrameManager {
 /** What this module relies on of Playwright's Frame. */
 interface ServerFrame {
   seq: number;
-  parentFrame?(): unknown;
   _currentDocument?: { documentId?: string };
   _page?: { frameManager?: ServerFrameManager };
 }
@@ -78,19 +78,20 @@ interface ServerContext {
   _injectedScriptPromise?: Promise<ServerHandle>;
 }
 
-/** The document of each iframe whose number was last looked at (patch 2). */
-const numberedDocuments = new WeakMap<ServerFrame, string | undefined>();
+/** The document and number each frame had when its injected script was last made (patch 2). */
+const numbered = new WeakMap<ServerFrame, { document: string | undefined; seq: number }>();
 
-/** Gives `frame` a new number when it is an iframe showing another document than when last seen. */
-function renumberNewIframeDocument(frame: ServerFrame): void {
-  if (!frame.parentFrame?.()) return; // the main frame: Playwright numbers its documents itself
+/**
+ * Gives `frame` a new number when it shows another document than when its injected script was last
+ * made and Playwright kept its number (every iframe navigation; a main frame leaving about:blank).
+ */
+function numberNewDocument(frame: ServerFrame): void {
   const document = frame._currentDocument?.documentId;
-  const seen = numberedDocuments.has(frame);
-  const before = numberedDocuments.get(frame);
-  numberedDocuments.set(frame, document);
-  const allocate = frame._page?.frameManager?._allocateFrameSeq;
-  if (seen && before !== document && typeof allocate === 'function')
-    frame.seq = allocate.call(frame._page?.frameManager);
+  const last = numbered.get(frame);
+  const manager = frame._page?.frameManager;
+  if (last && last.document !== document && last.seq === frame.seq && manager?._allocateFrameSeq)
+    frame.seq = manager._allocateFrameSeq();
+  numbered.set(frame, { document, seq: frame.seq });
 }
 
 type InjectedScriptMethod = (this: ServerContext) => Promise<ServerHandle>;
@@ -129,7 +130,7 @@ function sameSourceForEveryDocument(original: InjectedScriptMethod): InjectedScr
   return function injectedScript(this: ServerContext): Promise<ServerHandle> {
     if (this._injectedScriptPromise) return this._injectedScriptPromise;
     const frame = this.frame;
-    renumberNewIframeDocument(frame);
+    numberNewDocument(frame);
     const seq = frame.seq;
     // Playwright builds the source synchronously in this call: it reads 0 while it does.
     frame.seq = 0;

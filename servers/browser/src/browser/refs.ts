@@ -6,7 +6,9 @@
  * refs handed out are the same strings as before. A ref is accepted only in the tab whose snapshot
  * issued it last, and only if this browser issued it, so a ref from another tab (or from a tab that
  * closed itself, which makes another tab current) or from before a restart is refused instead of
- * acting on whatever element now has that name.
+ * acting on whatever element now has that name. Playwright resolves only the refs of a document's
+ * latest snapshot, so a ref left out of it (the element went away, or the snapshot had a `target`)
+ * is refused with that reason.
  */
 import type { Tab } from './tab.js';
 
@@ -17,14 +19,19 @@ const REF_IN_SNAPSHOT = /\[ref=([^\]\s]+)\]/g;
 
 export class RefRegistry {
   private readonly issuers = new Map<string, Tab>();
+  /** The refs of each tab's latest snapshot: the only ones Playwright still resolves there. */
+  private readonly latest = new WeakMap<Tab, Set<string>>();
 
-  /** Records every ref in `snapshot` (a snapshot's text) as issued by `tab`. */
+  /** Records every ref in `snapshot` (a snapshot's text) as issued by `tab`, replacing its latest. */
   issue(tab: Tab, snapshot: string): void {
+    const refs = new Set<string>();
     for (const match of snapshot.matchAll(REF_IN_SNAPSHOT)) {
       const ref = match[1] ?? '';
+      refs.add(ref);
       this.issuers.delete(ref); // re-inserted last: the newest issue is forgotten last
       this.issuers.set(ref, tab);
     }
+    this.latest.set(tab, refs);
     for (const ref of this.issuers.keys()) {
       if (this.issuers.size <= MAX_REFS) break;
       this.issuers.delete(ref);
@@ -34,5 +41,10 @@ export class RefRegistry {
   /** The tab whose snapshot issued `ref` last, if this browser issued it. */
   issuer(ref: string): Tab | undefined {
     return this.issuers.get(ref);
+  }
+
+  /** Whether `ref` is in `tab`'s latest snapshot (a snapshot with a target keeps only its region's). */
+  inLatest(tab: Tab, ref: string): boolean {
+    return this.latest.get(tab)?.has(ref) ?? false;
   }
 }

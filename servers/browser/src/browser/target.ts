@@ -29,6 +29,10 @@ export async function locate(tab: Tab, target: string, argName = 'target'): Prom
         ? `${argName}: ref ${target} comes from a snapshot of another tab; select that tab (browser_tabs) or take a browser_snapshot of this one and use a ref from it`
         : notOnPage(argName, target),
     );
+  if (isRef && !tab.refs.inLatest(tab, target))
+    throw new ToolError(
+      `${argName}: ref ${target} is not in this tab's latest snapshot (it is from an older page or snapshot, or that snapshot had a target and kept only its region's refs); take a new browser_snapshot and use a ref from it`,
+    );
   let locator: Locator;
   let count: number;
   try {
