@@ -295,9 +295,7 @@ describe('refs across documents', () => {
     const outside = await call(conn, 'browser_click', { target: nav });
     expect(outside.isError).toBe(true);
     expect(resultText(outside)).toMatch(
-      new RegExp(
-        `target: ref ${nav} is not in this tab's latest snapshot \\(.*that snapshot had a target`,
-      ),
+      new RegExp(`target: ref ${nav} is not in this tab's latest snapshot \\(.*that snapshot had a target`),
     );
     expect(await ok(conn, 'browser_click', { target: main, snapshot: 'none' })).toMatch(/Clicked/);
   });
