@@ -6,7 +6,10 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../src/browser/discovery.js';
-import { patchPlaywright } from '../src/browser/playwright-patches.js';
+import { patchPlaywright, utilityWorld } from '../src/browser/playwright-patches.js';
+import { RefRegistry } from '../src/browser/refs.js';
+import { Tab } from '../src/browser/tab.js';
+import { pageFacts } from '../src/snapshot/page-facts.js';
 import { servePages } from './support.js';
 
 let browser: Browser;
@@ -77,4 +80,44 @@ describe('Playwright injected script', () => {
     await first.close();
     await second.close();
   });
+
+  it("page facts come from an isolated world, Playwright's or (with a Playwright out of reach) our own", async () => {
+    const hostile = `<title>Hostile</title><p>one</p><p>two</p><script>
+      Document.prototype.getElementsByTagName = () => ({ length: 1 });
+      Object.defineProperty(performance, 'timeOrigin', { get: () => Math.random() });</script>`;
+    const hooks = {
+      onCrash: () => {},
+      onClose: () => {},
+      refusedRule: () => undefined,
+      onForbiddenFrame: () => {},
+      schemes: ['http', 'https'],
+      refs: new RefRegistry(),
+    };
+    // In process (the server's case): Playwright's utility world.
+    const local = await browser.newPage();
+    expect(utilityWorld(local)).toBeDefined();
+    // Connected to a browser server: no in-process objects, so our own world.
+    const server = await chromium.launchServer({
+      executablePath: process.env.MCP_BROWSER_EXECUTABLE ?? findOnPath(process.env),
+      args: ['--disable-gpu'],
+      chromiumSandbox: false,
+    });
+    const remote = await chromium.connect(server.wsEndpoint());
+    try {
+      const connected = await remote.newPage();
+      expect(utilityWorld(connected)).toBeUndefined();
+      for (const page of [local, connected]) {
+        await page.setContent(hostile);
+        const tab = new Tab(1, page, hooks);
+        const [before, after] = [await pageFacts(tab), await pageFacts(tab)];
+        expect(before.elements).toBeGreaterThan(4);
+        expect(before.title).toBe('Hostile');
+        expect(after.document).toBe(before.document);
+      }
+    } finally {
+      await remote.close();
+      await server.close();
+      await local.close();
+    }
+  }, 60_000);
 });

@@ -101,17 +101,48 @@ interface ServerContextPrototype {
   [PATCHED]?: true;
 }
 
+/** What this module relies on of Playwright's server-side main frame. */
+interface ServerMainFrame {
+  mainContext?(): Promise<unknown>;
+  utilityContext?(): Promise<{ rawEvaluateJSON?(expression: string): Promise<unknown> }>;
+}
+
+/** Playwright's server-side main frame of `page`, when Playwright runs in this process as expected. */
+function serverMainFrame(page: Page): ServerMainFrame | undefined {
+  try {
+    const connection = (page as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })
+      ._connection;
+    const serverPage = connection?.toImpl?.(page) as { mainFrame?: () => ServerMainFrame } | undefined;
+    return serverPage?.mainFrame?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Evaluates `expression` (returning JSON) in Playwright's utility world of `page`'s main frame: an
+ * isolated world Playwright keeps in every document, so the page's scripts cannot reach what it
+ * uses, and one round trip with no world of our own to create. Undefined when Playwright has no
+ * such objects (then the caller makes its own isolated world). Rejects with Playwright's
+ * "Execution context was destroyed" when the document went away meanwhile.
+ */
+export function utilityWorld(page: Page): ((expression: string) => Promise<unknown>) | undefined {
+  const frame = serverMainFrame(page);
+  if (typeof frame?.utilityContext !== 'function') return undefined;
+  return async (expression) => {
+    const context = await frame.utilityContext?.();
+    if (typeof context?.rawEvaluateJSON !== 'function')
+      throw new Error('Playwright has no raw evaluation in its utility world');
+    return context.rawEvaluateJSON(expression);
+  };
+}
+
 /**
  * The server-side execution context of `page`'s main frame: null when Playwright has no such
  * objects, undefined when none came within the wait.
  */
 async function mainContext(page: Page): Promise<ServerContext | null | undefined> {
-  const connection = (page as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })
-    ._connection;
-  const serverPage = connection?.toImpl?.(page) as
-    | { mainFrame?: () => { mainContext?: () => Promise<unknown> } | undefined }
-    | undefined;
-  const frame = serverPage?.mainFrame?.();
+  const frame = serverMainFrame(page);
   if (typeof frame?.mainContext !== 'function') return null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {

@@ -11,6 +11,7 @@
  * document (20–30 ms of every navigate + snapshot, for an expression that needs none of it).
  */
 import type { CDPSession } from 'playwright-core';
+import { utilityWorld } from '../browser/playwright-patches.js';
 import type { Tab } from '../browser/tab.js';
 
 export interface PageFacts {
@@ -77,6 +78,24 @@ const CONTEXT_GONE = /Cannot find context with specified id|Execution context wa
  * message when the page closed or kept replacing its document; the caller retries or reports it.
  */
 export async function pageFacts(tab: Tab): Promise<PageFacts> {
+  const inUtilityWorld = utilityWorld(tab.page);
+  return factsOf(inUtilityWorld ? await inUtilityWorld(EXPRESSION) : await inOwnWorld(tab));
+}
+
+/** The facts' values, checked. */
+function factsOf(value: unknown): PageFacts {
+  if (
+    !Array.isArray(value) ||
+    typeof value[0] !== 'number' ||
+    typeof value[1] !== 'string' ||
+    typeof value[2] !== 'number'
+  )
+    throw new Error('the page answered the element count with something else');
+  return { elements: value[0], title: value[1], document: value[2] };
+}
+
+/** The expression's value in our own isolated world (when Playwright's is out of reach). */
+async function inOwnWorld(tab: Tab): Promise<unknown> {
   const facts = await session(tab);
   for (let attempt = 1; ; attempt++) {
     facts.world ??= createWorld(facts);
@@ -97,14 +116,6 @@ export async function pageFacts(tab: Tab): Promise<PageFacts> {
     if (!reply) continue;
     if (reply.exceptionDetails)
       throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
-    const value = reply.result.value as unknown;
-    if (
-      !Array.isArray(value) ||
-      typeof value[0] !== 'number' ||
-      typeof value[1] !== 'string' ||
-      typeof value[2] !== 'number'
-    )
-      throw new Error('the page answered the element count with something else');
-    return { elements: value[0], title: value[1], document: value[2] };
+    return reply.result.value as unknown;
   }
 }
