@@ -3,12 +3,14 @@
  * count decides between a snapshot and an outline) and after it (the title for the result's page
  * line, and proof that the snapshot came from the same document).
  *
- * Read in an isolated world of our own (CDP `Page.createIsolatedWorld`, one per document): there the
- * page's scripts cannot reach the DOM methods and globals the expression uses, so a page cannot
- * fake its element count to slip past the element limit, break every snapshot with a throwing
- * `performance` getter, or make each document look new. Read with raw CDP on a session of the tab's
- * own, not `page.evaluate`, which would first inject Playwright's UtilityScript into every new
- * document (20–30 ms of every navigate + snapshot, for an expression that needs none of it).
+ * Read in an isolated world, where the page's scripts cannot reach the DOM methods and globals the
+ * expression uses: a page cannot fake its element count to slip past the element limit, break every
+ * snapshot with a throwing `performance` getter, or make each document look new. The world is
+ * Playwright's utility world (one raw evaluation, nothing to create; playwright-patches.ts), or,
+ * when Playwright's in-process objects are out of reach, one of our own (CDP
+ * `Page.createIsolatedWorld` on a session of the tab's own, made as each document commits). Never
+ * `page.evaluate`: it runs in the page's main world, after injecting Playwright's UtilityScript
+ * there (20–30 ms of every navigate + snapshot).
  */
 import type { CDPSession } from 'playwright-core';
 import { utilityWorld } from '../browser/playwright-patches.js';
