@@ -260,7 +260,7 @@ async function runSession(
         continue;
       }
       failed = true;
-      const error = `${outcome.kind === 'rpc-error' ? `JSON-RPC error ${outcome.code}: ` : ''}${outcome.message}`;
+      const error = outcomeError(outcome);
       console.log(json ? JSON.stringify({ tool: name, error }) : `> ${line}\nerror: ${error}\n`);
     }
   } finally {
@@ -287,14 +287,16 @@ async function runCall(target: LaunchTarget, era: Era, timeoutMs: number, json: 
         ? { code: outcome.code, message: outcome.message }
         : { message: outcome.message };
     if (json) console.log(JSON.stringify({ error }, null, 2));
-    else
-      console.error(
-        `mcp-harness: ${outcome.kind === 'rpc-error' ? `JSON-RPC error ${outcome.code}: ` : ''}${outcome.message}`,
-      );
+    else console.error(`mcp-harness: ${outcomeError(outcome)}`);
     return 1;
   } finally {
     await conn.close();
   }
+}
+
+/** A call that got no tool result, in words ("JSON-RPC error -32602: …" or the transport's message). */
+function outcomeError(outcome: Exclude<Awaited<ReturnType<typeof callTool>>, { kind: 'result' }>): string {
+  return `${outcome.kind === 'rpc-error' ? `JSON-RPC error ${outcome.code}: ` : ''}${outcome.message}`;
 }
 
 async function runCheck(

@@ -31,6 +31,8 @@ export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {})
   const setRequestHandler = low.setRequestHandler.bind(low) as (method: string, handler: unknown) => void;
   (low as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: unknown) => {
     if (typeof handler !== 'function') return setRequestHandler(method, handler);
+    if (method === 'tools/list')
+      return setRequestHandler(method, refreshingCodeCache(refusingCursors(method, handler as Handler)));
     if (SINGLE_PAGE_LISTS.has(method))
       return setRequestHandler(method, refusingCursors(method, handler as Handler));
     if (method === 'tools/call' && opts.audit)
@@ -47,12 +49,15 @@ function refusingCursors(method: string, handler: Handler): Handler {
         `Invalid cursor for ${method}: this server returns the whole list in one page and issued no cursor`,
       );
     }
+    return handler(request, ctx);
+  };
+}
+
+/** `handler`, letting a first start save its code cache again once an answer is ready. */
+function refreshingCodeCache(handler: Handler): Handler {
+  return (request, ctx) => {
     const answer = handler(request, ctx);
-    if (method === 'tools/list')
-      void Promise.resolve(answer).then(
-        () => refreshCodeCache(),
-        () => {},
-      );
+    void Promise.resolve(answer).then(refreshCodeCache, () => {});
     return answer;
   };
 }

@@ -54,44 +54,10 @@ interface ServerFrame {
   _page?: { frameManager?: ServerFrameManager };
 }
 
-/** The next frame document number, for every page of the process (patch 3). */
-let nextSeq = 1;
-
-/** Frame numbers from one counter for all pages (patch 3); false when the manager is not as expected. */
-function numberAcrossPages(manager: ServerFrameManager | undefined): boolean {
-  const prototype = manager && (Object.getPrototypeOf(manager) as ServerFrameManager);
-  if (!prototype || typeof prototype._allocateFrameSeq !== 'function') return false;
-  if (prototype[PATCHED]) return true;
-  prototype._allocateFrameSeq = function allocateFrameSeq(this: ServerFrameManager): number {
-    const seq = Math.max(nextSeq, this._nextFrameSeq ?? 0);
-    nextSeq = seq + 1;
-    this._nextFrameSeq = nextSeq;
-    return seq;
-  };
-  prototype[PATCHED] = true;
-  return true;
-}
-
 /** What this module relies on of Playwright's FrameExecutionContext. */
 interface ServerContext {
   frame: ServerFrame;
   _injectedScriptPromise?: Promise<ServerHandle>;
-}
-
-/** The document and number each frame had when its injected script was last made (patch 2). */
-const numbered = new WeakMap<ServerFrame, { document: string | undefined; seq: number }>();
-
-/**
- * Gives `frame` a new number when it shows another document than when its injected script was last
- * made and Playwright kept its number (every iframe navigation; a main frame leaving about:blank).
- */
-function numberNewDocument(frame: ServerFrame): void {
-  const document = frame._currentDocument?.documentId;
-  const last = numbered.get(frame);
-  const manager = frame._page?.frameManager;
-  if (last && last.document !== document && last.seq === frame.seq && manager?._allocateFrameSeq)
-    frame.seq = manager._allocateFrameSeq();
-  numbered.set(frame, { document, seq: frame.seq });
 }
 
 type InjectedScriptMethod = (this: ServerContext) => Promise<ServerHandle>;
@@ -154,6 +120,40 @@ async function mainContext(page: Page): Promise<ServerContext | null | undefined
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The next frame document number, for every page of the process (patch 3). */
+let nextSeq = 1;
+
+/** Frame numbers from one counter for all pages (patch 3); false when the manager is not as expected. */
+function numberAcrossPages(manager: ServerFrameManager | undefined): boolean {
+  const prototype = manager && (Object.getPrototypeOf(manager) as ServerFrameManager);
+  if (!prototype || typeof prototype._allocateFrameSeq !== 'function') return false;
+  if (prototype[PATCHED]) return true;
+  prototype._allocateFrameSeq = function allocateFrameSeq(this: ServerFrameManager): number {
+    const seq = Math.max(nextSeq, this._nextFrameSeq ?? 0);
+    nextSeq = seq + 1;
+    this._nextFrameSeq = nextSeq;
+    return seq;
+  };
+  prototype[PATCHED] = true;
+  return true;
+}
+
+/** The document and number each frame had when its injected script was last made (patch 2). */
+const numbered = new WeakMap<ServerFrame, { document: string | undefined; seq: number }>();
+
+/**
+ * Gives `frame` a new number when it shows another document than when its injected script was last
+ * made and Playwright kept its number (every iframe navigation; a main frame leaving about:blank).
+ */
+function numberNewDocument(frame: ServerFrame): void {
+  const document = frame._currentDocument?.documentId;
+  const last = numbered.get(frame);
+  const manager = frame._page?.frameManager;
+  if (last && last.document !== document && last.seq === frame.seq && manager?._allocateFrameSeq)
+    frame.seq = manager._allocateFrameSeq();
+  numbered.set(frame, { document, seq: frame.seq });
 }
 
 /** Playwright's `injectedScript()` with a source that is the same for every document (patches 1, 2). */
