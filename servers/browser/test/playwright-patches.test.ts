@@ -91,7 +91,7 @@ describe('Playwright injected script', () => {
       refusedRule: () => undefined,
       onForbiddenFrame: () => {},
       schemes: ['http', 'https'],
-      refs: new RefRegistry(),
+      refs: new RefRegistry<Tab>(),
     };
     // In process (the server's case): Playwright's utility world.
     const local = await browser.newPage();

@@ -17,9 +17,9 @@
  * time from pieces (`'pg_read' || '_file'`) stays invisible (README, security model).
  */
 
-import type { Scope } from './guard.js';
 import type { ParseResult } from './parser.js';
 import { languageRule, Refusal } from './reach-rules.js';
+import type { Scope } from './scope.js';
 import { walk } from './tree.js';
 
 /** Definitions nested in strings in bodies, deeper than this, are refused rather than checked. */

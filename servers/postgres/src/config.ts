@@ -9,28 +9,10 @@ import { ConfigError, type ConfigInput, createLogger } from '@refmcp/shared/serv
 import type pg from 'pg';
 import ConnectionParameters from 'pg/lib/connection-parameters';
 import { Database } from './db.js';
-import type { Target } from './target.js';
+import type { Settings } from './settings.js';
 
-export interface Config {
-  target: Target;
-  /** pg client settings (host, port, user, password, database, ssl, options). */
-  client: pg.ClientConfig;
-  /** Credential values to scrub from every output (the password, raw and URL-encoded). */
-  secrets: string[];
-  /** The execute tool is served (--allow-writes, and not --read-only). */
-  writes: boolean;
-  /** Budget of one statement, in ms (the session's `statement_timeout`, set at connection start-up). */
-  statementTimeoutMs: number;
-  /** Longest wait for any one lock, in ms (the session's `lock_timeout`, set at connection start-up). */
-  lockTimeoutMs: number;
-  /** Most rows in one page of results. */
-  maxRows: number;
-  /** Most bytes of row data (as JSON) in one page of results. */
-  maxResultBytes: number;
-  /** Most pooled connections. */
-  poolSize: number;
-  /** Budget of opening one connection, in ms. */
-  connectTimeoutMs: number;
+/** The settings and the pool built from them. */
+export interface Config extends Settings {
   /** The pool (connects on first use). */
   db: Database;
 }
@@ -152,7 +134,7 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
     idle_in_transaction_session_timeout: Math.max(60_000, statementTimeoutMs * 2),
   };
   const secrets = password ? [...new Set([password, encodeURIComponent(password)])] : [];
-  const settings = {
+  const settings: Settings = {
     target: {
       host,
       port,

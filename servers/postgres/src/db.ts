@@ -21,10 +21,10 @@
 import { scrubSecrets } from '@refmcp/shared/audit';
 import { type Logger, ToolError } from '@refmcp/shared/server';
 import type pg from 'pg';
-import type { Config } from './config.js';
 import { connectError, isConnectionError, lostError, timeoutError } from './errors.js';
 import { loadedPg, loadPg } from './pg-module.js';
 import { command } from './portal.js';
+import type { Settings } from './settings.js';
 import { describeTarget } from './target.js';
 import { exactTypes } from './types.js';
 
@@ -91,7 +91,7 @@ export class Database {
 
   constructor(
     private readonly config: Pick<
-      Config,
+      Settings,
       'client' | 'target' | 'poolSize' | 'connectTimeoutMs' | 'statementTimeoutMs' | 'secrets'
     >,
     private readonly log: Logger,

@@ -20,7 +20,7 @@
  * what bounds those.
  */
 import { checkRoutine } from './bodies.js';
-import { loadParser, type ParseResult, type Parser, type RawStmt, statementText } from './parser.js';
+import { loadParser, type ParseResult, type RawStmt, statementText } from './parser.js';
 import { functionRule, NODE_RULES, Refusal, type Rule } from './reach-rules.js';
 import {
   explainWriteRule,
@@ -29,6 +29,7 @@ import {
   type ReadRule,
   readFunctionRule,
 } from './read-rules.js';
+import type { Scope } from './scope.js';
 import { walk } from './tree.js';
 
 export { Refusal };
@@ -51,19 +52,6 @@ export interface Checked {
    * an EXPLAIN statement in a read call is refused through readRule.
    */
   planLock?: string;
-}
-
-/** Where a tree came from, for rules that need more than the node. */
-export interface Scope {
-  parser: Parser;
-  /** 0 for the call's SQL; 1 + the depth of the enclosing body inside function bodies and their strings. */
-  depth: number;
-  /** Strings in bodies parsed so far in this call (bounded: see bodies.ts). */
-  strings: { parsed: number };
-  /** Checks a parse result found inside a body (this module's {@link checkTree}). */
-  check(parsed: ParseResult, text: string, scope: Scope): void;
-  /** The first read-call rule met in the call's own tree (depth 0; bodies are not run by a read). */
-  read?: { rule?: Rule };
 }
 
 /** SQL already checked and let through (repeated statements, next pages), least recently used first. */

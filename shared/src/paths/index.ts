@@ -29,6 +29,7 @@ export {
   unpin,
 } from './pin.js';
 export type { ResolvedPath } from './resolve.js';
-export { type AllowedRoot, AllowedRoots } from './roots.js';
+export type { AllowedRoot } from './root-set.js';
+export { AllowedRoots } from './roots.js';
 export { verifyOpened } from './verify.js';
 export { type WriteOptions, writeFileAtomic, writeResolved } from './write.js';

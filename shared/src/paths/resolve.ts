@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type Canonical, canonicalize, isWithin, PathChangedError } from './canonical.js';
 import { changedWhileUsed, fsErrorToPathError, PathError, quote } from './errors.js';
 import { backslashError, parseInput } from './input.js';
-import type { AllowedRoot, AllowedRoots } from './roots.js';
+import type { AllowedRoot, RootSet } from './root-set.js';
 
 /** A path that passed containment. */
 export interface ResolvedPath {
@@ -23,7 +23,7 @@ export interface ResolveOptions {
   followFinal: boolean;
 }
 
-function relativeHint(roots: AllowedRoots): string {
+function relativeHint(roots: RootSet): string {
   const first = roots.roots[0];
   if (!first) return '';
   if (roots.roots.length === 1) {
@@ -35,7 +35,7 @@ function relativeHint(roots: AllowedRoots): string {
   );
 }
 
-function outsideError(roots: AllowedRoots, input: string, absolute: string, relative: boolean): PathError {
+function outsideError(roots: RootSet, input: string, absolute: string, relative: boolean): PathError {
   if (roots.roots.length === 0) return new PathError('outside', input, roots.emptyReason);
   const lexicallyInside = roots.roots.some(
     (r) => isWithin(absolute, r.configured) || isWithin(absolute, r.real),
@@ -61,7 +61,7 @@ function outsideError(roots: AllowedRoots, input: string, absolute: string, rela
  * (checked before existence so nothing leaks about outside paths), 'not_found' (mustExist and missing).
  */
 export async function resolvePath(
-  roots: AllowedRoots,
+  roots: RootSet,
   input: string,
   opts: ResolveOptions,
 ): Promise<ResolvedPath> {

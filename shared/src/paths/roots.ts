@@ -4,17 +4,10 @@ import { canonicalize, isWithin } from './canonical.js';
 import { errnoOf, PathError, quote } from './errors.js';
 import { parseInput } from './input.js';
 import { type ResolvedPath, type ResolveOptions, resolvePath } from './resolve.js';
-
-/** One allowed directory, in both spellings. */
-export interface AllowedRoot {
-  /** Absolute, normalised, `~` expanded, no trailing slash: what the operator (or client) named. */
-  readonly configured: string;
-  /** fs.realpath of `configured`; differs when it is or contains a symlink (macOS /tmp → /private/tmp). */
-  readonly real: string;
-}
+import type { AllowedRoot, RootSet } from './root-set.js';
 
 /** The directories a server may touch; the operator's list is the ceiling, client roots can only narrow it. */
-export class AllowedRoots {
+export class AllowedRoots implements RootSet {
   readonly roots: readonly AllowedRoot[];
   /** Shown when `roots` is empty, saying why nothing is allowed. */
   readonly emptyReason: string;

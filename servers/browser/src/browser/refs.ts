@@ -9,21 +9,23 @@
  * acting on whatever element now has that name. Playwright resolves only the refs of a document's
  * latest snapshot, so a ref left out of it (the element went away, or the snapshot had a `target`)
  * is refused with that reason.
+ *
+ * `Issuer` is the tab type (`Tab`); the registry only compares tabs by identity, so it does not
+ * import them.
  */
-import type { Tab } from './tab.js';
 
 /** Refs remembered at most (the oldest issued are forgotten first: a few hundred snapshots' worth). */
 const MAX_REFS = 100_000;
 
 const REF_IN_SNAPSHOT = /\[ref=([^\]\s]+)\]/g;
 
-export class RefRegistry {
-  private readonly issuers = new Map<string, Tab>();
+export class RefRegistry<Issuer extends object> {
+  private readonly issuers = new Map<string, Issuer>();
   /** The refs of each tab's latest snapshot: the only ones Playwright still resolves there. */
-  private readonly latest = new WeakMap<Tab, Set<string>>();
+  private readonly latest = new WeakMap<Issuer, Set<string>>();
 
   /** Records every ref in `snapshot` (a snapshot's text) as issued by `tab`, replacing its latest. */
-  issue(tab: Tab, snapshot: string): void {
+  issue(tab: Issuer, snapshot: string): void {
     const refs = new Set<string>();
     for (const match of snapshot.matchAll(REF_IN_SNAPSHOT)) {
       const ref = match[1] ?? '';
@@ -39,12 +41,12 @@ export class RefRegistry {
   }
 
   /** The tab whose snapshot issued `ref` last, if this browser issued it. */
-  issuer(ref: string): Tab | undefined {
+  issuer(ref: string): Issuer | undefined {
     return this.issuers.get(ref);
   }
 
   /** Whether `ref` is in `tab`'s latest snapshot (a snapshot with a target keeps only its region's). */
-  inLatest(tab: Tab, ref: string): boolean {
+  inLatest(tab: Issuer, ref: string): boolean {
     return this.latest.get(tab)?.has(ref) ?? false;
   }
 }

@@ -35,7 +35,7 @@ export class BrowserSession {
   /** Said once in the next tool result: what happened to the browser since the last call. */
   private notices: string[] = [];
   /** Which tab issued each ref, for the running browser (a new one for each launch). */
-  private refs = new RefRegistry();
+  private refs = new RefRegistry<Tab>();
   /** Patching Playwright (tried on the first tab; see playwright-patches.ts). */
   private playwrightPatches: Promise<PatchResult> | undefined;
 
@@ -261,7 +261,7 @@ export class BrowserSession {
   }
 
   private reset(): void {
-    this.refs = new RefRegistry();
+    this.refs = new RefRegistry<Tab>();
     for (const tab of this.tabList) tab.closed = true;
     this.tabList.length = 0;
     this.current = undefined;

@@ -55,7 +55,7 @@ export interface TabHooks {
   /** Schemes the policy allows. */
   schemes: readonly string[];
   /** The browser's registry of which tab issued each snapshot ref. */
-  refs: RefRegistry;
+  refs: RefRegistry<Tab>;
 }
 
 export class Tab {
@@ -82,7 +82,7 @@ export class Tab {
   private readonly byRequest = new WeakMap<Request, RequestEntry>();
 
   /** Which tab issued each snapshot ref (shared by the browser's tabs). */
-  readonly refs: RefRegistry;
+  readonly refs: RefRegistry<Tab>;
 
   constructor(
     readonly id: number,
