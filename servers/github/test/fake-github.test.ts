@@ -5,9 +5,19 @@
  * described schema for that status. Raw/diff/redirect answers are checked for a declared status.
  */
 
+import { routeTemplate } from '@refmcp/test-harness';
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
+import { githubSpec } from '@refmcp/test-harness/fakes/github/spec';
+import { validateReply } from '@refmcp/test-harness/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declaredStatuses, hasOperation, responseSchema, validateResponse } from './openapi-spec.js';
+
+const spec = githubSpec();
+const hasOperation = (path: string, method: string) => spec.hasOperation(method, path);
+const declaredStatuses = (path: string, method: string) => spec.declaredStatuses(method, path);
+const responseSchema = (path: string, method: string, status: number) =>
+  spec.responseSchema(method, path, status);
+const validateResponse = (path: string, method: string, status: number, body: unknown, overlaps: string[]) =>
+  validateReply(spec, method, path, status, body, overlaps);
 
 interface Seen {
   method: string;
@@ -19,7 +29,6 @@ interface Seen {
 
 let gh: FakeGitHub;
 const seen: Seen[] = [];
-const toOpenApi = (pattern: string) => pattern.replace(/[:*](\w+)/g, '{$1}');
 
 async function call(method: string, path: string, body?: unknown, accept = 'application/vnd.github+json') {
   const res = await fetch(`${gh.url}${path}`, {
@@ -38,7 +47,7 @@ async function call(method: string, path: string, body?: unknown, accept = 'appl
   if (!recorded?.route) throw new Error(`${method} ${path}: no route answered (${res.status})`);
   seen.push({
     method,
-    route: toOpenApi(recorded.route),
+    route: routeTemplate(recorded.route),
     status: res.status,
     body: json ? JSON.parse(text) : text,
     json,
@@ -162,7 +171,7 @@ describe('fake GitHub vs the OpenAPI description', () => {
     }
     expect(problems).toEqual([]);
     expect(seen.filter((s) => s.json).length).toBeGreaterThan(50);
-    // The one place the description's oneOf alternatives overlap (module comment of openapi-spec.ts).
+    // The one place the description's oneOf alternatives overlap (validateReply in test-harness/src/spec/check.ts).
     expect(overlaps.map((o) => o.split(':')[0])).toEqual(['PUT /repos/{owner}/{repo}/contents/{path} 409']);
   }, 60_000); // ajv compiles each described response once: a few seconds in all
 });
