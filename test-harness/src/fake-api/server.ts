@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { type FakeReply, finalReply, type RecordedReply, Reply } from './reply.js';
 import { compileRoute, type RouteParams, type RoutePattern } from './routes.js';
-import { exchangeOf, recordExchange } from './traffic.js';
+import { type Exchange, recordExchange } from './traffic.js';
 
 export type { FakeReply } from './reply.js';
 
@@ -257,6 +257,25 @@ export class FakeApi {
     res.writeHead(sent.status, sent.headers);
     res.end(sent.raw ?? (sent.body === undefined ? undefined : JSON.stringify(sent.body)));
   }
+}
+
+/** The exchange `req` (answered) makes; undefined while it has no reply. */
+function exchangeOf(vendor: string, req: FakeRequest): Exchange | undefined {
+  const reply = req.reply;
+  if (!reply) return undefined;
+  return {
+    vendor,
+    method: req.method,
+    ...(req.route ? { route: req.route } : {}),
+    target: req.rawQuery ? `${req.path}?${req.rawQuery}` : req.path,
+    status: reply.status,
+    headers: reply.headers,
+    ...(reply.body !== undefined ? { body: reply.body } : {}),
+    ...(reply.raw !== undefined
+      ? { raw: typeof reply.raw === 'string' ? reply.raw : Buffer.from(reply.raw).toString('utf8') }
+      : {}),
+    ...(reply.fault ? { fault: true } : {}),
+  };
 }
 
 /** Starts a fake API on 127.0.0.1 (free port); add routes with `route()` before or after. */

@@ -4,7 +4,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { FakeRequest } from './server.js';
 
 /** Environment variable naming the directory recorded traffic goes to; recording is off when unset. */
 export const TRAFFIC_DIR_ENV = 'REFMCP_FAKE_TRAFFIC_DIR';
@@ -26,25 +25,6 @@ export interface Exchange {
   raw?: string;
   /** True when an injected fault answered instead of the route (a test's own canned reply). */
   fault?: boolean;
-}
-
-/** The exchange `req` (answered) makes; undefined while it has no reply. */
-export function exchangeOf(vendor: string, req: FakeRequest): Exchange | undefined {
-  const reply = req.reply;
-  if (!reply) return undefined;
-  return {
-    vendor,
-    method: req.method,
-    ...(req.route ? { route: req.route } : {}),
-    target: req.rawQuery ? `${req.path}?${req.rawQuery}` : req.path,
-    status: reply.status,
-    headers: reply.headers,
-    ...(reply.body !== undefined ? { body: reply.body } : {}),
-    ...(reply.raw !== undefined
-      ? { raw: typeof reply.raw === 'string' ? reply.raw : Buffer.from(reply.raw).toString('utf8') }
-      : {}),
-    ...(reply.fault ? { fault: true } : {}),
-  };
 }
 
 /**

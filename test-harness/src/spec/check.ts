@@ -65,6 +65,19 @@ function validateAgainst(
   return errors;
 }
 
+/**
+ * The routes a fake serves that `source` does not describe, as "METHOD template" (empty = all
+ * described): for a fake's own test, covering routes the suite's traffic may not reach.
+ */
+export function undescribedRoutes(
+  routes: ReadonlyArray<readonly [string, string]>,
+  source: SpecSource,
+): string[] {
+  return routes
+    .filter(([method, template]) => !source.hasOperation(method, template))
+    .map((r) => r.join(' '));
+}
+
 /** Outcome of {@link checkTraffic}. */
 export interface TrafficReport {
   /** One line per distinct problem: "METHOD template → status: what (N×, e.g. target)". Empty = pass. */
