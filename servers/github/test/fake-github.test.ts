@@ -12,11 +12,6 @@ import { undescribedRoutes, validateReply } from '@refmcp/test-harness/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const spec = githubSpec();
-const declaredStatuses = (path: string, method: string) => spec.declaredStatuses(method, path);
-const responseSchema = (path: string, method: string, status: number) =>
-  spec.responseSchema(method, path, status);
-const validateResponse = (path: string, method: string, status: number, body: unknown, overlaps: string[]) =>
-  validateReply(spec, method, path, status, body, overlaps);
 
 interface Seen {
   method: string;
@@ -156,16 +151,16 @@ describe('fake GitHub vs the OpenAPI description', () => {
     const overlaps: string[] = [];
     for (const s of seen) {
       const where = `${s.method} ${s.route} → ${s.status}`;
-      if (!declaredStatuses(s.route, s.method).includes(String(s.status))) {
+      if (!spec.declaredStatuses(s.method, s.route).includes(String(s.status))) {
         problems.push(`${where}: status not declared`);
         continue;
       }
       if (!s.json) continue;
-      if (!responseSchema(s.route, s.method, s.status)) {
+      if (!spec.responseSchema(s.method, s.route, s.status)) {
         problems.push(`${where}: JSON body where the description declares none`);
         continue;
       }
-      const errors = validateResponse(s.route, s.method, s.status, s.body, overlaps);
+      const errors = validateReply(spec, s.method, s.route, s.status, s.body, overlaps);
       if (errors.length) problems.push(`${where}: ${errors.slice(0, 5).join('; ')}`);
     }
     expect(problems).toEqual([]);
