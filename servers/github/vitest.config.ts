@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Each test spawns the built server (and often waits out a rate limit): 5 s is too tight on a busy
-// 2-core machine.
-export default defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } });
+// 2-core machine. The globalSetup checks all traffic the tests sent to the fake GitHub against
+// GitHub's OpenAPI description once the run ends.
+export default defineConfig({
+  test: { testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['./test/spec-check.setup.ts'] },
+});

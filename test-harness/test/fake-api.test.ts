@@ -1,5 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoute, type FakeApi, startFakeApi } from '../src/fake-api/index.js';
+import {
+  compileRoute,
+  cursorPage,
+  type FakeApi,
+  type FakeRequest,
+  type FakeVendor,
+  linkPage,
+  offsetPage,
+  Reply,
+  readTraffic,
+  startFakeApi,
+  startFakeVendor,
+  TRAFFIC_DIR_ENV,
+} from '../src/fake-api/index.js';
 
 describe('compileRoute', () => {
   it('matches literal, :param and trailing *rest segments on the raw path, decoding params', () => {
@@ -85,5 +101,158 @@ describe('fake API', () => {
     api.inject({ status: 200, hang: true });
     await expect(fetch(`${api.url}/things/x`, { signal: AbortSignal.timeout(200) })).rejects.toThrow();
     expect((await fetch(`${api.url}/things/x`)).status).toBe(200);
+  });
+});
+
+describe('vendor fake toolkit', () => {
+  let vendor: FakeVendor<string | undefined>;
+  beforeAll(async () => {
+    vendor = await startFakeVendor<string | undefined>({
+      vendor: 'acme',
+      prefix: '/v1',
+      authenticate: (req) => {
+        const token = req.headers.authorization;
+        if (token && token !== 'Bearer good')
+          throw new Reply({ status: 401, body: { message: 'bad token' } });
+        return token ? 'alice' : undefined;
+      },
+      headers: (_req, who) => ({ 'x-acme-user': who ?? 'anonymous' }),
+    });
+    vendor.route('GET', '/items/:id', (req, who) => {
+      if (req.params.id === 'gone') throw new Reply({ status: 404, body: { message: 'gone' } });
+      return { body: { id: req.params.id, who }, headers: { 'x-acme-user': 'handler wins' } };
+    });
+    vendor.route('GET', '/plain', () => ({ raw: 'hi', headers: { 'Content-Type': 'text/plain' } }));
+  });
+  afterAll(() => vendor.close());
+
+  it('authenticates, adds vendor headers to every reply (refusals too), turns thrown replies into replies', async () => {
+    expect(vendor.routes).toEqual([
+      ['GET', '/items/{id}'],
+      ['GET', '/plain'],
+    ]);
+    const ok = await fetch(`${vendor.url}/items/1`, { headers: { authorization: 'Bearer good' } });
+    expect(await ok.json()).toEqual({ id: '1', who: 'alice' });
+    expect(ok.headers.get('x-acme-user')).toBe('handler wins');
+    const refused = await fetch(`${vendor.url}/items/1`, { headers: { authorization: 'Bearer bad' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-acme-user')).toBe('anonymous');
+    const gone = await fetch(`${vendor.url}/items/gone`);
+    expect([gone.status, await gone.json(), gone.headers.get('x-acme-user')]).toEqual([
+      404,
+      { message: 'gone' },
+      'anonymous',
+    ]);
+  });
+
+  it('records every reply (status, headers, body) next to its request', async () => {
+    vendor.api.clearRequests();
+    await fetch(`${vendor.url}/items/2`);
+    await fetch(`${vendor.url}/plain`);
+    vendor.api.inject({ status: 503 });
+    await fetch(`${vendor.url}/items/3`);
+    const [json, plain, fault] = vendor.api.requests;
+    expect(json?.reply).toEqual({
+      status: 200,
+      headers: { 'x-acme-user': 'handler wins', 'content-type': 'application/json; charset=utf-8' },
+      body: { id: '2' },
+    });
+    expect(plain?.reply).toEqual({
+      status: 200,
+      headers: { 'x-acme-user': 'anonymous', 'content-type': 'text/plain' },
+      raw: 'hi',
+    });
+    expect(fault?.reply).toMatchObject({
+      status: 503,
+      body: { message: 'Service Unavailable' },
+      fault: true,
+    });
+  });
+
+  it('appends each exchange of a vendor fake to the run traffic directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fake-traffic-test-'));
+    const before = process.env[TRAFFIC_DIR_ENV];
+    process.env[TRAFFIC_DIR_ENV] = dir;
+    try {
+      await fetch(`${vendor.url}/items/4?x=1`);
+      await fetch(`${vendor.url}/nowhere`);
+    } finally {
+      if (before === undefined) delete process.env[TRAFFIC_DIR_ENV];
+      else process.env[TRAFFIC_DIR_ENV] = before;
+    }
+    expect(readTraffic(dir)).toEqual([
+      {
+        vendor: 'acme',
+        method: 'GET',
+        route: '/items/:id',
+        target: '/items/4?x=1',
+        status: 200,
+        headers: { 'x-acme-user': 'handler wins', 'content-type': 'application/json; charset=utf-8' },
+        body: { id: '4' },
+      },
+      {
+        vendor: 'acme',
+        method: 'GET',
+        target: '/nowhere',
+        status: 404,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: { message: 'Not Found' },
+      },
+    ]);
+    rmSync(dir, { recursive: true });
+  });
+});
+
+describe('paging helpers', () => {
+  const items = Array.from({ length: 7 }, (_, i) => i + 1);
+  const request = (query: string) =>
+    ({ rawPath: '/api/v3/things', rawQuery: query, query: new URLSearchParams(query) }) as FakeRequest;
+
+  it('linkPage: numbered pages with a GitHub-style Link header that keeps the query', () => {
+    const page = linkPage(request('state=all&per_page=3&page=2'), items, { origin: 'http://h' });
+    expect(page).toMatchObject({ items: [4, 5, 6], page: 2, perPage: 3, last: 3, total: 7 });
+    expect(page.headers.link).toBe(
+      [
+        '<http://h/api/v3/things?state=all&per_page=3&page=1>; rel="prev"',
+        '<http://h/api/v3/things?state=all&per_page=3&page=3>; rel="next"',
+        '<http://h/api/v3/things?state=all&per_page=3&page=3>; rel="last"',
+        '<http://h/api/v3/things?state=all&per_page=3&page=1>; rel="first"',
+      ].join(', '),
+    );
+    expect(linkPage(request(''), items, { origin: 'http://h' }).headers).toEqual({});
+    expect(linkPage(request('per_page=500'), items, { origin: 'http://h', maxPerPage: 5 }).perPage).toBe(5);
+    expect(linkPage(request(''), items, { origin: 'http://h', defaultPerPage: 2 }).last).toBe(4);
+  });
+
+  it('cursorPage: opaque next tokens until the last page; a forged token gets the vendor reply', () => {
+    const invalid = () => ({ status: 200, body: { ok: false, error: 'invalid_cursor' } });
+    const first = cursorPage(items, { cursor: undefined, limit: 3, defaultLimit: 100, invalid });
+    expect(first.items).toEqual([1, 2, 3]);
+    const second = cursorPage(items, { cursor: first.next, limit: 3, defaultLimit: 100, invalid });
+    expect(second.items).toEqual([4, 5, 6]);
+    const last = cursorPage(items, { cursor: second.next, limit: 3, defaultLimit: 100, invalid });
+    expect(last).toEqual({ items: [7], next: undefined });
+    expect(
+      cursorPage(items, { cursor: '', limit: undefined, defaultLimit: 5, maxLimit: 4, invalid }).items,
+    ).toEqual([1, 2, 3, 4]);
+    for (const forged of ['3', Buffer.from('fake-cursor:99').toString('base64url')]) {
+      try {
+        cursorPage(items, { cursor: forged, limit: 3, defaultLimit: 100, invalid });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as Reply).reply).toEqual(invalid());
+      }
+    }
+  });
+
+  it('offsetPage: a clamped window and whether more follow', () => {
+    expect(offsetPage(items, 5, 2)).toEqual({ items: [6, 7], offset: 5, limit: 2, total: 7, more: false });
+    expect(offsetPage(items, -1, 50, 3)).toEqual({
+      items: [1, 2, 3],
+      offset: 0,
+      limit: 3,
+      total: 7,
+      more: true,
+    });
   });
 });

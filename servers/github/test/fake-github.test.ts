@@ -5,9 +5,13 @@
  * described schema for that status. Raw/diff/redirect answers are checked for a declared status.
  */
 
+import { routeTemplate } from '@refmcp/test-harness';
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
+import { githubSpec } from '@refmcp/test-harness/fakes/github/spec';
+import { undescribedRoutes, validateReply } from '@refmcp/test-harness/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declaredStatuses, hasOperation, responseSchema, validateResponse } from './openapi-spec.js';
+
+const spec = githubSpec();
 
 interface Seen {
   method: string;
@@ -19,7 +23,6 @@ interface Seen {
 
 let gh: FakeGitHub;
 const seen: Seen[] = [];
-const toOpenApi = (pattern: string) => pattern.replace(/[:*](\w+)/g, '{$1}');
 
 async function call(method: string, path: string, body?: unknown, accept = 'application/vnd.github+json') {
   const res = await fetch(`${gh.url}${path}`, {
@@ -38,7 +41,7 @@ async function call(method: string, path: string, body?: unknown, accept = 'appl
   if (!recorded?.route) throw new Error(`${method} ${path}: no route answered (${res.status})`);
   seen.push({
     method,
-    route: toOpenApi(recorded.route),
+    route: routeTemplate(recorded.route),
     status: res.status,
     body: json ? JSON.parse(text) : text,
     json,
@@ -133,7 +136,7 @@ afterAll(() => gh.close());
 
 describe('fake GitHub vs the OpenAPI description', () => {
   it('serves only routes that exist in the description, with that method', () => {
-    const missing = gh.routes.filter(([method, path]) => !hasOperation(path, method)).map((r) => r.join(' '));
+    const missing = undescribedRoutes(gh.routes, spec);
     expect(missing).toEqual([]);
     expect(gh.routes.length).toBeGreaterThanOrEqual(45);
   });
@@ -148,21 +151,21 @@ describe('fake GitHub vs the OpenAPI description', () => {
     const overlaps: string[] = [];
     for (const s of seen) {
       const where = `${s.method} ${s.route} → ${s.status}`;
-      if (!declaredStatuses(s.route, s.method).includes(String(s.status))) {
+      if (!spec.declaredStatuses(s.method, s.route).includes(String(s.status))) {
         problems.push(`${where}: status not declared`);
         continue;
       }
       if (!s.json) continue;
-      if (!responseSchema(s.route, s.method, s.status)) {
+      if (!spec.responseSchema(s.method, s.route, s.status)) {
         problems.push(`${where}: JSON body where the description declares none`);
         continue;
       }
-      const errors = validateResponse(s.route, s.method, s.status, s.body, overlaps);
+      const errors = validateReply(spec, s.method, s.route, s.status, s.body, overlaps);
       if (errors.length) problems.push(`${where}: ${errors.slice(0, 5).join('; ')}`);
     }
     expect(problems).toEqual([]);
     expect(seen.filter((s) => s.json).length).toBeGreaterThan(50);
-    // The one place the description's oneOf alternatives overlap (module comment of openapi-spec.ts).
+    // The one place the description's oneOf alternatives overlap (validateReply in test-harness/src/spec/check.ts).
     expect(overlaps.map((o) => o.split(':')[0])).toEqual(['PUT /repos/{owner}/{repo}/contents/{path} 409']);
   }, 60_000); // ajv compiles each described response once: a few seconds in all
 });

@@ -5,7 +5,6 @@ import { singular } from '../src/format/common.js';
 import { pageInfo } from '../src/github/client.js';
 import { hasGitSegment, isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';
 import { parseContentsUri } from '../src/resources.js';
-import { toJsonSchema } from './openapi-spec.js';
 
 describe('names', () => {
   it('branches follow git check-ref-format; "&" and "=" are allowed (and encoded later)', () => {
@@ -120,26 +119,5 @@ describe('repo:// URIs', () => {
     });
     expect(parseContentsUri('repo://acme/demo/contents')).toEqual({ owner: 'acme', repo: 'demo', path: '' });
     expect(() => parseContentsUri('repo://acme/demo/contents/a/%2e%2e/b')).toThrow(/not allowed/);
-  });
-});
-
-describe('OpenAPI nullable → JSON Schema', () => {
-  it('adds null to typed schemas and enums, wraps untyped ones in anyOf, keeps property names', () => {
-    expect(toJsonSchema({ type: 'string', nullable: true, enum: ['a'] })).toEqual({
-      type: ['string', 'null'],
-      enum: ['a', null],
-    });
-    expect(toJsonSchema({ nullable: true, oneOf: [{ $ref: '#/x' }] })).toEqual({
-      anyOf: [{ oneOf: [{ $ref: '#/x' }] }, { type: 'null' }],
-    });
-    expect(
-      toJsonSchema({
-        type: 'object',
-        properties: { nullable: { type: 'boolean' }, example: { type: 'string', example: 'x' } },
-      }),
-    ).toEqual({
-      type: 'object',
-      properties: { nullable: { type: 'boolean' }, example: { type: 'string' } },
-    });
   });
 });

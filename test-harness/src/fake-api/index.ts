@@ -1,13 +1,32 @@
 // The fake-API toolkit: fake upstream HTTP APIs for API servers' tests, demo and bench.
+export {
+  type CursorPage,
+  type CursorPageOptions,
+  cursorPage,
+  type LinkPage,
+  type LinkPageOptions,
+  linkPage,
+  type OffsetPage,
+  offsetPage,
+} from './paging.js';
+export { type FakeReply, type RecordedReply, Reply } from './reply.js';
 export { compileRoute, type RouteParams, type RoutePattern } from './routes.js';
 export {
   FAULT_MESSAGES,
   FakeApi,
   type FakeApiOptions,
-  type FakeReply,
   type FakeRequest,
   type Fault,
   type RequestMatcher,
   type RouteHandler,
   startFakeApi,
 } from './server.js';
+export { type Exchange, readTraffic, recordExchange, TRAFFIC_DIR_ENV } from './traffic.js';
+export {
+  FakeVendor,
+  type FakeVendorOptions,
+  routeTemplate,
+  startFakeVendor,
+  type VendorHandler,
+  type VendorHooks,
+} from './vendor.js';

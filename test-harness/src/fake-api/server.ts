@@ -1,10 +1,14 @@
 // The fake-API toolkit: a fake upstream HTTP API on 127.0.0.1 for API servers' tests, demo and
 // bench. Routes answer from handlers; every request is recorded (method, raw path, raw query,
-// headers, body); faults (401/403/404/429/5xx, any headers and body), latency and hangs can be
-// injected per request pattern.
+// headers, body) with the reply sent (status, headers, body); faults (401/403/404/429/5xx, any
+// headers and body), latency and hangs can be injected per request pattern.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type FakeReply, finalReply, type RecordedReply, Reply } from './reply.js';
 import { compileRoute, type RouteParams, type RoutePattern } from './routes.js';
+import { type Exchange, recordExchange } from './traffic.js';
+
+export type { FakeReply } from './reply.js';
 
 /** One request as the fake received it. */
 export interface FakeRequest {
@@ -25,18 +29,13 @@ export interface FakeRequest {
   route?: string;
   /** Status of the reply sent (undefined while pending or for a hung request). */
   status?: number;
+  /** The reply sent (undefined while pending or for a hung request). */
+  reply?: RecordedReply;
   /** Epoch ms when the request arrived. */
   at: number;
 }
 
-/** What a handler answers: JSON `body` (default), or `raw` text/bytes with its own content type. */
-export interface FakeReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  raw?: string | Uint8Array;
-}
-
+/** Answers a matched request; may throw a {@link Reply} instead of returning one. */
 export type RouteHandler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
 
 /** Which requests a fault or latency applies to: method and/or path (string prefix or RegExp), or a predicate. */
@@ -71,6 +70,11 @@ export interface FakeApiOptions {
   prefix?: string;
   /** Reply for requests no route matches; default 404 {"message":"Not Found"}. */
   notFound?: (req: FakeRequest) => FakeReply;
+  /**
+   * The vendor whose description this fake imitates (e.g. "github"): when set, every exchange is
+   * also appended to the run's traffic directory for the spec check (see traffic.ts).
+   */
+  vendor?: string;
 }
 
 /** Default bodies for injected statuses, so a bare `{ status }` fault looks like an API error. */
@@ -205,8 +209,16 @@ export class FakeApi {
       fault.left--;
       if (fault.hang) return; // never answered; close() destroys the socket
       const body = fault.body ?? { message: FAULT_MESSAGES[fault.status] ?? 'Error' };
-      request.status = fault.status;
-      return send(res, { status: fault.status, body, ...(fault.headers ? { headers: fault.headers } : {}) });
+      return this.send(
+        res,
+        request,
+        {
+          status: fault.status,
+          body,
+          ...(fault.headers ? { headers: fault.headers } : {}),
+        },
+        true,
+      );
     }
     let reply: FakeReply | undefined;
     if (inside) {
@@ -219,30 +231,51 @@ export class FakeApi {
         try {
           reply = await route.handler(request);
         } catch (error) {
-          reply = { status: 500, body: { message: `fake handler failed: ${(error as Error).message}` } };
+          reply =
+            error instanceof Reply
+              ? error.reply
+              : { status: 500, body: { message: `fake handler failed: ${(error as Error).message}` } };
         }
         break;
       }
     }
     const final = reply ??
       this.options.notFound?.(request) ?? { status: 404, body: { message: 'Not Found' } };
-    request.status = final.status ?? 200;
-    send(res, final);
+    this.send(res, request, final);
+  }
+
+  /** Sends `reply`, records it on `request` (and in the run's traffic when `vendor` is set). */
+  private send(res: ServerResponse, request: FakeRequest, reply: FakeReply, fault = false): void {
+    const sent = finalReply(reply, fault);
+    request.status = sent.status;
+    request.reply = sent;
+    if (this.options.vendor) {
+      const exchange = exchangeOf(this.options.vendor, request);
+      if (exchange) recordExchange(exchange);
+    }
+    if (res.destroyed) return;
+    res.writeHead(sent.status, sent.headers);
+    res.end(sent.raw ?? (sent.body === undefined ? undefined : JSON.stringify(sent.body)));
   }
 }
 
-function send(res: ServerResponse, reply: FakeReply): void {
-  if (res.destroyed) return;
-  const status = reply.status ?? 200;
-  const headers: Record<string, string> = { ...reply.headers };
-  let payload: string | Uint8Array | undefined;
-  if (reply.raw !== undefined) payload = reply.raw;
-  else if (reply.body !== undefined && status !== 204 && status !== 304) {
-    payload = JSON.stringify(reply.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
-  }
-  res.writeHead(status, headers);
-  res.end(payload);
+/** The exchange `req` (answered) makes; undefined while it has no reply. */
+function exchangeOf(vendor: string, req: FakeRequest): Exchange | undefined {
+  const reply = req.reply;
+  if (!reply) return undefined;
+  return {
+    vendor,
+    method: req.method,
+    ...(req.route ? { route: req.route } : {}),
+    target: req.rawQuery ? `${req.path}?${req.rawQuery}` : req.path,
+    status: reply.status,
+    headers: reply.headers,
+    ...(reply.body !== undefined ? { body: reply.body } : {}),
+    ...(reply.raw !== undefined
+      ? { raw: typeof reply.raw === 'string' ? reply.raw : Buffer.from(reply.raw).toString('utf8') }
+      : {}),
+    ...(reply.fault ? { fault: true } : {}),
+  };
 }
 
 /** Starts a fake API on 127.0.0.1 (free port); add routes with `route()` before or after. */

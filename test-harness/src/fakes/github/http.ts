@@ -1,20 +1,15 @@
-// Request plumbing of the fake GitHub: authentication by token, GitHub-style error bodies,
-// response headers (rate limit, OAuth scopes) and Link-header pagination.
-import type { FakeReply, FakeRequest } from '../../fake-api/index.js';
+// Request plumbing of the fake GitHub: authentication by token, GitHub-style error bodies and
+// GitHub's page rules over the toolkit's Link-header pages.
+import { type FakeReply, type FakeRequest, linkPage, Reply } from '../../fake-api/index.js';
 import type { GitHubState, RepoRecord } from './state.js';
+
+export { Reply };
 
 export const DOCS = 'https://docs.github.com/rest';
 
 /** A GitHub error reply: {"message", "documentation_url", "status"} (basic-error). */
 export function ghError(status: number, message: string, extra: Record<string, unknown> = {}): FakeReply {
   return { status, body: { message, documentation_url: DOCS, status: String(status), ...extra } };
-}
-
-/** The thrown form of a reply, so handlers can bail out from helpers. */
-export class Reply extends Error {
-  constructor(readonly reply: FakeReply) {
-    super(`reply ${reply.status}`);
-  }
 }
 
 /** The login a request is authenticated as; undefined for anonymous. Throws Reply(401) for an unknown token. */
@@ -72,21 +67,8 @@ export function paged<T>(
   origin: string,
   items: T[],
 ): { items: T[]; headers: Record<string, string> } {
-  const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 30) || 30));
-  const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
-  const last = Math.max(1, Math.ceil(items.length / perPage));
-  const slice = items.slice((page - 1) * perPage, page * perPage);
-  const url = (n: number) => {
-    const q = new URLSearchParams(req.rawQuery);
-    q.set('page', String(n));
-    q.set('per_page', String(perPage));
-    return `<${origin}${req.rawPath}?${q.toString()}>`;
-  };
-  const links: string[] = [];
-  if (page > 1) links.push(`${url(page - 1)}; rel="prev"`);
-  if (page < last) links.push(`${url(page + 1)}; rel="next"`, `${url(last)}; rel="last"`);
-  if (page > 1) links.push(`${url(1)}; rel="first"`);
-  return { items: slice, headers: links.length ? { link: links.join(', ') } : {} };
+  const page = linkPage(req, items, { origin });
+  return { items: page.items, headers: page.headers };
 }
 
 /** True when the request asks for a raw/diff media type (`application/vnd.github.<kind>…`). */

@@ -1,7 +1,8 @@
 // Fake GitHub routes: GitHub Actions workflow runs, their jobs, and job logs (a 302 redirect to a
 // second origin that serves the log text, as GitHub redirects to its blob storage).
+
+import type { FakeGitHub } from './fake-github.js';
 import { ghError, paged, Reply, repoFor } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { jobObject, runObject } from './objects-git.js';
 import type { RepoRecord } from './state.js';
 

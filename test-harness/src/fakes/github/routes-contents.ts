@@ -1,8 +1,8 @@
 // Fake GitHub routes: the contents API (read a file or directory, create/update, delete), with
 // GitHub's rules for sha checks, empty repositories and files over 1 MB.
 import type { FakeRequest } from '../../fake-api/index.js';
+import type { FakeGitHub } from './fake-github.js';
 import { ghError, invalid, jsonBody, Reply, repoFor, wantsMedia } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { contentFile, contentItem, fileCommit } from './objects-git.js';
 import type { GitHubState, RepoRecord } from './state.js';
 

@@ -1,7 +1,8 @@
 // Fake GitHub routes: the Git Data API (refs, trees, commits), with GitHub's 409 for an empty
 // repository and 422 for a non-fast-forward update.
+
+import type { FakeGitHub } from './fake-github.js';
 import { ghError, invalid, jsonBody, Reply, repoFor } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { gitCommitObject, gitRefObject, gitTreeObject } from './objects-git.js';
 import type { RepoRecord } from './state.js';
 

@@ -1,8 +1,8 @@
 // Fake GitHub routes: issues (list, create, get, update) and issue comments. Pull requests are
 // issues too, as on GitHub: they appear in the issue list with a `pull_request` field.
 import type { FakeRequest } from '../../fake-api/index.js';
+import type { FakeGitHub } from './fake-github.js';
 import { ghError, invalid, jsonBody, paged, Reply, repoFor } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { issueCommentObject, issueObject } from './objects-issues.js';
 import type { GitHubState, IssueRecord, RepoRecord } from './state.js';
 

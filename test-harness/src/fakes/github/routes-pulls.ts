@@ -1,8 +1,9 @@
 // Fake GitHub routes: pull requests (list, create, get — JSON or diff —, update, merge, update
 // branch), their files, review comments and reviews.
+
+import type { FakeGitHub } from './fake-github.js';
 import { unifiedDiff } from './git.js';
 import { ghError, invalid, jsonBody, paged, Reply, repoFor, wantsMedia } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { diffEntry } from './objects-git.js';
 import { pullChanges, pullObject, reviewCommentObject, reviewObject } from './objects-issues.js';
 import { issueFor } from './routes-issues.js';

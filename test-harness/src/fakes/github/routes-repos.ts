@@ -1,9 +1,9 @@
 // Fake GitHub routes: the authenticated user, repositories (get, create, fork), branches, tags,
 // releases, collaborator permission, commits and combined status.
 import type { FakeRequest } from '../../fake-api/index.js';
+import type { FakeGitHub } from './fake-github.js';
 import { diffSnapshots } from './git.js';
 import { ghError, invalid, jsonBody, paged, Reply, repoFor } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { fullRepo, privateUser, simpleUser } from './objects.js';
 import { combinedStatus, commitObject, releaseObject, shortBranch, tagObject } from './objects-git.js';
 import type { GitHubState, RepoRecord } from './state.js';

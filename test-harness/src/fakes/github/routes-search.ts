@@ -1,8 +1,8 @@
 // Fake GitHub routes: search for repositories, code, issues/PRs and users, with the qualifiers
 // tests need (repo:, user:, org:, is:, state:, author:, label:, path:, in:).
 import type { FakeRequest } from '../../fake-api/index.js';
+import type { FakeGitHub } from './fake-github.js';
 import { ghError, paged, Reply } from './http.js';
-import type { FakeGitHub } from './index.js';
 import { fullRepo, minimalRepo, simpleUser } from './objects.js';
 import { issueObject } from './objects-issues.js';
 import type { RepoRecord } from './state.js';

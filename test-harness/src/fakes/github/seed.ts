@@ -1,7 +1,7 @@
 // A standard scene for the fake GitHub, shared by the server's tests, the demo and the bench:
 // a public repository with files, issues (one hostile), a pull request with reviews, statuses,
 // a release and an Actions run; a private repository the token may not see; an empty one.
-import type { FakeGitHub } from './index.js';
+import type { FakeGitHub } from './fake-github.js';
 
 /** The token the scene's user "octo" authenticates with. */
 export const SCENE_TOKEN = 'TESTTOKEN123';

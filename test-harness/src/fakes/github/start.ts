@@ -1,0 +1,30 @@
+// Starting the fake GitHub: both origins on free ports, every route group registered.
+import { startFakeApi } from '../../fake-api/index.js';
+import { FakeGitHub, type FakeGitHubOptions } from './fake-github.js';
+import { ghError } from './http.js';
+import { registerActionsRoutes } from './routes-actions.js';
+import { registerContentsRoutes } from './routes-contents.js';
+import { registerGitRoutes } from './routes-git.js';
+import { registerIssueRoutes } from './routes-issues.js';
+import { registerPullRoutes } from './routes-pulls.js';
+import { registerRepoRoutes } from './routes-repos.js';
+import { registerSearchRoutes } from './routes-search.js';
+
+/**
+ * Starts a fake GitHub on 127.0.0.1 (free ports) with every route registered and no data. Its
+ * API traffic is recorded as vendor "github" for the spec check (spec/README in test-harness).
+ */
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const prefix = options.prefix ?? '/api/v3';
+  const api = await startFakeApi({ prefix, vendor: 'github', notFound: () => ghError(404, 'Not Found') });
+  const storage = await startFakeApi();
+  const gh = new FakeGitHub(api, storage, { ...options, prefix });
+  registerRepoRoutes(gh);
+  registerContentsRoutes(gh);
+  registerGitRoutes(gh);
+  registerIssueRoutes(gh);
+  registerPullRoutes(gh);
+  registerSearchRoutes(gh);
+  registerActionsRoutes(gh);
+  return gh;
+}
