@@ -11,10 +11,6 @@ export default {
       from: {},
       to: {
         circular: true,
-        // TEMPORARY: the fake GitHub barrel ↔ routes cycle (test-harness/src/fakes/github/index.ts
-        // ↔ routes-*.ts, seed.ts) is being removed on another branch; delete this line after that
-        // lands. Only cycles through index.ts are let pass; every other cycle still fails.
-        viaOnly: { pathNot: '^test-harness/src/fakes/github/index\\.ts$' },
       },
     },
   ],
