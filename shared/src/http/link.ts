@@ -10,7 +10,7 @@ import type { PageInfo } from '../server/pages.js';
 export type LinkRels = Partial<Record<string, URL>>;
 
 // One link-value: `<target>` then `; param` pairs, up to the next comma outside quotes.
-const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^;,"]+(?:=(?:"[^"]*"|[^;,]*))?)*)/g;
+const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^;,"=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,]*))?)*)/g;
 const REL_PARAM = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i;
 
 /**
