@@ -7,6 +7,7 @@
  */
 import {
   type ConfigInput,
+  DEFAULT_MAX_RESPONSE_BYTES,
   HTTP_OPTIONS,
   type HttpPolicy,
   httpOptionsHelp,
@@ -79,7 +80,7 @@ export function configure({ values, env, common }: ConfigInput): Config {
     listBodyBytes: 2 * 1024,
     diffBytes: 128 * 1024,
     logBytes: 64 * 1024,
-    responseBytes: 32 * 1024 * 1024,
+    responseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   };
   const github = new GitHubClient({
     baseUrl: apiUrl,

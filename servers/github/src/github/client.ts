@@ -5,7 +5,8 @@
  * - every attempt under a timeout and a response-size cap (the shared timedFetch); every logical
  *   call under the policy's budget;
  * - plugin-throttling: waits out primary (x-ratelimit-remaining: 0 → x-ratelimit-reset) and
- *   secondary (retry-after) rate limits when the wait fits `maxRetryWaitMs` (case GH-09), and
+ *   secondary (retry-after) rate limits when the shared `decideRetry` allows the wait (it fits
+ *   `maxRetryWaitMs` and the retries left; case GH-09), and
  *   paces writes and searches client-side through the shared IntervalGate (its groups and retry
  *   scheduler are supplied here: same contract as its Bottleneck defaults, no timer queue);
  * - a bare 429/403 with Retry-After that the plugin does not recognise, and 5xx/network failures,
