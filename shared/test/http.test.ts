@@ -7,14 +7,19 @@ import {
   decideRetry,
   encodePath,
   encodeSegment,
+  GITLAB_HOOKS,
+  GOOGLE_HOOKS,
   HttpClient,
+  type HttpClientOptions,
   HttpError,
   IntervalGate,
   isLoopbackHost,
   joinUrl,
   parseBaseUrl,
+  ResponseTooLarge,
   redact,
   retryHint,
+  SLACK_HOOKS,
   summarizeHttpFailure,
   userAgent,
 } from '../src/http.js';
@@ -122,6 +127,23 @@ describe('retry policy', () => {
   });
 });
 
+describe('retry policy: vendor readings', () => {
+  const now = 1_700_000_000_000;
+  it('GitLab’s RateLimit-Reset in epoch seconds is read as a time, not a 54-year delta', () => {
+    const headers = { 'ratelimit-remaining': '0', 'ratelimit-reset': String(now / 1000 + 30) };
+    expect(retryHint(headers, now)).toEqual({ at: now + 30_000, source: 'ratelimit-reset' });
+  });
+
+  it('a vendor’s rateLimited reading turns a bare 403 into a backoff retry, also for POST', () => {
+    const attempt = { method: 'POST', status: 403, retries: 0, elapsedMs: 0, now };
+    expect(decideRetry(attempt)).toMatchObject({ retry: false });
+    expect(decideRetry({ ...attempt, rateLimited: true })).toMatchObject({ retry: true, delayMs: 500 });
+    expect(
+      decideRetry({ ...attempt, rateLimited: true, elapsedMs: DEFAULT_HTTP_POLICY.budgetMs - 100 }),
+    ).toMatchObject({ retry: false, retryAt: now + 500 });
+  });
+});
+
 describe('error summaries', () => {
   it('names status and meaning, when to retry, and never the token', () => {
     const now = 1_700_000_000_000;
@@ -205,7 +227,7 @@ describe('HttpClient against a local server', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const client = (policy = {}) =>
+  const client = (policy = {}, extra: Partial<HttpClientOptions> = {}) =>
     new HttpClient({
       service: 'Test API',
       baseUrl: base,
@@ -213,6 +235,7 @@ describe('HttpClient against a local server', () => {
       headers: { authorization: 'Bearer TESTTOKEN123' },
       secrets: ['TESTTOKEN123'],
       policy: { minWriteIntervalMs: 0, minSearchIntervalMs: 0, backoffBaseMs: 10, ...policy },
+      ...extra,
     });
   const json = (res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -295,5 +318,181 @@ describe('HttpClient against a local server', () => {
     await expect(dead.request({ path: '/x' })).rejects.toThrow(
       /Dead API: GET \/x failed before any response .*check the base URL/,
     );
+  });
+
+  it('Slack: a 200 {ok:false,error} is a failure naming the error, not retried; a form body is sent as such', async () => {
+    seen.length = 0;
+    let sent = '';
+    handler = (_req, res, body) => {
+      sent = body;
+      json(res, 200, {
+        ok: false,
+        error: 'channel_not_found',
+        response_metadata: { messages: ['[ERROR] channel C123 is archived'] },
+      });
+    };
+    const error = (await client({}, { service: 'Slack API', hooks: SLACK_HOOKS })
+      .request({ method: 'POST', path: '/chat.postMessage', body: new URLSearchParams({ channel: 'C123' }) })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.status).toBe(200);
+    expect(error.reason).toBe('channel_not_found');
+    expect(error.message).toBe(
+      'Slack API 200 (channel_not_found) on POST /chat.postMessage: request failed. Details: [ERROR] channel C123 is archived.',
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(sent).toBe('channel=C123');
+  });
+
+  it('Slack: a 429 (per-method tier) is waited out per Retry-After even for POST; ok:true passes', async () => {
+    seen.length = 0;
+    let calls = 0;
+    handler = (_req, res) =>
+      calls++ === 0
+        ? json(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': '1' })
+        : json(res, 200, { ok: true, channels: [] });
+    const result = await client({}, { service: 'Slack API', hooks: SLACK_HOOKS }).request({
+      method: 'POST',
+      path: '/conversations.list',
+    });
+    expect(result.data).toEqual({ ok: true, channels: [] });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('Google: a 403 userRateLimitExceeded is a rate limit, retried with backoff within the budget', async () => {
+    seen.length = 0;
+    let calls = 0;
+    const limited = {
+      error: {
+        code: 403,
+        message: 'User Rate Limit Exceeded',
+        errors: [
+          { domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' },
+        ],
+      },
+    };
+    handler = (_req, res) => (calls++ < 2 ? json(res, 403, limited) : json(res, 200, { files: [] }));
+    const result = await client({}, { service: 'Google Drive API', hooks: GOOGLE_HOOKS }).request({
+      path: '/files',
+    });
+    expect(result.data).toEqual({ files: [] });
+    expect(seen).toHaveLength(3);
+
+    // Past the retries it gives up, saying rate limited and the reason (not "forbidden").
+    seen.length = 0;
+    handler = (_req, res) => json(res, 403, limited);
+    const error = (await client({}, { service: 'Google Drive API', hooks: GOOGLE_HOOKS })
+      .request({ path: '/files' })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(seen).toHaveLength(1 + DEFAULT_HTTP_POLICY.maxRetries);
+    expect(error.reason).toBe('userRateLimitExceeded');
+    expect(error.message).toMatch(
+      /^Google Drive API 403 \(userRateLimitExceeded\) on GET \/files: rate limited: too many requests\. Upstream says: "User Rate Limit Exceeded"\. Retry later/,
+    );
+  });
+
+  it('Google: a 403 for permissions stays final and names its reason', async () => {
+    seen.length = 0;
+    handler = (_req, res) =>
+      json(res, 403, {
+        error: {
+          code: 403,
+          message: 'Insufficient Permission',
+          errors: [{ reason: 'insufficientPermissions', message: 'Insufficient Permission' }],
+        },
+      });
+    const error = (await client({}, { service: 'Google Drive API', hooks: GOOGLE_HOOKS })
+      .request({ path: '/files/x' })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(seen).toHaveLength(1);
+    expect(error.message).toMatch(
+      /^Google Drive API 403 \(insufficientPermissions\) on GET \/files\/x: forbidden/,
+    );
+  });
+
+  it('GitLab: {message} strings, validation maps and OAuth {error} are summarised', async () => {
+    const gitlab = () => client({}, { service: 'GitLab API', hooks: GITLAB_HOOKS });
+    handler = (_req, res) => json(res, 404, { message: '404 Project Not Found' });
+    await expect(gitlab().request({ path: '/projects/1' })).rejects.toThrow(
+      'GitLab API 404 on GET /projects/1: not found: it does not exist, or the token may not see it (APIs answer 404 rather than 403 to hide private resources). Upstream says: "404 Project Not Found".',
+    );
+    handler = (_req, res) =>
+      json(res, 400, { message: { title: ["can't be blank"], labels: ['is invalid'] } });
+    await expect(gitlab().request({ method: 'POST', path: '/projects/1/issues', body: {} })).rejects.toThrow(
+      /Upstream says: "validation failed"\. Details: title can't be blank; labels is invalid\./,
+    );
+    handler = (_req, res) =>
+      json(res, 403, {
+        error: 'insufficient_scope',
+        error_description: 'The request requires higher privileges.',
+      });
+    const error = (await gitlab()
+      .request({ path: '/projects' })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(error.reason).toBe('insufficient_scope');
+    expect(error.message).toMatch(
+      /^GitLab API 403 \(insufficient_scope\) on GET \/projects: forbidden.*Upstream says: "The request requires higher privileges\."/,
+    );
+  });
+
+  it('bytes and text bodies; a bytes body over the cap is refused and not retried', async () => {
+    const payload = Buffer.alloc(4096, 7);
+    seen.length = 0;
+    handler = (req, res) => {
+      // Chunked (no Content-Length) unless asked, so the cap is checked while reading too.
+      const length = req.url?.includes('declared') ? { 'content-length': String(payload.length) } : {};
+      res.writeHead(200, { 'content-type': 'application/octet-stream', ...length });
+      res.end(payload);
+    };
+    const small = await client({}, { maxResponseBytes: 8192 }).request<Buffer>({
+      path: '/blob',
+      responseType: 'bytes',
+    });
+    expect(Buffer.isBuffer(small.data) && small.data.equals(payload)).toBe(true);
+    for (const path of ['/blob', '/blob?declared=1']) {
+      seen.length = 0;
+      const error = await client({}, { maxResponseBytes: 1024 })
+        .request({ path, responseType: 'bytes' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLarge);
+      expect((error as Error).message).toMatch(
+        /^Test API GET \/api\/blob: the response is .*over this server's 1024-byte limit/,
+      );
+      expect(seen).toHaveLength(1);
+    }
+    handler = (_req, res) => json(res, 200, { a: 1 });
+    expect((await client().request({ path: '/t', responseType: 'text' })).data).toBe('{"a":1}');
+  });
+
+  it('a POST is never retried after a 502 or a 503 with Retry-After (it may have taken effect)', async () => {
+    for (const [status, headers] of [
+      [502, {}],
+      [503, { 'retry-after': '1' }],
+    ] as const) {
+      seen.length = 0;
+      handler = (_req, res) => json(res, status, { message: 'upstream trouble' }, headers);
+      await expect(
+        client().request({ method: 'POST', path: '/issues', body: { title: 't' } }),
+      ).rejects.toMatchObject({
+        status,
+      });
+      expect(seen).toHaveLength(1);
+    }
+  });
+
+  it('pathInterval spaces calls of one path (per-method tiers)', async () => {
+    handler = (_req, res) => json(res, 200, { ok: true });
+    const tiered = client(
+      {},
+      { hooks: SLACK_HOOKS, pathInterval: (_m, path) => (path === '/slow' ? 150 : undefined) },
+    );
+    const t0 = Date.now();
+    await Promise.all([
+      tiered.request({ path: '/slow' }),
+      tiered.request({ path: '/slow' }),
+      tiered.request({ path: '/fast' }),
+    ]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
   });
 });

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AllowedRoots, expandHome, PathError } from '@refmcp/shared/paths';
-import { ConfigError, type ConfigInput, splitList } from '@refmcp/shared/server';
+import { ConfigError, type ConfigInput, intFlag, splitList } from '@refmcp/shared/server';
 import { type BrowserBinary, findBrowser } from './browser/discovery.js';
 import { NetworkPolicy } from './policy/network-policy.js';
 import { type OriginRule, parseOriginList } from './policy/origins.js';
@@ -101,15 +101,6 @@ Tools and budgets:
   --action-timeout MS     click/type/… time budget (default 5000)
   --snapshot-timeout MS   accessibility snapshot time budget (default 30000)`;
 
-function positiveInt(values: Record<string, unknown>, name: string, fallback: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new ConfigError(`--${name}: expected a positive integer, got "${raw}"`);
-  return n;
-}
-
 /** "1280x720" → {width, height}; each between 100 and 10000 CSS pixels. */
 export function parseViewport(raw: string | undefined): { width: number; height: number } {
   if (raw === undefined) return { width: 1280, height: 720 };
@@ -185,14 +176,14 @@ export async function configure({ values, env }: ConfigInput): Promise<Config> {
     outputDir: outputDir ? await roots([outputDir], '--output-dir', true) : undefined,
     uploadRoots: uploadDirs.length ? await roots(uploadDirs, '--upload-dir', false) : undefined,
     evaluate: values['enable-evaluate'] === true,
-    maxSnapshotBytes: positiveInt(values, 'max-snapshot-bytes', 100_000),
-    maxSnapshotElements: positiveInt(values, 'max-snapshot-elements', 40_000),
-    maxTextBytes: positiveInt(values, 'max-text-bytes', 100_000),
-    maxEntries: positiveInt(values, 'max-entries', 200),
+    maxSnapshotBytes: intFlag(values, 'max-snapshot-bytes', 100_000),
+    maxSnapshotElements: intFlag(values, 'max-snapshot-elements', 40_000),
+    maxTextBytes: intFlag(values, 'max-text-bytes', 100_000),
+    maxEntries: intFlag(values, 'max-entries', 200),
     timeouts: {
-      navigation: positiveInt(values, 'navigation-timeout', 30_000),
-      action: positiveInt(values, 'action-timeout', 5_000),
-      snapshot: positiveInt(values, 'snapshot-timeout', 30_000),
+      navigation: intFlag(values, 'navigation-timeout', 30_000),
+      action: intFlag(values, 'action-timeout', 5_000),
+      snapshot: intFlag(values, 'snapshot-timeout', 30_000),
       launch: 30_000,
     },
   };

@@ -3,7 +3,7 @@
  * server) and the budgets. Bad input is a ConfigError (exit 2, usage on stderr).
  */
 import { AllowedRoots, PathError } from '@refmcp/shared/paths';
-import { ConfigError, type ConfigInput } from '@refmcp/shared/server';
+import { ConfigError, type ConfigInput, intFlag } from '@refmcp/shared/server';
 import { Workspace } from './workspace.js';
 
 export interface Config {
@@ -36,15 +36,6 @@ Options:
   --max-entries N         entries per page of a listing, tree or search (default 1000)
   --walk-timeout MS       time budget of one directory walk in ms (default 10000)`;
 
-function positiveInt(values: Record<string, unknown>, name: string, fallback: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new ConfigError(`--${name}: expected a positive integer, got "${raw}"`);
-  return n;
-}
-
 export async function configure({ values, positionals, common }: ConfigInput): Promise<Config> {
   if (positionals.length === 0) {
     throw new ConfigError(
@@ -61,9 +52,9 @@ export async function configure({ values, positionals, common }: ConfigInput): P
   return {
     workspace: new Workspace(roots),
     readOnly: common.readOnly,
-    maxFileBytes: positiveInt(values, 'max-file-bytes', 1024 * 1024),
-    maxResultBytes: positiveInt(values, 'max-result-bytes', 256 * 1024),
-    maxEntries: positiveInt(values, 'max-entries', 1000),
-    walkTimeoutMs: positiveInt(values, 'walk-timeout', 10_000),
+    maxFileBytes: intFlag(values, 'max-file-bytes', 1024 * 1024),
+    maxResultBytes: intFlag(values, 'max-result-bytes', 256 * 1024),
+    maxEntries: intFlag(values, 'max-entries', 1000),
+    walkTimeoutMs: intFlag(values, 'walk-timeout', 10_000),
   };
 }

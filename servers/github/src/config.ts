@@ -6,11 +6,14 @@
  * https://api.github.com; e.g. https://ghe.example.com/api/v3).
  */
 import {
-  ConfigError,
   type ConfigInput,
-  DEFAULT_HTTP_POLICY,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  HTTP_OPTIONS,
   type HttpPolicy,
+  httpOptionsHelp,
+  httpPolicyFromFlags,
   parseBaseUrl,
+  readToken,
   userAgent,
 } from '@refmcp/shared';
 import pkg from '../package.json' with { type: 'json' };
@@ -48,10 +51,7 @@ export interface Config {
 export const OPTIONS = {
   repos: { type: 'string' },
   lockdown: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'rate-limit-wait': { type: 'string' },
-  'write-interval': { type: 'string' },
-  'search-interval': { type: 'string' },
+  ...HTTP_OPTIONS,
 } as const;
 
 export const OPTIONS_HELP = `Environment:
@@ -62,53 +62,25 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --repos a/b,c/*          limit every tool to these repositories (owner/name or owner/*)
   --lockdown               on public repositories, show only content by users with push access
-  --timeout MS             time limit of one GitHub request in ms (default ${DEFAULT_HTTP_POLICY.timeoutMs})
-  --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time
-                           (default ${DEFAULT_HTTP_POLICY.maxRetryWaitMs})
-  --write-interval MS      least time between two writes (default ${DEFAULT_HTTP_POLICY.minWriteIntervalMs}, GitHub's guidance)
-  --search-interval MS     least time between two searches (default ${DEFAULT_HTTP_POLICY.minSearchIntervalMs}, 30/min limit)
+${httpOptionsHelp({ service: 'GitHub', writeNote: "GitHub's guidance", searchNote: '30/min limit' })}
 
 Toolsets (--toolsets; default: context,repos,issues,pull_requests,users):
   context, repos, issues, pull_requests, users, actions, all`;
 
-function millis(values: Record<string, unknown>, name: string, fallback: number, min = 0): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min)
-    throw new ConfigError(`--${name}: expected a whole number of milliseconds ≥ ${min}, got "${raw}"`);
-  return n;
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these would break the Authorization header
-const HEADER_BREAKERS = /[\s\u0000-\u001f\u007f]/;
-
-/** The token from the environment, refusing values that would break an HTTP header. */
-export function readToken(env: NodeJS.ProcessEnv): string | undefined {
-  const token = (env.GITHUB_PERSONAL_ACCESS_TOKEN || env.GITHUB_TOKEN || '').trim();
-  if (!token) return undefined;
-  if (HEADER_BREAKERS.test(token))
-    throw new ConfigError('GITHUB_PERSONAL_ACCESS_TOKEN contains whitespace or control characters');
-  return token;
-}
+/** The token variables, in the order they are read. */
+export const TOKEN_VARIABLES = ['GITHUB_PERSONAL_ACCESS_TOKEN', 'GITHUB_TOKEN'] as const;
 
 export function configure({ values, env, common }: ConfigInput): Config {
-  const token = readToken(env);
+  const token = readToken(env, TOKEN_VARIABLES);
   const apiUrl = parseBaseUrl(env.GITHUB_API_URL || 'https://api.github.com', 'GITHUB_API_URL');
-  const policy: HttpPolicy = {
-    ...DEFAULT_HTTP_POLICY,
-    timeoutMs: millis(values, 'timeout', DEFAULT_HTTP_POLICY.timeoutMs, 1),
-    maxRetryWaitMs: millis(values, 'rate-limit-wait', DEFAULT_HTTP_POLICY.maxRetryWaitMs),
-    minWriteIntervalMs: millis(values, 'write-interval', DEFAULT_HTTP_POLICY.minWriteIntervalMs),
-    minSearchIntervalMs: millis(values, 'search-interval', DEFAULT_HTTP_POLICY.minSearchIntervalMs),
-  };
+  const policy: HttpPolicy = httpPolicyFromFlags(values);
   const budgets: Budgets = {
     fileBytes: 256 * 1024,
     bodyBytes: 64 * 1024,
     listBodyBytes: 2 * 1024,
     diffBytes: 128 * 1024,
     logBytes: 64 * 1024,
-    responseBytes: 32 * 1024 * 1024,
+    responseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   };
   const github = new GitHubClient({
     baseUrl: apiUrl,

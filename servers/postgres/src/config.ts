@@ -5,7 +5,7 @@
  * not sit in a host config's args. Nothing connects here: the first tool call does, so the server
  * starts (and lists its tools) even while the database is down.
  */
-import { ConfigError, type ConfigInput, createLogger } from '@refmcp/shared/server';
+import { ConfigError, type ConfigInput, createLogger, intFlag } from '@refmcp/shared/server';
 import type pg from 'pg';
 import ConnectionParameters from 'pg/lib/connection-parameters';
 import { Database } from './db.js';
@@ -43,15 +43,6 @@ Options:
 
 /** Default lock wait, in ms (or the statement timeout when that is shorter). */
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
-
-function positiveInt(values: Record<string, unknown>, name: string, fallback: number, max: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0 || n > max)
-    throw new ConfigError(`--${name}: expected an integer from 1 to ${max}, got "${raw}"`);
-  return n;
-}
 
 /** The connection string: first positional argument, else DATABASE_URL; undefined → PG* env. */
 function connectionString(positionals: string[], env: NodeJS.ProcessEnv): string | undefined {
@@ -109,12 +100,14 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
   const user = String(params.user ?? '');
   const database = String(params.database ?? user);
   const userOptions = typeof params.options === 'string' && params.options ? [params.options] : [];
-  const statementTimeoutMs = positiveInt(values, 'statement-timeout', 30_000, 24 * 3600_000);
-  const lockTimeoutMs = positiveInt(
+  const statementTimeoutMs = intFlag(values, 'statement-timeout', 30_000, { max: 24 * 3600_000 });
+  const lockTimeoutMs = intFlag(
     values,
     'lock-timeout',
     Math.min(DEFAULT_LOCK_TIMEOUT_MS, statementTimeoutMs),
-    statementTimeoutMs,
+    {
+      max: statementTimeoutMs,
+    },
   );
   const options = [
     ...userOptions,
@@ -151,10 +144,10 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
     writes: values['allow-writes'] === true && !common.readOnly,
     statementTimeoutMs,
     lockTimeoutMs,
-    maxRows: positiveInt(values, 'max-rows', 1000, 100_000),
-    maxResultBytes: positiveInt(values, 'max-result-bytes', 256 * 1024, 64 * 1024 * 1024),
-    poolSize: positiveInt(values, 'pool-size', 4, 100),
-    connectTimeoutMs: positiveInt(values, 'connect-timeout', 10_000, 600_000),
+    maxRows: intFlag(values, 'max-rows', 1000, { max: 100_000 }),
+    maxResultBytes: intFlag(values, 'max-result-bytes', 256 * 1024, { max: 64 * 1024 * 1024 }),
+    poolSize: intFlag(values, 'pool-size', 4, { max: 100 }),
+    connectTimeoutMs: intFlag(values, 'connect-timeout', 10_000, { max: 600_000 }),
   };
   return { ...settings, db: new Database(settings, createLogger('refmcp-postgres')) };
 }

@@ -7,7 +7,7 @@ import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expandHome } from '@refmcp/shared/paths';
-import { ConfigError, type ConfigInput } from '@refmcp/shared/server';
+import { ConfigError, type ConfigInput, intFlag } from '@refmcp/shared/server';
 import { EnginePool } from './engine/pool.js';
 import { Memo } from './memo.js';
 import { checkNativeModule } from './native.js';
@@ -57,15 +57,6 @@ export const OPTIONS_HELP = `Options:
 
 /** SQLite's file header (sqlite.org/fileformat.html §1.3.1); an empty file is an empty database. */
 const HEADER = 'SQLite format 3\u0000';
-
-function positiveInt(values: Record<string, unknown>, name: string, fallback: number, min = 1): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min)
-    throw new ConfigError(`--${name}: expected an integer ≥ ${min}, got "${raw}"`);
-  return n;
-}
 
 /** Checks that `file` is an existing SQLite database file (or empty); ConfigError naming it otherwise. */
 async function checkDatabaseFile(file: string, allowWrites: boolean): Promise<void> {
@@ -122,16 +113,16 @@ export async function configure({ values, common }: ConfigInput): Promise<Config
   checkNativeModule();
   const dbPath = path.resolve(expandHome(raw));
   const allowWrites = values['allow-writes'] === true && !common.readOnly;
-  const statementTimeoutMs = positiveInt(values, 'statement-timeout', 30_000, 100);
-  const busyTimeoutMs = positiveInt(values, 'busy-timeout', Math.min(5_000, statementTimeoutMs - 50), 0);
+  const statementTimeoutMs = intFlag(values, 'statement-timeout', 30_000, { min: 100 });
+  const busyTimeoutMs = intFlag(values, 'busy-timeout', Math.min(5_000, statementTimeoutMs - 50), { min: 0 });
   if (busyTimeoutMs >= statementTimeoutMs) {
     throw new ConfigError(
       `--busy-timeout (${busyTimeoutMs} ms) must be below --statement-timeout (${statementTimeoutMs} ms)`,
     );
   }
-  const maxRows = positiveInt(values, 'max-rows', 1000);
-  const maxBytes = positiveInt(values, 'max-bytes', 256 * 1024, 1024);
-  const maxReaders = positiveInt(values, 'max-readers', 4);
+  const maxRows = intFlag(values, 'max-rows', 1000);
+  const maxBytes = intFlag(values, 'max-bytes', 256 * 1024, { min: 1024 });
+  const maxReaders = intFlag(values, 'max-readers', 4);
   if (allowWrites) {
     try {
       await stat(dbPath);

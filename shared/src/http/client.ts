@@ -1,16 +1,23 @@
 /**
- * A small JSON-over-HTTP client that applies the shared policy for API servers without a
- * well-kept vendor SDK (or whose SDK lacks it): base URL joining, per-attempt timeouts, retries
- * by {@link decideRetry} within a time budget, client-side pacing, a user agent, auth headers, and
- * failures as {@link HttpError}s summarised without secrets. Uses the global fetch (undici).
+ * The HTTP client every API server stands on (GitHub's Octokit uses the same pieces: timedFetch,
+ * decideRetry, the summariser): base URL joining, one timed and size-capped attempt at a time
+ * (fetch.ts), retries by {@link decideRetry} within the call's time budget (Retry-After and reset
+ * headers honoured, non-idempotent writes never repeated after a 5xx), client-side pacing, a user
+ * agent, auth headers, vendor hooks for what "failed" and "rate limited" mean (vendors.ts), and
+ * failures as {@link HttpError}s summarised without secrets. Bodies: JSON, text or bytes.
  */
-import { TimeoutError } from '../server/errors.js';
+import { ToolError } from '../server/errors.js';
 import { joinUrl } from './base-url.js';
 import { HttpError, redact, summarizeHttpFailure } from './errors.js';
+import { timedFetch } from './fetch.js';
 import { ConcurrencyLimit, IntervalGate, sleep } from './pacer.js';
 import { DEFAULT_HTTP_POLICY, decideRetry, type HttpPolicy } from './policy.js';
+import { REST_HOOKS, type VendorAnswer, type VendorFailure, type VendorHooks } from './vendors.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
+
+/** Default cap of one response body, in bytes (32 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface HttpClientOptions {
   /** Service name used in messages, e.g. "GitLab API". */
@@ -23,6 +30,15 @@ export interface HttpClientOptions {
   headers?: Record<string, string>;
   /** Overrides of the default policy numbers. */
   policy?: Partial<HttpPolicy>;
+  /** Largest response body accepted, in bytes; default {@link DEFAULT_MAX_RESPONSE_BYTES}. */
+  maxResponseBytes?: number;
+  /** What "failed" and "rate limited" mean for this API; default REST_HOOKS. */
+  hooks?: VendorHooks;
+  /**
+   * Least time between two calls of one path, in ms, or undefined for none (per-method rate
+   * tiers, e.g. Slack's Tier 2 ≈ 20/min → 3000).
+   */
+  pathInterval?: (method: string, path: string) => number | undefined;
   /** Credential values to keep out of every message. */
   secrets?: string[];
   /** Which paths count as search for pacing; default: paths starting with /search. */
@@ -37,9 +53,11 @@ export interface HttpRequest {
   path: string;
   /** Query parameters; each value is encoded exactly once, arrays repeat the key. */
   query?: Record<string, QueryValue>;
-  /** JSON body. */
+  /** JSON body, or URLSearchParams sent as application/x-www-form-urlencoded. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** How to read a successful body: parsed JSON when the type says JSON, else text (default); text; bytes. */
+  responseType?: 'json' | 'text' | 'bytes';
   /** Aborts waits and the request (the tool call's signal). */
   signal?: AbortSignal;
 }
@@ -47,18 +65,32 @@ export interface HttpRequest {
 export interface HttpResponse<T = unknown> {
   status: number;
   headers: Headers;
-  /** Parsed JSON when the response is JSON, else the text. */
+  /** Parsed JSON when the response is JSON, else the text; a Buffer for responseType "bytes". */
   data: T;
+  /** The URL requested (base, path and query), e.g. for keysetNext. */
+  url: URL;
+}
+
+function appendQuery(params: URLSearchParams, query: Record<string, QueryValue>): void {
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
+    else params.append(key, String(value));
+  }
 }
 
 /** Appends `query` to `url` with URLSearchParams (one encoding, no double-encoding). */
 export function withQuery(url: URL, query: Record<string, QueryValue> = {}): URL {
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
-    else url.searchParams.append(key, String(value));
-  }
+  appendQuery(url.searchParams, query);
   return url;
+}
+
+/** `query` as "?a=1&b=x%26y" (encoded as {@link withQuery} does), or "" when it has no values. */
+export function queryString(query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  appendQuery(params, query);
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
 
 /** A client bound to one upstream; see the module comment. */
@@ -66,21 +98,30 @@ export class HttpClient {
   readonly policy: HttpPolicy;
   private readonly writes: IntervalGate;
   private readonly searches: IntervalGate;
+  private readonly paths = new Map<string, IntervalGate>();
   private readonly concurrency: ConcurrencyLimit;
-  private readonly fetchImpl: typeof fetch;
+  private readonly hooks: VendorHooks;
+  private readonly fetchAttempt: typeof fetch;
 
   constructor(private readonly options: HttpClientOptions) {
     this.policy = { ...DEFAULT_HTTP_POLICY, ...options.policy };
     this.writes = new IntervalGate(this.policy.minWriteIntervalMs);
     this.searches = new IntervalGate(this.policy.minSearchIntervalMs);
     this.concurrency = new ConcurrencyLimit(this.policy.maxConcurrent);
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.hooks = options.hooks ?? REST_HOOKS;
+    this.fetchAttempt = timedFetch(
+      options.service,
+      this.policy.timeoutMs,
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      options.fetch,
+    );
   }
 
   /**
-   * Sends one logical request, retrying per policy. Resolves with any 2xx/3xx response.
-   * Errors: HttpError (final 4xx/5xx, summarised), TimeoutError (an attempt ran past timeoutMs),
-   * the signal's reason when aborted, HttpError with status 0 for a network failure.
+   * Sends one logical request, retrying per policy. Resolves with an answer the hooks call a
+   * success. Errors: HttpError (final failure, summarised; `reason` from the hooks), TimeoutError
+   * (an attempt ran past timeoutMs), ResponseTooLarge (body over maxResponseBytes), the signal's
+   * reason when aborted, HttpError with status 0 for a network failure.
    */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -90,16 +131,27 @@ export class HttpClient {
     for (let retries = 0; ; retries++) {
       if (method !== 'GET' && method !== 'HEAD') await this.writes.pass(req.signal);
       if (isSearch) await this.searches.pass(req.signal);
+      await this.pathGate(method, req.path)?.pass(req.signal);
       let response: Response | undefined;
       let networkError: unknown;
       try {
         response = await this.concurrency.run(() => this.attempt(method, url, req), req.signal);
       } catch (error) {
-        if (error instanceof TimeoutError || req.signal?.aborted) throw error;
+        if (error instanceof ToolError || req.signal?.aborted) throw error;
         networkError = error;
       }
-      if (response && response.status < 400)
-        return { status: response.status, headers: response.headers, data: (await parseBody(response)) as T };
+      let answer: VendorAnswer | undefined;
+      let failure: VendorFailure | undefined;
+      if (response) {
+        const bytes = req.responseType === 'bytes' && response.status < 400;
+        const data = bytes
+          ? Buffer.from(await response.arrayBuffer())
+          : await parseBody(response, req.responseType);
+        answer = { status: response.status, headers: response.headers, data };
+        failure = bytes ? undefined : this.hooks.failure(answer);
+        if (!failure) return { status: response.status, headers: response.headers, data: data as T, url };
+      }
+      const rateLimited = answer && failure ? this.hooks.rateLimited(answer, failure) : undefined;
       const decision = decideRetry(
         {
           method,
@@ -107,47 +159,46 @@ export class HttpClient {
           headers: response?.headers,
           retries,
           elapsedMs: Date.now() - started,
+          ...(rateLimited !== undefined ? { rateLimited } : {}),
         },
         this.policy,
       );
       if (decision.retry) {
-        await response?.body?.cancel().catch(() => {});
         await sleep(decision.delayMs, req.signal);
         continue;
       }
-      if (!response) throw this.networkFailure(method, req.path, networkError);
-      throw await this.failure(method, req.path, response, decision.retryAt);
+      if (!answer || !failure) throw this.networkFailure(method, req.path, networkError);
+      throw this.failure(method, req.path, answer, failure, rateLimited === true, decision.retryAt);
     }
   }
 
-  private async attempt(method: string, url: URL, req: HttpRequest): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.policy.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  private pathGate(method: string, path: string): IntervalGate | undefined {
+    const interval = this.options.pathInterval?.(method, path);
+    if (!interval) return undefined;
+    let gate = this.paths.get(path);
+    if (!gate) {
+      gate = new IntervalGate(interval);
+      this.paths.set(path, gate);
+    }
+    return gate;
+  }
+
+  private attempt(method: string, url: URL, req: HttpRequest): Promise<Response> {
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: req.responseType === 'bytes' ? '*/*' : 'application/json',
       'user-agent': this.options.userAgent,
       ...this.options.headers,
       ...req.headers,
     };
     let body: string | undefined;
-    if (req.body !== undefined) {
+    if (req.body instanceof URLSearchParams) {
+      body = req.body.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    try {
-      const response = await this.fetchImpl(url, { method, headers, body, signal });
-      // Read the body under the same timeout, so a stalled body cannot hang the call.
-      const buffered = await response.arrayBuffer();
-      return new Response(response.status === 204 || response.status === 304 ? null : buffered, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    } catch (error) {
-      if (timeout.aborted && !req.signal?.aborted)
-        throw new TimeoutError(`${this.options.service} ${method} ${url.pathname}`, this.policy.timeoutMs);
-      throw error;
-    }
+    return this.fetchAttempt(url, { method, headers, body, ...(req.signal ? { signal: req.signal } : {}) });
   }
 
   private networkFailure(method: string, path: string, error: unknown): HttpError {
@@ -162,34 +213,34 @@ export class HttpClient {
     );
   }
 
-  private async failure(
+  private failure(
     method: string,
     path: string,
-    response: Response,
+    answer: VendorAnswer,
+    failure: VendorFailure,
+    rateLimited: boolean,
     retryAt?: number,
-  ): Promise<HttpError> {
-    const data = await parseBody(response).catch(() => undefined);
-    const { message, details } = upstreamMessage(data);
+  ): HttpError {
     const text = summarizeHttpFailure(
       {
         service: this.options.service,
-        status: response.status,
+        status: answer.status,
         method,
         path,
-        headers: response.headers,
-        message,
-        details,
+        headers: answer.headers,
+        ...failure,
+        rateLimited,
       },
       this.options.secrets,
     );
-    return new HttpError(text, response.status, retryAt);
+    return new HttpError(text, answer.status, retryAt, failure.reason);
   }
 }
 
-async function parseBody(response: Response): Promise<unknown> {
-  const type = response.headers.get('content-type') ?? '';
+async function parseBody(response: Response, type: HttpRequest['responseType']): Promise<unknown> {
   const text = await response.text();
-  if (/\bjson\b/i.test(type) && text) {
+  if (type === 'text' && response.status < 400) return text;
+  if (/\bjson\b/i.test(response.headers.get('content-type') ?? '') && text) {
     try {
       return JSON.parse(text);
     } catch {
@@ -197,20 +248,4 @@ async function parseBody(response: Response): Promise<unknown> {
     }
   }
   return text;
-}
-
-/** The `message` (or `error`/`error_description`) and `errors[]` of a JSON error body. */
-export function upstreamMessage(data: unknown): { message?: string; details?: string[] } {
-  if (typeof data === 'string') return data.trim() ? { message: data.slice(0, 500) } : {};
-  if (!data || typeof data !== 'object') return {};
-  const body = data as Record<string, unknown>;
-  const raw = body.message ?? body.error_description ?? body.error;
-  const message = typeof raw === 'string' ? raw : undefined;
-  const errors = Array.isArray(body.errors) ? body.errors : [];
-  const details = errors.map((e) =>
-    typeof e === 'string'
-      ? e
-      : [e?.resource, e?.field, e?.code, e?.message].filter((x) => typeof x === 'string').join(' '),
-  );
-  return { ...(message ? { message } : {}), ...(details.length ? { details } : {}) };
 }

@@ -40,6 +40,10 @@ export interface HttpFailure {
   message?: string;
   /** Field-level details (e.g. GitHub's `errors[]`), shown bounded. */
   details?: string[];
+  /** The vendor's machine-readable code (Slack `error`, Google `reason`), named after the status. */
+  reason?: string;
+  /** The vendor hook's reading (VendorHooks.rateLimited); default: by status and headers. */
+  rateLimited?: boolean;
   /** Extra, service-specific sentences (e.g. the token's scopes). */
   hints?: string[];
   /** Epoch ms for "in N s" phrases; defaults to Date.now(). */
@@ -57,18 +61,19 @@ export function humanDelay(ms: number): string {
 }
 
 /**
- * One paragraph for the model: "<service> <status> on <METHOD path>: <meaning>. <upstream message>.
+ * One paragraph for the model: "<service> <status> [(<reason>)] on <METHOD path>: <meaning>. <upstream message>.
  * <details>. <when to retry>. <hints>". Every value in `secrets` (and anything that looks like a
  * bearer credential) is replaced by "[redacted]".
  */
 export function summarizeHttpFailure(failure: HttpFailure, secrets: readonly string[] = []): string {
   const now = failure.now ?? Date.now();
   const where = failure.method && failure.path ? ` on ${failure.method.toUpperCase()} ${failure.path}` : '';
-  const limited = isRateLimited(failure.status, failure.headers);
+  const limited = failure.rateLimited ?? isRateLimited(failure.status, failure.headers);
   const meaning = limited
     ? STATUS_MEANINGS[429]
     : (STATUS_MEANINGS[failure.status] ?? (failure.status >= 500 ? STATUS_MEANINGS[500] : 'request failed'));
-  const parts = [`${failure.service} ${failure.status}${where}: ${meaning}.`];
+  const reason = failure.reason ? ` (${bounded(failure.reason, 100)})` : '';
+  const parts = [`${failure.service} ${failure.status}${reason}${where}: ${meaning}.`];
   const upstream = failure.message?.trim();
   if (upstream) parts.push(`Upstream says: "${bounded(upstream, MAX_UPSTREAM_MESSAGE)}".`);
   if (failure.details?.length)
@@ -108,6 +113,8 @@ export class HttpError extends ToolError {
     readonly status: number,
     /** Epoch ms from which a retry may succeed, when the server said so. */
     readonly retryAt?: number,
+    /** The vendor's machine-readable code (Slack `error`, Google `reason`), for tools to branch on. */
+    readonly reason?: string,
   ) {
     super(message);
   }

@@ -67,6 +67,9 @@ export function headerValue(headers: HeaderSource | undefined, name: string): st
   return value === undefined || value === null ? undefined : String(value);
 }
 
+// A reset "delta" above this (2001-09-09 in epoch seconds) can only be an epoch time.
+const EPOCH_SECONDS_FLOOR = 1_000_000_000;
+
 /** When the server says a request may be retried, and which header said so. */
 export interface RetryHint {
   /** Epoch milliseconds from which a retry may succeed. */
@@ -77,7 +80,7 @@ export interface RetryHint {
 /**
  * The retry time the response headers announce, if any: `Retry-After` (delta seconds or an
  * HTTP-date), else `x-ratelimit-reset` (epoch seconds) when `x-ratelimit-remaining` is 0, else
- * `RateLimit-Reset` (delta seconds) when `RateLimit-Remaining` is 0. `now` in epoch ms.
+ * `RateLimit-Reset` (delta seconds, or epoch seconds as GitLab sends) when `RateLimit-Remaining` is 0. `now` in epoch ms.
  */
 export function retryHint(headers: HeaderSource | undefined, now = Date.now()): RetryHint | undefined {
   const retryAfter = headerValue(headers, 'retry-after')?.trim();
@@ -90,8 +93,12 @@ export function retryHint(headers: HeaderSource | undefined, now = Date.now()): 
   if (reset && /^\d+$/.test(reset) && headerValue(headers, 'x-ratelimit-remaining') === '0')
     return { at: Math.max(now, Number(reset) * 1000), source: 'x-ratelimit-reset' };
   const ietfReset = headerValue(headers, 'ratelimit-reset');
-  if (ietfReset && /^\d+$/.test(ietfReset) && headerValue(headers, 'ratelimit-remaining') === '0')
-    return { at: now + Number(ietfReset) * 1000, source: 'ratelimit-reset' };
+  if (ietfReset && /^\d+$/.test(ietfReset) && headerValue(headers, 'ratelimit-remaining') === '0') {
+    // Delta seconds per the IETF draft; GitLab sends epoch seconds under the same name.
+    const value = Number(ietfReset);
+    const at = value > EPOCH_SECONDS_FLOOR ? Math.max(now, value * 1000) : now + value * 1000;
+    return { at, source: 'ratelimit-reset' };
+  }
   return undefined;
 }
 
@@ -117,6 +124,12 @@ export interface FailedAttempt {
   elapsedMs: number;
   /** Epoch ms; defaults to Date.now(). */
   now?: number;
+  /**
+   * The vendor's own reading (VendorHooks.rateLimited): true for a refusal the status and headers
+   * do not show (Google's 403 `rateLimitExceeded`, Slack's `ratelimited`); default
+   * {@link isRateLimited}.
+   */
+  rateLimited?: boolean;
 }
 
 /** Applies the policy (module comment) to one failed attempt. Pure; never throws. */
@@ -124,7 +137,8 @@ export function decideRetry(attempt: FailedAttempt, policy: HttpPolicy = DEFAULT
   const now = attempt.now ?? Date.now();
   const { status, method } = attempt;
   const left = policy.budgetMs - attempt.elapsedMs;
-  if (status !== undefined && isRateLimited(status, attempt.headers)) {
+  const limited = status !== undefined && (attempt.rateLimited ?? isRateLimited(status, attempt.headers));
+  if (limited) {
     const hint = retryHint(attempt.headers, now);
     const delayMs = hint ? hint.at - now : backoff(attempt.retries, policy);
     const retryAt = now + delayMs;

@@ -1,7 +1,8 @@
 /** Compact GitHub Actions workflow runs and jobs. */
+import { count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '../content.js';
-import { count, login } from './common.js';
+import { login } from './common.js';
 
 export const runShape = z.object({
   id: count(),

@@ -3,9 +3,10 @@
  * labels, counts, dates, URL, body) instead of GitHub's ~5 KB of URLs and user objects per issue.
  * User-authored text goes through UntrustedText; lockdown-withheld items keep their facts only.
  */
+import { compact, count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, indent, type UntrustedText } from '../content.js';
-import { at, compact, count, login } from './common.js';
+import { at, login } from './common.js';
 
 export const issueShape = z.object({
   number: count(),

@@ -1,10 +1,10 @@
 /**
  * Compact pull requests, changed files, reviews, review comments and combined status.
  */
-import { truncateUtf8, truncationMarker } from '@refmcp/shared';
+import { compact, count, truncateUtf8, truncationMarker } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, indent, type UntrustedText } from '../content.js';
-import { at, compact, count, login } from './common.js';
+import { at, login } from './common.js';
 
 const refShape = z.object({ ref: z.string(), sha: z.string(), label: z.string() });
 

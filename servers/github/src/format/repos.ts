@@ -2,9 +2,10 @@
  * Compact repositories, commits, branches, tags, releases, contents entries, trees and search
  * hits.
  */
+import { compact, count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '../content.js';
-import { compact, count, login } from './common.js';
+import { login } from './common.js';
 import { fileShape, toChangedFile } from './pulls.js';
 
 export const repoShape = z.object({

@@ -2,9 +2,11 @@
  * The GitHub REST client: @octokit/rest over HTTP with GitHub's throttling plugin,
  * configured from the shared upstream policy (`@refmcp/shared` http):
  * - base URL from GITHUB_API_URL (validated: https except loopback), user agent, token auth;
- * - every attempt under a timeout (fetch.ts); every logical call under the policy's budget;
+ * - every attempt under a timeout and a response-size cap (the shared timedFetch); every logical
+ *   call under the policy's budget;
  * - plugin-throttling: waits out primary (x-ratelimit-remaining: 0 → x-ratelimit-reset) and
- *   secondary (retry-after) rate limits when the wait fits `maxRetryWaitMs` (case GH-09), and
+ *   secondary (retry-after) rate limits when the shared `decideRetry` allows the wait (it fits
+ *   `maxRetryWaitMs` and the retries left; case GH-09), and
  *   paces writes and searches client-side through the shared IntervalGate (its groups and retry
  *   scheduler are supplied here: same contract as its Bottleneck defaults, no timer queue);
  * - a bare 429/403 with Retry-After that the plugin does not recognise, and 5xx/network failures,
@@ -24,12 +26,13 @@ import {
   type HttpPolicy,
   IntervalGate,
   type QueryValue,
+  queryString,
   redact,
   retryHint,
   sleep,
+  timedFetch,
 } from '@refmcp/shared';
 import { toGitHubError } from './errors.js';
-import { timedFetch } from './fetch.js';
 
 export interface GitHubClientOptions {
   baseUrl: URL;
@@ -107,17 +110,6 @@ function retryLimiter() {
   };
 }
 
-function toQuery(query: Record<string, QueryValue> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) for (const item of v) params.append(k, String(item));
-    else params.append(k, String(v));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
 export class GitHubClient {
   private readonly octokit: InstanceType<typeof ThrottledOctokit>;
   private readonly secrets: string[];
@@ -127,8 +119,18 @@ export class GitHubClient {
     this.secrets = options.token ? [options.token] : [];
     const log = (level: string) => (message: string) =>
       options.log(`octokit ${level}: ${redact(String(message), this.secrets)}`);
+    // The plugin's rate-limit waits are decided by the shared policy, like every other retry.
     const decide = (retryAfterSeconds: number, retryCount: number) =>
-      retryCount < policy.maxRetries && retryAfterSeconds * 1000 <= policy.maxRetryWaitMs;
+      decideRetry(
+        {
+          method: 'GET',
+          status: 429,
+          headers: { 'retry-after': String(Math.max(0, Math.ceil(retryAfterSeconds))) },
+          retries: retryCount,
+          elapsedMs: 0,
+        },
+        policy,
+      ).retry;
     this.octokit = new ThrottledOctokit({
       ...(options.token ? { auth: options.token } : {}),
       baseUrl: options.baseUrl.href.replace(/\/+$/, ''),
@@ -169,7 +171,7 @@ export class GitHubClient {
       try {
         const response = await this.octokit.request({
           method,
-          url: `${req.path}${toQuery(req.query)}`,
+          url: `${req.path}${queryString(req.query)}`,
           headers: { accept: req.accept ?? 'application/vnd.github+json' },
           ...(req.body !== undefined ? { data: req.body } : {}),
           request: {
@@ -232,31 +234,4 @@ async function streamBytes(body: unknown): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body as AsyncIterable<Uint8Array>) chunks.push(chunk);
   return Buffer.concat(chunks);
-}
-
-/** Pagination facts from a Link header (RFC 8288) for page-numbered GitHub lists. */
-export interface PageInfo {
-  page: number;
-  perPage: number;
-  hasMore: boolean;
-  nextPage?: number;
-  lastPage?: number;
-}
-
-/** Reads rel="next"/rel="last" page numbers from `link`; `page`/`perPage` are what was asked. */
-export function pageInfo(link: string | undefined, page: number, perPage: number): PageInfo {
-  const rel = (name: string) => {
-    const m = new RegExp(`<([^>]+)>;\\s*rel="${name}"`).exec(link ?? '');
-    const n = m?.[1] ? Number(new URL(m[1]).searchParams.get('page')) : Number.NaN;
-    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-  };
-  const next = rel('next');
-  const last = rel('last');
-  return {
-    page,
-    perPage,
-    hasMore: next !== undefined,
-    ...(next ? { nextPage: next } : {}),
-    ...(last ? { lastPage: last } : {}),
-  };
 }

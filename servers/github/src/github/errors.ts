@@ -4,7 +4,7 @@
  * (x-oauth-scopes), the scopes the endpoint accepts (x-accepted-oauth-scopes) and a SAML SSO
  * requirement (x-github-sso) are named. Never the token: every message is scrubbed.
  */
-import { HttpError, redact, summarizeHttpFailure, upstreamMessage } from '@refmcp/shared';
+import { HttpError, REST_HOOKS, redact, summarizeHttpFailure } from '@refmcp/shared';
 
 /** What Octokit's RequestError carries (duck-typed: the class is not a direct dependency). */
 export interface OctokitFailure {
@@ -91,7 +91,9 @@ export function toGitHubError(
       error.message,
     );
   }
-  const { message, details } = upstreamMessage(error.response.data);
+  // GitHub is a REST-style API: the shared REST hooks read its {message, errors[]} bodies.
+  const { message, details } =
+    REST_HOOKS.failure({ status: error.status, headers, data: error.response.data }) ?? {};
   const text = summarizeHttpFailure(
     {
       service: 'GitHub API',

@@ -3,12 +3,12 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { block, UntrustedText } from '../content.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
-import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { pageShape } from '../format/common.js';
 import * as arg from '../names.js';
 import { listPage, neutralizedField, READ, repoPath, respond, scopeNote } from './common.js';
 

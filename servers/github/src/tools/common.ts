@@ -4,11 +4,18 @@
  * header, lockdown gating and the result envelope (structuredContent + compact text, with the
  * untrusted-content notice and what was neutralised).
  */
-import { encodeSegment, structuredResult, type ToolHints, type ToolResult } from '@refmcp/shared';
+import {
+  encodeSegment,
+  linkPageInfo,
+  type Page,
+  structuredResult,
+  type ToolHints,
+  type ToolResult,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { UNTRUSTED_NOTICE, type UntrustedText } from '../content.js';
-import { type GitHubRequest, type PageInfo, pageInfo } from '../github/client.js';
+import type { GitHubRequest } from '../github/client.js';
 import { Lockdown } from '../lockdown.js';
 
 export const READ: ToolHints = {
@@ -60,11 +67,6 @@ export function scopeNote(config: Config): string {
   return config.scope ? ` Limited to ${config.scope.description} (--repos).` : '';
 }
 
-export interface Page<T> {
-  items: T[];
-  info: PageInfo;
-}
-
 /**
  * GET of a page-numbered list. `pick` extracts the array when GitHub wraps it (search results,
  * workflow runs); the Link header decides `hasMore` (never a silent stop at 30).
@@ -77,7 +79,11 @@ export async function listPage<T = unknown>(
   pick: (data: unknown) => unknown[] = (d) => d as unknown[],
 ): Promise<Page<T> & { data: unknown }> {
   const res = await config.github.request({ ...req, query: { ...req.query, page, per_page: perPage } });
-  return { items: pick(res.data) as T[], info: pageInfo(res.headers.link, page, perPage), data: res.data };
+  return {
+    items: pick(res.data) as T[],
+    info: linkPageInfo(res.headers.link, page, perPage),
+    data: res.data,
+  };
 }
 
 /** The text shown instead of content `author` may not contribute under --lockdown, or undefined. */

@@ -1,11 +1,11 @@
 /**
  * The context toolset (get_me) and the users toolset (search_users, reference arguments).
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { UntrustedText } from '../content.js';
-import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { pageShape } from '../format/common.js';
 import { toUser, userShape } from '../format/repos.js';
 import * as arg from '../names.js';
 import { listPage, READ, respond } from './common.js';

@@ -4,12 +4,11 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
+import { count, defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { block, UntrustedText } from '../content.js';
 import { contentsUri, mimeType, readContents } from '../files.js';
-import { count } from '../format/common.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
 import { neutralizedField, READ, respond, scopeNote } from './common.js';

@@ -4,11 +4,11 @@
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
  * get_issue_comments.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { UntrustedText } from '../content.js';
-import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { pageShape } from '../format/common.js';
 import {
   commentShape,
   issueShape,

@@ -3,11 +3,19 @@
  * its combined status, its review comments and its reviews. Reference names and arguments kept;
  * files, comments and reviews also take page/per_page (GitHub pages them; case GH-06).
  */
-import { defineTool, type ToolDefinition, truncateUtf8, truncationMarker } from '@refmcp/shared';
+import {
+  count,
+  defineTool,
+  pageFields,
+  pageLine,
+  type ToolDefinition,
+  truncateUtf8,
+  truncationMarker,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { block, indent, UntrustedText } from '../content.js';
-import { at, count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { at, pageShape } from '../format/common.js';
 import {
   fileShape,
   pullShape,

@@ -3,11 +3,10 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { UntrustedText } from '../content.js';
-import { count } from '../format/common.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
 import { CREATE, neutralizedField, repoPath, respond, SET, scopeNote, UPDATE } from './common.js';

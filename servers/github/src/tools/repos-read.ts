@@ -3,11 +3,11 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { compact, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { block, UntrustedText } from '../content.js';
-import { compact, pageFields, pageLine, pageShape } from '../format/common.js';
+import { pageShape } from '../format/common.js';
 import { renderFile } from '../format/pulls.js';
 import {
   branchShape,

@@ -2,11 +2,11 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { UntrustedText } from '../content.js';
-import { count, pageFields, pageLine, pageShape } from '../format/common.js';
+import { pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
 import { listPage, neutralizedField, READ, respond, scopeNote } from './common.js';
