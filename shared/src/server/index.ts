@@ -4,5 +4,6 @@ export * from './flags.js';
 export * from './log.js';
 export * from './query-cursor.js';
 export * from './requests.js';
+export * from './resources.js';
 export * from './run.js';
 export * from './tool.js';
