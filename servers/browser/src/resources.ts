@@ -3,16 +3,11 @@
  *   console://logs            the current tab's console messages (text, newest last, bounded)
  *   screenshot://{name}       screenshots taken in this process (PNG/JPEG blobs; the last 20 are
  *                             kept in memory, named by content hash)
- * resources/list and resources/templates/list answer in one page and refuse any cursor (they issue
- * none), per the pagination contract (case ALL-05).
+ * Both lists are one page (the shared resource set refuses any cursor: case ALL-05).
  */
 import { createHash } from 'node:crypto';
-import {
-  type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-} from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { registerResourceSet } from '@refmcp/shared/server';
 import type { BrowserSession } from './browser/session.js';
 import { untrustedText } from './sanitize.js';
 
@@ -50,14 +45,6 @@ export class ResourceStore {
   }
 }
 
-function noCursor(method: string, cursor: unknown): void {
-  if (cursor !== undefined)
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Invalid cursor for ${method}: it has a single page`,
-    );
-}
-
 /** The console of the current tab as text ("[level] text (location)" lines); no launch. */
 function consoleText(session: BrowserSession): string {
   const current = session.activeTab;
@@ -69,56 +56,39 @@ function consoleText(session: BrowserSession): string {
     .join('\n');
 }
 
+const CONSOLE_URI = 'console://logs';
+
+/** console://logs, screenshot://{name}: one page each (they issue no cursor). */
 export function registerResources(server: McpServer, session: BrowserSession, store: ResourceStore): void {
-  server.registerResource(
-    'console',
-    'console://logs',
-    {
-      title: 'Browser console',
-      description: `Console messages of the current tab (the newest ${CONSOLE_LINES}), as text.`,
-      mimeType: 'text/plain',
-    },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: consoleText(session) }] }),
-  );
-
-  server.server.setRequestHandler('resources/read', async (request) => {
-    const uri = request.params.uri;
-    if (uri === 'console://logs')
-      return { contents: [{ uri, mimeType: 'text/plain', text: consoleText(session) }] };
-    const match = /^screenshot:\/\/([0-9a-f]{16}\.(?:png|jpeg))$/.exec(uri);
-    const shot = match?.[1] ? store.screenshot(match[1]) : undefined;
-    if (!shot) throw new ResourceNotFoundError(uri);
-    return { contents: [{ uri, mimeType: shot.mimeType, blob: shot.data.toString('base64') }] };
-  });
-
-  server.server.setRequestHandler('resources/list', async (request) => {
-    noCursor('resources/list', request.params?.cursor);
-    return {
-      resources: [
-        { uri: 'console://logs', name: 'console', title: 'Browser console', mimeType: 'text/plain' },
-        ...store.screenshots().map((s) => ({
+  registerResourceSet(server, {
+    resources: [{ uri: CONSOLE_URI, name: 'console', title: 'Browser console', mimeType: 'text/plain' }],
+    templates: [
+      {
+        uriTemplate: 'screenshot://{name}',
+        name: 'screenshot',
+        title: 'Screenshot',
+        description: `A screenshot taken by browser_take_screenshot (the last ${MAX_SCREENSHOTS} are kept).`,
+        mimeType: 'image/png',
+      },
+    ],
+    list: {
+      page: () => ({
+        resources: store.screenshots().map((s) => ({
           uri: `screenshot://${s.name}`,
           name: s.name,
           title: 'Screenshot',
           description: s.description,
           mimeType: s.mimeType,
         })),
-      ],
-    };
-  });
-
-  server.server.setRequestHandler('resources/templates/list', async (request) => {
-    noCursor('resources/templates/list', request.params?.cursor);
-    return {
-      resourceTemplates: [
-        {
-          uriTemplate: 'screenshot://{name}',
-          name: 'screenshot',
-          title: 'Screenshot',
-          description: `A screenshot taken by browser_take_screenshot (the last ${MAX_SCREENSHOTS} are kept).`,
-          mimeType: 'image/png',
-        },
-      ],
-    };
+      }),
+    },
+    read: async (uri) => {
+      if (uri === CONSOLE_URI)
+        return { contents: [{ uri, mimeType: 'text/plain', text: consoleText(session) }] };
+      const match = /^screenshot:\/\/([0-9a-f]{16}\.(?:png|jpeg))$/.exec(uri);
+      const shot = match?.[1] ? store.screenshot(match[1]) : undefined;
+      if (!shot) return undefined;
+      return { contents: [{ uri, mimeType: shot.mimeType, blob: shot.data.toString('base64') }] };
+    },
   });
 }

@@ -17,16 +17,23 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  type ListResourcesResult,
   type McpServer,
   ProtocolError,
-  ProtocolErrorCode,
   type ReadResourceResult,
+  type Resource,
   ResourceNotFoundError,
-  ResourceTemplate,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { openInside, PathError } from '@refmcp/shared/paths';
-import { type ConnectionContext, decodeCursor, describeError, encodeCursor } from '@refmcp/shared/server';
+import { z } from '@refmcp/shared/schema';
+import {
+  type ConnectionContext,
+  describeError,
+  invalidParams as invalid,
+  parseResourceUri,
+  type ResourcePage,
+  registerResourceSet,
+} from '@refmcp/shared/server';
 import type { Config } from './config.js';
 import { looksBinary } from './grep.js';
 import { GitignoreRules } from './ignore-rules.js';
@@ -72,10 +79,6 @@ function textMimeType(name: string): string {
   return TEXT_TYPES[path.extname(name).toLowerCase()] ?? 'text/plain';
 }
 
-function invalid(message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
-}
-
 /** The filesystem path a `file://` URI names, or an InvalidParams error. */
 export function uriToPath(uri: string): string {
   let url: URL;
@@ -103,7 +106,7 @@ function toProtocolError(error: unknown, uri: string): Error {
 }
 
 /** Is this request served on the 2026-07-28 era (it carries the per-request `_meta` envelope)? */
-function isModernRequest(ctx: unknown): boolean {
+function isModernRequest(ctx: ServerContext): boolean {
   const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } }).mcpReq?.envelope;
   return envelope !== undefined && Object.keys(envelope).length > 0;
 }
@@ -160,24 +163,22 @@ async function readResource(
   }
 }
 
-interface ListPosition extends Record<string, unknown> {
+/** Where a resources/list page starts: after `after` in root `i` (the cursor's position). */
+const LIST_POSITION = z.object({
   /** Index of the root being walked. */
-  i: number;
+  i: z.number().int().nonnegative(),
   /** Last relative path handed out in that root. */
-  after?: string;
-}
+  after: z.string().optional(),
+});
+type ListPosition = z.infer<typeof LIST_POSITION>;
 
-async function listResources(config: Config, cursor: string | undefined): Promise<ListResourcesResult> {
-  let position: ListPosition = { i: 0 };
-  if (cursor) {
-    try {
-      position = decodeCursor<ListPosition>(cursor);
-    } catch (error) {
-      throw invalid((error as Error).message);
-    }
-  }
+async function listResources(
+  config: Config,
+  start: ListPosition | undefined,
+): Promise<ResourcePage<ListPosition>> {
+  const position: ListPosition = start ?? { i: 0 };
   const roots = config.workspace.roots;
-  const resources: ListResourcesResult['resources'] = [];
+  const resources: Resource[] = [];
   const deadline = performance.now() + config.walkTimeoutMs;
   // Where the page's last resource sits: the next page starts after it.
   let lastTaken: ListPosition | undefined;
@@ -196,7 +197,7 @@ async function listResources(config: Config, cursor: string | undefined): Promis
       if (!(e.kind === 'file' || (e.kind === 'symlink' && e.target === 'file'))) continue;
       // One file beyond the page proves there is more (no empty last page).
       if (resources.length >= config.maxEntries)
-        return { resources, nextCursor: encodeCursor({ ...lastTaken }) };
+        return { resources, ...(lastTaken ? { next: lastTaken } : {}) };
       const mimeType = mimeTypeFromName(e.name) ?? TEXT_TYPES[path.extname(e.name).toLowerCase()];
       resources.push({
         uri: pathToFileURL(path.join(root.configured, e.rel)).href,
@@ -208,7 +209,7 @@ async function listResources(config: Config, cursor: string | undefined): Promis
     if (walker.stats.timedOut) {
       // Resume after the last entry examined (or where this page started, if none was).
       const after = walker.stats.last ?? (i === position.i ? position.after : undefined);
-      return { resources, nextCursor: encodeCursor(after ? { i, after } : { i }) };
+      return { resources, next: after ? { i, after } : { i } };
     }
   }
   return { resources };
@@ -226,61 +227,44 @@ export function registerResources(server: McpServer, config: Config, context: Co
   const readWatches = new ResourceWatches({ onChange: notify, max: MAX_READ_WATCHES, onError });
   const closeAll = () => Promise.all([subscribed.closeAll(), readWatches.closeAll()]);
 
-  server.registerResource(
-    'file',
-    new ResourceTemplate('file://{+path}', { list: undefined }),
-    { title: TEMPLATE_TITLE, description: templateDescription(config) },
-    async (uri, _variables, ctx) => {
-      const { result, real } = await readResource(config, uri.href);
+  registerResourceSet(server, {
+    templates: [
+      {
+        name: 'file',
+        uriTemplate: 'file://{+path}',
+        title: TEMPLATE_TITLE,
+        description: templateDescription(config),
+      },
+    ],
+    // Pages through the walk of every allowed directory.
+    list: { cursor: LIST_POSITION, page: (after) => listResources(config, after) },
+    read: async (uri, ctx) => {
+      const url = parseResourceUri(uri);
+      if (url.protocol !== 'file:') return undefined; // the one template, file://{+path}, matches no other URI
+      const { result, real } = await readResource(config, url.href);
       if (isModernRequest(ctx)) {
-        await readWatches.add(uri.href, real, { evictOldest: true }).catch(onError);
+        await readWatches.add(url.href, real, { evictOldest: true }).catch(onError);
       }
       return result;
     },
-  );
-
-  // The SDK's resources/list ignores cursors; ours pages through the walk.
-  server.server.setRequestHandler('resources/list', async (request) =>
-    listResources(config, request.params?.cursor),
-  );
-
-  // One template, one page: any cursor is one this server never issued (pagination contract, ALL-05).
-  server.server.setRequestHandler('resources/templates/list', async (request) => {
-    if (request.params?.cursor !== undefined)
-      throw invalid('Invalid cursor: resources/templates/list has a single page');
-    return {
-      resourceTemplates: [
-        {
-          name: 'file',
-          uriTemplate: 'file://{+path}',
-          title: TEMPLATE_TITLE,
-          description: templateDescription(config),
-        },
-      ],
-    };
-  });
-
-  server.server.setRequestHandler('resources/subscribe', async (request) => {
-    const uri = request.params.uri;
-    const filePath = uriToPath(uri);
-    let real: string;
-    let directory = false;
-    try {
-      const resolved = await config.workspace.roots.resolve(filePath);
-      real = resolved.real;
-      directory = resolved.exists && (await fs.stat(real)).isDirectory();
-    } catch (error) {
-      throw toProtocolError(error, uri);
-    }
-    if (!(await subscribed.add(uri, real, { directory }))) {
-      throw invalid(`Too many subscriptions (limit ${MAX_SUBSCRIPTIONS}); unsubscribe from some first`);
-    }
-    return {};
-  });
-
-  server.server.setRequestHandler('resources/unsubscribe', async (request) => {
-    await subscribed.remove(request.params.uri);
-    return {};
+    subscriptions: {
+      subscribe: async (uri) => {
+        const filePath = uriToPath(uri);
+        let real: string;
+        let directory = false;
+        try {
+          const resolved = await config.workspace.roots.resolve(filePath);
+          real = resolved.real;
+          directory = resolved.exists && (await fs.stat(real)).isDirectory();
+        } catch (error) {
+          throw toProtocolError(error, uri);
+        }
+        if (!(await subscribed.add(uri, real, { directory }))) {
+          throw invalid(`Too many subscriptions (limit ${MAX_SUBSCRIPTIONS}); unsubscribe from some first`);
+        }
+      },
+      unsubscribe: (uri) => subscribed.remove(uri),
+    },
   });
 
   context.shutdown.addEventListener('abort', () => void closeAll(), { once: true });

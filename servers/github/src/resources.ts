@@ -6,13 +6,9 @@
  * enumeration (resources/list is empty: a repository tree is listed by get_repository_tree), and
  * both lists refuse cursors they never issued (ALL-05). The --repos scope applies.
  */
-import {
-  type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-} from '@modelcontextprotocol/server';
+import { type McpServer, type ReadResourceResult, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { describeError, encodePath } from '@refmcp/shared';
+import { invalidParams as invalid, registerResourceSet } from '@refmcp/shared/server';
 import type { Config } from './config.js';
 import { contentsUri, mimeType, readContents } from './files.js';
 import { GitHubApiError } from './github/errors.js';
@@ -21,8 +17,6 @@ import { OWNER_PATTERN, REPO_PATTERN } from './names.js';
 export const CONTENTS_TEMPLATE = 'repo://{owner}/{repo}/contents{/path*}';
 /** Largest file served as a resource, in bytes. */
 export const MAX_RESOURCE_BYTES = 8 * 1024 * 1024;
-
-const invalid = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
 /** owner, repo and path of a repo:// contents URI; InvalidParams for anything else. */
 export function parseContentsUri(uri: string): { owner: string; repo: string; path: string } {
@@ -49,59 +43,52 @@ export function parseContentsUri(uri: string): { owner: string; repo: string; pa
   return { owner, repo, path };
 }
 
+/** The contents of a repo:// URI: a file's bytes (text or blob) or a directory listing as JSON. */
+async function readResource(config: Config, uri: string): Promise<ReadResourceResult> {
+  const { owner, repo, path } = parseContentsUri(uri);
+  let contents: Awaited<ReturnType<typeof readContents>>;
+  try {
+    contents = await readContents(config, owner, repo, path, undefined);
+  } catch (error) {
+    if (error instanceof GitHubApiError && error.status === 404)
+      throw new ResourceNotFoundError(uri, error.message);
+    throw error;
+  }
+  if (contents.kind === 'dir')
+    return {
+      contents: [
+        {
+          uri,
+          mimeType: 'application/json',
+          text: JSON.stringify(
+            contents.entries.map((e) => ({ ...e, uri: contentsUri(owner, repo, e.path) })),
+          ),
+        },
+      ],
+    };
+  if (contents.kind === 'other')
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(contents) }] };
+  if (contents.bytes.length > MAX_RESOURCE_BYTES)
+    throw invalid(
+      `${path} is ${contents.bytes.length} bytes, over the ${MAX_RESOURCE_BYTES}-byte resource limit`,
+    );
+  if (contents.text !== undefined)
+    return { contents: [{ uri, mimeType: mimeType(path, true), text: contents.text }] };
+  return { contents: [{ uri, mimeType: mimeType(path, false), blob: contents.bytes.toString('base64') }] };
+}
+
+/** The repo:// template; no listing; reads through the --repos scope. */
 export function registerResources(server: McpServer, config: Config): void {
-  const template = {
-    name: 'repository-contents',
-    uriTemplate: CONTENTS_TEMPLATE,
-    title: 'Repository contents',
-    description: `A file (exact bytes: text, or a base64 blob) or a directory listing (JSON) of a GitHub repository's default branch, up to ${MAX_RESOURCE_BYTES / 1024 / 1024} MB.${config.scope ? ` Limited to ${config.scope.description}.` : ''}`,
-  };
-
-  server.server.setRequestHandler('resources/list', async (request) => {
-    if (request.params?.cursor !== undefined)
-      throw invalid('Invalid cursor: this server lists no resources (use the template)');
-    return { resources: [] };
-  });
-
-  server.server.setRequestHandler('resources/templates/list', async (request) => {
-    if (request.params?.cursor !== undefined)
-      throw invalid('Invalid cursor: resources/templates/list has a single page');
-    return { resourceTemplates: [template] };
-  });
-
-  server.server.setRequestHandler('resources/read', async (request) => {
-    const uri = request.params.uri;
-    const { owner, repo, path } = parseContentsUri(uri);
-    try {
-      const contents = await readContents(config, owner, repo, path, undefined);
-      if (contents.kind === 'dir')
-        return {
-          contents: [
-            {
-              uri,
-              mimeType: 'application/json',
-              text: JSON.stringify(
-                contents.entries.map((e) => ({ ...e, uri: contentsUri(owner, repo, e.path) })),
-              ),
-            },
-          ],
-        };
-      if (contents.kind === 'other')
-        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(contents) }] };
-      if (contents.bytes.length > MAX_RESOURCE_BYTES)
-        throw invalid(
-          `${path} is ${contents.bytes.length} bytes, over the ${MAX_RESOURCE_BYTES}-byte resource limit`,
-        );
-      if (contents.text !== undefined)
-        return { contents: [{ uri, mimeType: mimeType(path, true), text: contents.text }] };
-      return {
-        contents: [{ uri, mimeType: mimeType(path, false), blob: contents.bytes.toString('base64') }],
-      };
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      if (error instanceof GitHubApiError && error.status === 404)
-        throw new ResourceNotFoundError(uri, error.message);
-      throw new ProtocolError(ProtocolErrorCode.InternalError, describeError(error));
-    }
+  registerResourceSet(server, {
+    templates: [
+      {
+        name: 'repository-contents',
+        uriTemplate: CONTENTS_TEMPLATE,
+        title: 'Repository contents',
+        description: `A file (exact bytes: text, or a base64 blob) or a directory listing (JSON) of a GitHub repository's default branch, up to ${MAX_RESOURCE_BYTES / 1024 / 1024} MB.${config.scope ? ` Limited to ${config.scope.description}.` : ''}`,
+      },
+    ],
+    read: (uri) => readResource(config, uri),
+    secrets: config.token ? [config.token] : [],
   });
 }

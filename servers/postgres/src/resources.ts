@@ -9,19 +9,18 @@
  */
 import {
   completable,
-  type ListResourcesResult,
   type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  ResourceTemplate,
+  type ReadResourceResult,
+  UriTemplate,
 } from '@modelcontextprotocol/server';
 import { z } from '@refmcp/shared/schema';
 import {
   type ConnectionContext,
-  decodeCursor,
   describeError,
-  encodeCursor,
+  invalidParams as invalid,
+  parseResourceUri,
+  type ResourcePage,
+  registerResourceSet,
   ToolError,
 } from '@refmcp/shared/server';
 import { describeTable, describeText, listSchemas, listTables, type TableDescription } from './catalog.js';
@@ -47,10 +46,6 @@ export function tableUri(t: Target, schema: string, table: string): string {
   return `${resourceBase(t)}/${encodeURIComponent(schema)}/${encodeURIComponent(table)}/schema`;
 }
 
-function invalid(message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
-}
-
 /**
  * A valid SQL identifier as written in a query: quoted unless plain lower case, a quoted one with
  * its double quotes doubled (docs sql-syntax-lexical.html#SQL-SYNTAX-IDENTIFIERS; what pg's
@@ -60,21 +55,16 @@ export function sqlName(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
+/** Where a resources/list page starts: after table `a` = [schema, name] (the cursor's position). */
+const LIST_POSITION = z.object({ k: z.literal('resources'), a: z.tuple([z.string(), z.string()]) });
+type ListPosition = z.infer<typeof LIST_POSITION>;
+
 async function listResources(
   config: Config,
-  cursor: string | undefined,
+  start: ListPosition | undefined,
   signal: AbortSignal,
-): Promise<ListResourcesResult> {
-  let after: [string, string] | undefined;
-  if (cursor !== undefined) {
-    try {
-      const state = decodeCursor<{ k?: string; a?: [string, string] }>(cursor);
-      if (state.k !== 'resources' || !Array.isArray(state.a)) throw new Error('foreign cursor');
-      after = state.a;
-    } catch {
-      throw invalid('Invalid cursor for resources/list: pass nextCursor from the previous page');
-    }
-  }
+): Promise<ResourcePage<ListPosition>> {
+  const after = start?.a;
   const rows = await listTables(config, { limit: PAGE, ...(after ? { after } : {}) }, signal);
   const page = rows.slice(0, PAGE);
   const last = page[page.length - 1];
@@ -86,10 +76,29 @@ async function listResources(
       description: `Schema of ${t.kind} ${t.schema}.${t.name} (~${t.approx_rows ?? '?'} rows, ${t.size})`,
       mimeType: 'application/json',
     })),
-    ...(rows.length > PAGE && last
-      ? { nextCursor: encodeCursor({ k: 'resources', a: [last.schema, last.name] }) }
-      : {}),
+    ...(rows.length > PAGE && last ? { next: { k: 'resources', a: [last.schema, last.name] } } : {}),
   };
+}
+
+/** The describe_table description of the table a schema URI names, as JSON; undefined when none. */
+async function readTableSchema(
+  config: Config,
+  template: UriTemplate,
+  uri: string,
+  signal: AbortSignal,
+): Promise<ReadResourceResult | undefined> {
+  const href = parseResourceUri(uri).href;
+  const variables = template.match(href);
+  if (!variables) return undefined;
+  const decode = (v: unknown) => decodeURIComponent(String(Array.isArray(v) ? v[0] : v));
+  let table: TableDescription;
+  try {
+    table = await describeTable(config, decode(variables.table), decode(variables.schema), signal);
+  } catch (error) {
+    if (error instanceof ToolError && error.message.startsWith('table: no table')) return undefined;
+    throw invalid(describeError(error));
+  }
+  return { contents: [{ uri: href, mimeType: 'application/json', text: JSON.stringify(table, null, 2) }] };
 }
 
 /** Example queries for a table, built from its columns. */
@@ -141,56 +150,25 @@ export function registerResources(server: McpServer, config: Config, context: Co
       return [];
     });
 
-  server.registerResource(
-    'table-schema',
-    new ResourceTemplate(template, {
-      list: undefined,
-      complete: {
-        schema: (value) => quiet(() => completeSchema(value)),
-        table: (value, ctx) => quiet(() => completeTable(value, ctx?.arguments?.schema)),
-      },
-    }),
-    { title: 'Table schema', description, mimeType: 'application/json' },
-    async (uri, variables) => {
-      const decode = (v: unknown) => decodeURIComponent(String(Array.isArray(v) ? v[0] : v));
-      let table: TableDescription;
-      try {
-        table = await describeTable(config, decode(variables.table), decode(variables.schema), signal);
-      } catch (error) {
-        if (error instanceof ToolError && error.message.startsWith('table: no table'))
-          throw new ResourceNotFoundError(uri.href);
-        throw invalid(describeError(error));
-      }
-      return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(table, null, 2) }],
-      };
-    },
-  );
-
-  // The SDK's resources/list ignores cursors; ours pages through the catalog.
-  server.server.setRequestHandler('resources/list', async (request) => {
-    try {
-      return await listResources(config, request.params?.cursor, signal);
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      throw new ProtocolError(ProtocolErrorCode.InternalError, describeError(error));
-    }
-  });
-  // One template, one page: any cursor is one this server never issued (pagination contract, ALL-05).
-  server.server.setRequestHandler('resources/templates/list', async (request) => {
-    if (request.params?.cursor !== undefined)
-      throw invalid('Invalid cursor: resources/templates/list has a single page');
-    return {
-      resourceTemplates: [
-        {
-          name: 'table-schema',
-          uriTemplate: template,
-          title: 'Table schema',
-          description,
-          mimeType: 'application/json',
+  const uriTemplate = new UriTemplate(template);
+  registerResourceSet(server, {
+    templates: [
+      {
+        name: 'table-schema',
+        uriTemplate: template,
+        title: 'Table schema',
+        description,
+        mimeType: 'application/json',
+        complete: {
+          schema: (value) => quiet(() => completeSchema(value)),
+          table: (value, ctx) => quiet(() => completeTable(value, ctx?.arguments?.schema)),
         },
-      ],
-    };
+      },
+    ],
+    // Pages through the catalog (every table of the non-system schemas).
+    list: { cursor: LIST_POSITION, page: (after) => listResources(config, after, signal) },
+    read: (uri) => readTableSchema(config, uriTemplate, uri, signal),
+    secrets: config.secrets,
   });
 
   server.registerPrompt(

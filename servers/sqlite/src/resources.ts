@@ -9,14 +9,20 @@
  *   JSON-RPC -32602 (MCP spec 2025-11-25, "Pagination"; case ALL-05).
  */
 import {
-  type ListResourcesResult,
   type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  ResourceTemplate,
+  type ReadResourceResult,
+  type Resource,
+  UriTemplate,
 } from '@modelcontextprotocol/server';
-import { type ConnectionContext, decodeCursor, describeError, encodeCursor } from '@refmcp/shared/server';
+import { z } from '@refmcp/shared/schema';
+import {
+  type ConnectionContext,
+  describeError,
+  invalidParams as invalid,
+  parseResourceUri,
+  type ResourcePage,
+  registerResourceSet,
+} from '@refmcp/shared/server';
 import type { Config } from './config.js';
 import { describeTable, listTablesPage } from './tools/schema.js';
 
@@ -40,10 +46,6 @@ const SCHEMA = {
   mimeType: 'application/json',
 };
 
-function invalid(message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
-}
-
 /** The schema resource URI of table `name`. */
 export function schemaUri(name: string): string {
   return `${SCHEMA_PREFIX}${encodeURIComponent(name)}`;
@@ -60,90 +62,74 @@ export function tableFromUri(uri: string): string | undefined {
   }
 }
 
-async function listResources(config: Config, cursor: string | undefined): Promise<ListResourcesResult> {
-  let after: string | undefined;
-  if (cursor !== undefined) {
-    let state: { after?: unknown };
-    try {
-      state = decodeCursor<{ after?: unknown }>(cursor);
-    } catch (error) {
-      throw invalid(`Invalid cursor for resources/list: ${(error as Error).message}`);
-    }
-    if (typeof state.after !== 'string') throw invalid('Invalid cursor for resources/list');
-    after = state.after;
-  }
-  let page: Awaited<ReturnType<typeof listTablesPage>>;
-  try {
-    page = await listTablesPage(config.pool, after, config.maxRows);
-  } catch (error) {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, `resources/list: ${describeError(error)}`);
-  }
-  const resources: ListResourcesResult['resources'] = [];
-  if (after === undefined) resources.push({ uri: MEMO_URI, ...MEMO });
-  for (const t of page.tables) {
-    resources.push({
-      uri: schemaUri(t.name),
-      name: `schema/${t.name}`,
-      title: `Schema of ${t.type} ${t.name}`,
-      mimeType: 'application/json',
-    });
-  }
+/** Where a resources/list page starts: after table `after` (the cursor's position). */
+const LIST_POSITION = z.object({ after: z.string() });
+type ListPosition = z.infer<typeof LIST_POSITION>;
+
+/** A page of table schema resources (the memo is the set's fixed resource, first on page one). */
+async function listResources(
+  config: Config,
+  start: ListPosition | undefined,
+): Promise<ResourcePage<ListPosition>> {
+  const page = await listTablesPage(config.pool, start?.after, config.maxRows);
+  const resources: Resource[] = page.tables.map((t) => ({
+    uri: schemaUri(t.name),
+    name: `schema/${t.name}`,
+    title: `Schema of ${t.type} ${t.name}`,
+    mimeType: 'application/json',
+  }));
   const last = page.tables.at(-1);
-  return { resources, ...(page.more && last ? { nextCursor: encodeCursor({ after: last.name }) } : {}) };
+  return { resources, ...(page.more && last ? { next: { after: last.name } } : {}) };
 }
 
-export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
-  server.registerResource(MEMO.name, MEMO_URI, MEMO, async () => ({
-    contents: [{ uri: MEMO_URI, mimeType: 'text/plain', text: config.memo.render() }],
-  }));
+const SCHEMA_URIS = new UriTemplate(SCHEMA_TEMPLATE);
 
-  const template = new ResourceTemplate(SCHEMA_TEMPLATE, {
-    list: undefined,
-    complete: {
-      table: async (value) => {
-        try {
-          const result = await config.pool.read({ op: 'names', prefix: value, limit: COMPLETION_LIMIT });
-          return result.op === 'names' ? result.names : [];
-        } catch {
-          return [];
-        }
+/** The memo, or a table's schema as JSON; undefined for a URI that names neither. */
+async function readResource(config: Config, uri: string): Promise<ReadResourceResult | undefined> {
+  const href = parseResourceUri(uri).href;
+  if (href === MEMO_URI)
+    return { contents: [{ uri: MEMO_URI, mimeType: 'text/plain', text: config.memo.render() }] };
+  if (!SCHEMA_URIS.match(href)) return undefined;
+  const name = tableFromUri(href);
+  if (name === undefined) throw invalid(`Resource URI ${JSON.stringify(href)} names no table`);
+  const table = await describeTable(config.pool, name);
+  if (!table) return undefined;
+  return { contents: [{ uri: href, mimeType: 'application/json', text: JSON.stringify(table, null, 2) }] };
+}
+
+/** memo://insights and sqlite://schema/{table}, with completion of table names and memo updates. */
+export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
+  registerResourceSet(server, {
+    resources: [{ uri: MEMO_URI, ...MEMO }],
+    templates: [
+      {
+        name: 'schema',
+        uriTemplate: SCHEMA_TEMPLATE,
+        ...SCHEMA,
+        complete: {
+          table: async (value) => {
+            try {
+              const result = await config.pool.read({ op: 'names', prefix: value, limit: COMPLETION_LIMIT });
+              return result.op === 'names' ? result.names : [];
+            } catch {
+              return [];
+            }
+          },
+        },
+      },
+    ],
+    // Pages through the tables.
+    list: { cursor: LIST_POSITION, page: (after) => listResources(config, after) },
+    read: (uri) => readResource(config, uri),
+    // Only the memo changes while the server runs; subscribing to anything else would never notify.
+    subscriptions: {
+      subscribe: async (uri) => {
+        if (uri !== MEMO_URI)
+          throw invalid(`Only ${MEMO_URI} sends updates; ${JSON.stringify(uri)} cannot be subscribed to`);
       },
     },
+    listChanged: true,
   });
-  server.registerResource('schema', template, SCHEMA, async (uri) => {
-    const name = tableFromUri(uri.href);
-    if (name === undefined) throw invalid(`Resource URI ${JSON.stringify(uri.href)} names no table`);
-    let table: Awaited<ReturnType<typeof describeTable>>;
-    try {
-      table = await describeTable(config.pool, name);
-    } catch (error) {
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `resources/read: ${describeError(error)}`);
-    }
-    if (!table) throw new ResourceNotFoundError(uri.href);
-    return {
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(table, null, 2) }],
-    };
-  });
-
-  // The SDK's resources/list ignores cursors; ours pages through the tables.
-  server.server.setRequestHandler('resources/list', async (request) =>
-    listResources(config, request.params?.cursor),
-  );
-  server.server.setRequestHandler('resources/templates/list', async (request) => {
-    if (request.params?.cursor !== undefined)
-      throw invalid('Invalid cursor: resources/templates/list has a single page');
-    return { resourceTemplates: [{ name: 'schema', uriTemplate: SCHEMA_TEMPLATE, ...SCHEMA }] };
-  });
-
-  // Only the memo changes while the server runs; subscribing to anything else would never notify.
-  server.server.setRequestHandler('resources/subscribe', async (request) => {
-    if (request.params.uri !== MEMO_URI)
-      throw invalid(
-        `Only ${MEMO_URI} sends updates; ${JSON.stringify(request.params.uri)} cannot be subscribed to`,
-      );
-    return {};
-  });
-  server.server.setRequestHandler('resources/unsubscribe', async () => ({}));
 
   const stop = config.memo.onChange(() => {
     server.server

@@ -6,5 +6,6 @@ export * from './log.js';
 export * from './pages.js';
 export * from './query-cursor.js';
 export * from './requests.js';
+export * from './resources.js';
 export * from './run.js';
 export * from './tool.js';
