@@ -37,7 +37,7 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-function noMore(r: Awaited<ReturnType<typeof call>>): void {
+function noMore(r: Awaited<ReturnType<typeof callChecked>>): void {
   expect(r.isError).toBeFalsy();
   expect((r.structuredContent as { nextCursor?: string }).nextCursor).toBeUndefined();
   expect(resultText(r)).not.toContain('[truncated:');
