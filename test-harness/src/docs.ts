@@ -39,3 +39,17 @@ export function withToolsTable(readme: string, table: string): string {
   if (start < 0 || end < start) throw new Error(`README has no ${START} … ${END} section`);
   return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 }
+
+/** One README section of a server with toolsets: the toolset, whether it is off by default, its tools. */
+export interface ToolsetSection {
+  name: string;
+  offByDefault: boolean;
+  tools: Tool[];
+}
+
+/** A bold heading per toolset (`**issues**`, `**actions** (off by default)`), each followed by its table. */
+export function renderToolsetTables(sections: ToolsetSection[]): string {
+  return sections
+    .map((s) => `**${s.name}**${s.offByDefault ? ' (off by default)' : ''}\n\n${renderToolsTable(s.tools)}`)
+    .join('\n\n');
+}

@@ -1,6 +1,19 @@
 // @refmcp/test-harness: drive built MCP servers over stdio as a host does.
 
 export { compileJsonSchema, type SchemaVerdict } from '@refmcp/shared/json-schema';
+export {
+  type BuiltServer,
+  builtServerTarget,
+  type CheckedResult,
+  callChecked,
+  callOk,
+  listedTools,
+  outputProblems,
+  type StartBuiltServerOptions,
+  startBuiltServer,
+  structured,
+  tempDir,
+} from './built-server.js';
 export { CHECKS, checkServer } from './check-server.js';
 export {
   answersToolsList,
@@ -34,7 +47,7 @@ export {
   MODERN_PROTOCOL_VERSION,
   serverBin,
 } from './connect.js';
-export { renderToolsTable, withToolsTable } from './docs.js';
+export { renderToolsetTables, renderToolsTable, type ToolsetSection, withToolsTable } from './docs.js';
 export * from './fake-api/index.js';
 export { formatCallResult, formatReport, formatTools } from './format.js';
 export {
@@ -45,7 +58,7 @@ export {
 } from './host-config.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
-export { descendantPids, descendants, isAlive, type ProcessId } from './process-tree.js';
+export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
 export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
@@ -56,4 +69,13 @@ export {
   synthesizeValue,
   topLevelProperties,
 } from './synthesize.js';
+export {
+  checkToolSnapshots,
+  readToolSnapshots,
+  type ToolSnapshot,
+  type ToolSnapshotOptions,
+  type ToolSnapshotReport,
+  toolSnapshotText,
+  UPDATE_TOOLSNAPS_ENV,
+} from './toolsnaps.js';
 export { exitsWithin, type LaunchTarget, type ProcessExit, RecordingStdioTransport } from './transport.js';

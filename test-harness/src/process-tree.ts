@@ -104,3 +104,13 @@ export async function killAndWait(procs: ProcessId[], ms = 1000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Peak resident set size of a live process in bytes (Linux /proc `VmHWM`), or undefined elsewhere. */
+export function peakRssBytes(pid: number): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

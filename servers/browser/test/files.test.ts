@@ -3,8 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, callOk, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, ok, resultText, servePages, startServer, tempDir } from './support.js';
+import { servePages, startServer } from './support.js';
 
 let site: Awaited<ReturnType<typeof servePages>>;
 let conn: Connection;
@@ -29,7 +30,7 @@ beforeAll(async () => {
       <p id="r">none</p>`,
   });
   conn = await startServer(['--allowed-origins', site.origin, '--output-dir', out, '--upload-dir', uploads]);
-  await ok(conn, 'browser_navigate', { url: `${site.base}/`, snapshot: 'none' });
+  await callOk(conn, 'browser_navigate', { url: `${site.base}/`, snapshot: 'none' });
 });
 
 afterAll(async () => {
@@ -47,7 +48,7 @@ describe('BR-03 output files stay inside', () => {
     '\\\\server\\share\\x.png',
     'a/../../x.png',
   ])('BR-03 refuses screenshot filename %s', async (filename) => {
-    const result = await call(conn, 'browser_take_screenshot', { filename });
+    const result = await callChecked(conn, 'browser_take_screenshot', { filename });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/filename/);
   });
@@ -56,28 +57,28 @@ describe('BR-03 output files stay inside', () => {
     await mkdir(out, { recursive: true });
     await symlink(outside, join(out, 'link'));
     for (const filename of ['../escape.pdf', 'link/x.pdf']) {
-      const result = await call(conn, 'browser_pdf_save', { filename });
+      const result = await callChecked(conn, 'browser_pdf_save', { filename });
       expect(result.isError, filename).toBe(true);
     }
     expect(existsSync(join(outside, 'x.pdf'))).toBe(false);
   });
 
   it('BR-03 saves sub/dir/shot.png inside the output directory and returns the real path', async () => {
-    const result = await call(conn, 'browser_take_screenshot', { filename: 'sub/dir/shot.png' });
+    const result = await callChecked(conn, 'browser_take_screenshot', { filename: 'sub/dir/shot.png' });
     expect(result.isError).toBeFalsy();
     const saved = join(out, 'sub/dir/shot.png');
     expect(resultText(result)).toContain(`Saved to ${saved}`);
     expect(readFileSync(saved).subarray(1, 4).toString()).toBe('PNG');
     expect(result.content.some((c) => c.type === 'image')).toBe(true);
-    const pdf = await ok(conn, 'browser_pdf_save', { filename: 'docs/page.pdf' });
+    const pdf = await callOk(conn, 'browser_pdf_save', { filename: 'docs/page.pdf' });
     expect(pdf).toContain(join(out, 'docs/page.pdf'));
     expect(readFileSync(join(out, 'docs/page.pdf')).subarray(0, 4).toString()).toBe('%PDF');
-    const snap = await ok(conn, 'browser_snapshot', { filename: 'snaps/page.txt' });
+    const snap = await callOk(conn, 'browser_snapshot', { filename: 'snaps/page.txt' });
     expect(snap).toContain(join(out, 'snaps/page.txt'));
   });
 
   it('BR-03 screenshots are resources', async () => {
-    const text = await ok(conn, 'browser_take_screenshot', {});
+    const text = await callOk(conn, 'browser_take_screenshot', {});
     const uri = /resource (screenshot:\/\/\S+)/.exec(text)?.[1] ?? '';
     const { resources } = await conn.client.listResources();
     expect(resources.map((r) => r.uri)).toContain(uri);
@@ -86,11 +87,11 @@ describe('BR-03 output files stay inside', () => {
   });
 
   it('BR-03 uploads only from the upload directory', async () => {
-    await ok(conn, 'browser_click', { target: '#f', snapshot: 'none' });
-    const refused = await call(conn, 'browser_file_upload', { paths: [join(outside, 'secret.txt')] });
+    await callOk(conn, 'browser_click', { target: '#f', snapshot: 'none' });
+    const refused = await callChecked(conn, 'browser_file_upload', { paths: [join(outside, 'secret.txt')] });
     expect(refused.isError).toBe(true);
     expect(resultText(refused)).toMatch(/paths:.*outside/);
-    const done = await ok(conn, 'browser_file_upload', { paths: ['hello.txt'] });
+    const done = await callOk(conn, 'browser_file_upload', { paths: ['hello.txt'] });
     expect(done).toMatch(/got hello\.txt 12/);
   });
 });
@@ -99,13 +100,15 @@ describe('without --output-dir', () => {
   it('BR-03 refuses every file output and still returns screenshots inline', async () => {
     const plain = await startServer(['--allowed-origins', site.origin]);
     try {
-      const saved = await call(plain, 'browser_take_screenshot', { filename: 'x.png' });
+      const saved = await callChecked(plain, 'browser_take_screenshot', { filename: 'x.png' });
       expect(saved.isError).toBe(true);
       expect(resultText(saved)).toMatch(/no --output-dir/);
-      const inline = await call(plain, 'browser_take_screenshot', {});
+      const inline = await callChecked(plain, 'browser_take_screenshot', {});
       expect(inline.isError).toBeFalsy();
       expect(inline.content.some((c) => c.type === 'image')).toBe(true);
-      expect((await call(plain, 'browser_file_upload', { paths: ['/etc/passwd'] })).isError).toBe(true);
+      expect((await callChecked(plain, 'browser_file_upload', { paths: ['/etc/passwd'] })).isError).toBe(
+        true,
+      );
     } finally {
       await plain.close();
     }

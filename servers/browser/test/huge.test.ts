@@ -1,7 +1,8 @@
 /** BR-04: a page with 200k DOM nodes never crashes the server; snapshots are capped with a marker. */
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, callOk, resultText } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, ok, resultText, servePages, startServer } from './support.js';
+import { servePages, startServer } from './support.js';
 
 let site: Awaited<ReturnType<typeof servePages>>;
 let conn: Connection;
@@ -44,36 +45,36 @@ afterAll(async () => {
 
 describe('BR-04 huge pages', () => {
   it('BR-04 200k nodes: capped snapshot with a truncation marker, no crash, actions without snapshot', async () => {
-    const nav = await call(conn, 'browser_navigate', { url: `${site.base}/`, snapshot: 'none' });
+    const nav = await callChecked(conn, 'browser_navigate', { url: `${site.base}/`, snapshot: 'none' });
     expect(nav.isError).toBeFalsy();
-    const snapshot = await ok(conn, 'browser_snapshot');
+    const snapshot = await callOk(conn, 'browser_snapshot');
     expect(Buffer.byteLength(snapshot)).toBeLessThan(25_000);
     expect(snapshot).toMatch(/\[truncated: the page has (\d{6}) elements/);
     expect(Number(/the page has (\d+) elements/.exec(snapshot)?.[1])).toBeGreaterThanOrEqual(200_000);
     expect(snapshot).toContain('button "Top button" #top');
-    const click = await ok(conn, 'browser_click', { target: '#top', snapshot: 'none' });
+    const click = await callOk(conn, 'browser_click', { target: '#top', snapshot: 'none' });
     expect(click).toMatch(/^Clicked #top\.\nPage: .*"Huge"$/);
-    const text = await ok(conn, 'browser_get_text', { target: '#top' });
+    const text = await callOk(conn, 'browser_get_text', { target: '#top' });
     expect(text).toContain('clicked');
     // The server is alive and still answers with full snapshots on normal pages.
-    expect(await ok(conn, 'browser_navigate', { url: `${site.base}/small` })).toMatch(
+    expect(await callOk(conn, 'browser_navigate', { url: `${site.base}/small` })).toMatch(
       /button "ok" \[ref=(f\d+)?e\d+\]/,
     );
     expect(conn.exitStatus()).toBeUndefined();
   }, 120_000);
 
   it('BR-04 a page cannot fake its element count or break snapshots through the globals the check reads', async () => {
-    const huge = await ok(conn, 'browser_navigate', {
+    const huge = await callOk(conn, 'browser_navigate', {
       url: `${site.base}/huge-claims-small`,
       snapshot: 'none',
     });
     expect(huge).toMatch(/Huge/);
-    expect(await ok(conn, 'browser_snapshot')).toMatch(/\[truncated: the page has \d{6} elements/);
+    expect(await callOk(conn, 'browser_snapshot')).toMatch(/\[truncated: the page has \d{6} elements/);
     for (const path of ['/claims-huge', '/new-every-time', '/throwing-performance']) {
-      const page = await ok(conn, 'browser_navigate', { url: `${site.base}${path}` });
+      const page = await callOk(conn, 'browser_navigate', { url: `${site.base}${path}` });
       expect(page, path).toMatch(/Page: .* — "Hostile"/);
       expect(page, path).toMatch(/button "Press" \[ref=(f\d+)?e\d+\]/);
-      expect(await ok(conn, 'browser_snapshot'), path).toMatch(/button "Press" \[ref=/);
+      expect(await callOk(conn, 'browser_snapshot'), path).toMatch(/button "Press" \[ref=/);
     }
   }, 120_000);
 
@@ -91,12 +92,12 @@ describe('BR-04 huge pages', () => {
       '1500',
     ]);
     try {
-      const first = await ok(c, 'browser_navigate', { url: `${local.base}/` });
+      const first = await callOk(c, 'browser_navigate', { url: `${local.base}/` });
       const offset = Number(/offset=(\d+)/.exec(first)?.[1]);
       expect(offset).toBeGreaterThan(20);
-      const next = await ok(c, 'browser_snapshot', { offset });
+      const next = await callOk(c, 'browser_snapshot', { offset });
       expect(next).toMatch(/Snapshot from line \d+:/);
-      expect(resultText(await call(c, 'browser_snapshot', { offset: 10_000_000 }))).toMatch(
+      expect(resultText(await callChecked(c, 'browser_snapshot', { offset: 10_000_000 }))).toMatch(
         /offset: .* past the end/,
       );
     } finally {

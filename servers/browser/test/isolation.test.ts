@@ -7,9 +7,9 @@ import { existsSync, lstatSync, readFileSync, type Stats } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { isAlive, serverBin } from '@refmcp/test-harness';
+import { callChecked, callOk, isAlive, resultText, serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserPids, call, ok, resultText, servePages, startServer, tempDir } from './support.js';
+import { browserPids, servePages, startServer } from './support.js';
 
 let site: Awaited<ReturnType<typeof servePages>>;
 let dir: string;
@@ -62,8 +62,8 @@ describe('BR-05 two clients', () => {
     let profiles: string[] = [];
     try {
       const [ra, rb] = await Promise.all([
-        ok(a, 'browser_navigate', { url: `${site.base}/` }),
-        ok(b, 'browser_navigate', { url: `${site.base}/two` }),
+        callOk(a, 'browser_navigate', { url: `${site.base}/` }),
+        callOk(b, 'browser_navigate', { url: `${site.base}/two` }),
       ]);
       expect(ra).toContain('"One"');
       expect(rb).toContain('"Two"');
@@ -72,7 +72,7 @@ describe('BR-05 two clients', () => {
       for (const profile of profiles) expect(profile).toMatch(/playwright_chromiumdev_profile-/);
       await a.close();
       // b is unaffected by a's exit.
-      expect(await ok(b, 'browser_snapshot')).toContain('second');
+      expect(await callOk(b, 'browser_snapshot')).toContain('second');
     } finally {
       await a.close();
       await b.close();
@@ -84,7 +84,7 @@ describe('BR-05 two clients', () => {
   it('BR-05 a stale lock left by a killed process does not block the next start (--user-data-dir)', async () => {
     const profile = join(dir, 'profile');
     const first = await startServer(['--allowed-origins', site.origin, '--user-data-dir', profile]);
-    await ok(first, 'browser_navigate', { url: `${site.base}/` });
+    await callOk(first, 'browser_navigate', { url: `${site.base}/` });
     const chromes = await browserPids(first.pid);
     process.kill(first.pid, 'SIGKILL');
     await first.exited;
@@ -96,7 +96,7 @@ describe('BR-05 two clients', () => {
     expect(lstatOrUndefined(lock)?.isSymbolicLink()).toBe(true);
     const second = await startServer(['--allowed-origins', site.origin, '--user-data-dir', profile]);
     try {
-      expect(await ok(second, 'browser_navigate', { url: `${site.base}/two` })).toContain('second');
+      expect(await callOk(second, 'browser_navigate', { url: `${site.base}/two` })).toContain('second');
     } finally {
       await second.close();
     }
@@ -107,7 +107,7 @@ describe('shutdown and crashes', () => {
   it('ALL-04 stdin EOF and SIGTERM close the browser: no Chromium left behind', async () => {
     for (const how of ['eof', 'sigterm'] as const) {
       const conn = await startServer(['--allowed-origins', site.origin]);
-      await ok(conn, 'browser_navigate', { url: `${site.base}/` });
+      await callOk(conn, 'browser_navigate', { url: `${site.base}/` });
       const chromes = await browserPids(conn.pid);
       expect(chromes.length).toBeGreaterThan(0);
       const started = Date.now();
@@ -124,12 +124,12 @@ describe('shutdown and crashes', () => {
   it('a crashed tab is reported, replaced, and leaves no orphan at exit', async () => {
     const conn = await startServer(['--allowed-origins', site.origin]);
     try {
-      await ok(conn, 'browser_navigate', { url: `${site.base}/` });
+      await callOk(conn, 'browser_navigate', { url: `${site.base}/` });
       const renderers = await browserPids(conn.pid, '--type=renderer');
       expect(renderers.length).toBeGreaterThan(0);
       for (const pid of renderers) process.kill(pid, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 500));
-      const after = await call(conn, 'browser_navigate', { url: `${site.base}/two` });
+      const after = await callChecked(conn, 'browser_navigate', { url: `${site.base}/two` });
       expect(resultText(after)).toMatch(/crashed/);
       expect(resultText(after)).toContain('second');
       const chromes = await browserPids(conn.pid);

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, callOk, resultText } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserPids, call, ok, resultText, servePages, startServer } from './support.js';
+import { browserPids, servePages, startServer } from './support.js';
 
 type Site = Awaited<ReturnType<typeof servePages>>;
 let site: Site;
@@ -42,19 +43,21 @@ afterAll(async () => {
 
 describe('BR-01 SSRF defaults', () => {
   it('BR-01 refuses the metadata endpoint by default, naming the rule', async () => {
-    const result = await call(conn, 'browser_navigate', { url: 'http://169.254.169.254/latest/meta-data/' });
+    const result = await callChecked(conn, 'browser_navigate', {
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/rule: metadata/);
   });
 
   it('BR-01 allows the origin the operator allowed, refuses loopback on any other port or name', async () => {
-    expect(await ok(conn, 'browser_navigate', { url: `${site.base}/` })).toMatch(/Allowed page/);
+    expect(await callOk(conn, 'browser_navigate', { url: `${site.base}/` })).toMatch(/Allowed page/);
     for (const url of [
       `${forbidden.base}/secret`,
       `http://localhost:${forbidden.port}/secret`,
       `http://2130706433:${forbidden.port}/secret`,
     ]) {
-      const result = await call(conn, 'browser_navigate', { url });
+      const result = await callChecked(conn, 'browser_navigate', { url });
       expect(result.isError, url).toBe(true);
       expect(resultText(result)).toMatch(/rule: loopback/);
     }
@@ -62,21 +65,21 @@ describe('BR-01 SSRF defaults', () => {
   });
 
   it('BR-01 checks every redirect hop', async () => {
-    const toLoopback = await call(conn, 'browser_navigate', { url: `${site.base}/redirect` });
+    const toLoopback = await callChecked(conn, 'browser_navigate', { url: `${site.base}/redirect` });
     expect(toLoopback.isError).toBe(true);
     expect(resultText(toLoopback)).toMatch(/rule: loopback.*redirect hop 1/s);
-    const toMetadata = await call(conn, 'browser_navigate', { url: `${site.base}/redirect-metadata` });
+    const toMetadata = await callChecked(conn, 'browser_navigate', { url: `${site.base}/redirect-metadata` });
     expect(toMetadata.isError).toBe(true);
     expect(resultText(toMetadata)).toMatch(/rule: metadata/);
     expect(forbidden.hits.get('/secret') ?? 0).toBe(0);
   });
 
   it('BR-01 checks subresources, frames and fetches of an allowed page', async () => {
-    const text = await ok(conn, 'browser_navigate', { url: `${site.base}/subresources` });
+    const text = await callOk(conn, 'browser_navigate', { url: `${site.base}/subresources` });
     expect(text).toMatch(/Requests of the page refused by the network policy \(\d+\):[\s\S]*rule: loopback/);
     expect(text).not.toContain('SECRET-PAGE');
-    await ok(conn, 'browser_wait_for', { time: 0.5 });
-    const requests = await ok(conn, 'browser_network_requests', { static: true });
+    await callOk(conn, 'browser_wait_for', { time: 0.5 });
+    const requests = await callOk(conn, 'browser_network_requests', { static: true });
     expect(requests).toMatch(/pixel\.png → REFUSED by the network policy \(rule: loopback\)/);
     expect(requests).toMatch(/\/api → REFUSED by the network policy \(rule: loopback\)/);
     expect([...forbidden.hits.values()].reduce((a, b) => a + b, 0)).toBe(0);
@@ -92,19 +95,19 @@ describe('BR-02 local schemes', () => {
     'view-source:http://127.0.0.1/',
     'javascript:alert(1)',
   ])('BR-02 refuses %s', async (url) => {
-    const result = await call(conn, 'browser_navigate', { url });
+    const result = await callChecked(conn, 'browser_navigate', { url });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/rule: scheme/);
     expect(resultText(result)).toMatch(/Only the operator can change this \(--allowed-schemes\)/);
   });
 
   it('BR-02 frames and links of a page cannot show local files', async () => {
-    await ok(conn, 'browser_navigate', { url: `${site.base}/frames` });
-    await call(conn, 'browser_click', { target: 'a', snapshot: 'none' });
-    const snapshot = await ok(conn, 'browser_snapshot');
-    const text = await ok(conn, 'browser_get_text');
+    await callOk(conn, 'browser_navigate', { url: `${site.base}/frames` });
+    await callChecked(conn, 'browser_click', { target: 'a', snapshot: 'none' });
+    const snapshot = await callOk(conn, 'browser_snapshot');
+    const text = await callOk(conn, 'browser_get_text');
     for (const out of [snapshot, text]) expect(out).not.toMatch(/root:x:0:0/);
-    expect(await ok(conn, 'browser_tabs', { action: 'list' })).not.toMatch(/file:/i);
+    expect(await callOk(conn, 'browser_tabs', { action: 'list' })).not.toMatch(/file:/i);
   });
 });
 
@@ -116,7 +119,10 @@ describe('BR-06 no self-unlocking', () => {
       { allowedOrigins: '*' },
       { proxy: 'http://x' },
     ]) {
-      const result = await call(conn, 'browser_navigate', { url: 'http://169.254.169.254/', ...extra });
+      const result = await callChecked(conn, 'browser_navigate', {
+        url: 'http://169.254.169.254/',
+        ...extra,
+      });
       expect(result.isError).toBe(true);
       expect(resultText(result)).toContain(Object.keys(extra)[0] ?? '');
     }
@@ -141,7 +147,7 @@ describe('BR-06 no self-unlocking', () => {
   });
 
   it('the effective --disable-features (Chromium honours only the last) keeps every feature Playwright disables, plus RenderDocument; the Playwright patches are in place', async () => {
-    await ok(conn, 'browser_navigate', { url: `${site.base}/` });
+    await callOk(conn, 'browser_navigate', { url: `${site.base}/` });
     const [pid] = await browserPids(conn.pid, '--proxy-server');
     const lists = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
       .split('\0')
@@ -163,19 +169,19 @@ describe('BR-06 no self-unlocking', () => {
     } finally {
       await plain.close();
     }
-    await ok(conn, 'browser_navigate', { url: `${site.base}/` });
-    const fetched = await ok(conn, 'browser_evaluate', {
+    await callOk(conn, 'browser_navigate', { url: `${site.base}/` });
+    const fetched = await callOk(conn, 'browser_evaluate', {
       function: `() => fetch('${forbidden.base}/api').then(r => 'status ' + r.status, e => 'failed: ' + e.message)`,
     });
     expect(fetched).toMatch(/status 403|failed/);
-    const nav = await ok(conn, 'browser_evaluate', {
+    const nav = await callOk(conn, 'browser_evaluate', {
       function: "() => { location.href = 'http://169.254.169.254/latest/meta-data/'; return 'ok'; }",
     });
     expect(nav).toMatch(/ok/);
-    await ok(conn, 'browser_wait_for', { time: 0.5 });
-    expect(await ok(conn, 'browser_get_text')).not.toMatch(/ami-id|meta-data\/\n/);
+    await callOk(conn, 'browser_wait_for', { time: 0.5 });
+    expect(await callOk(conn, 'browser_get_text')).not.toMatch(/ami-id|meta-data\/\n/);
     expect(forbidden.hits.get('/api') ?? 0).toBe(0);
-    const requests = await ok(conn, 'browser_network_requests');
+    const requests = await callOk(conn, 'browser_network_requests');
     expect(requests).toMatch(/169\.254\.169\.254.*REFUSED.*rule: metadata/);
   });
 });

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Connection, connect, serverBin } from '@refmcp/test-harness';
+import { type Connection, callChecked, connect, resultText, serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 let base: string;
 let cleanup: () => Promise<void>;
@@ -34,7 +34,7 @@ describe('FS-01 prefix sibling', () => {
           ['list_directory', { path: join(base, 'fs01', 'allowed_secrets') }],
           ['write_file', { path: join(base, 'fs01', 'allowed-evil', 'x.txt'), content: 'x' }],
         ] as const) {
-          const r = await call(conn, tool, args);
+          const r = await callChecked(conn, tool, args);
           expect(r.isError, `${tool} with ${configured}`).toBe(true);
           expect(resultText(r)).toMatch(/outside the allowed directories/i);
           expect(resultText(r)).not.toContain('SECRET-KEY');
@@ -74,7 +74,7 @@ describe('FS-03 writing through links', () => {
       ['move_file', { source: join(allowed, 'plain.txt'), destination: join(allowed, 'new.txt') }],
     ] as const;
     for (const [tool, args] of calls) {
-      const r = await call(conn, tool, args);
+      const r = await callChecked(conn, tool, args);
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
     }
     expect(await readdir(outside)).toEqual([]);
@@ -82,7 +82,7 @@ describe('FS-03 writing through links', () => {
   });
 
   it('(b) says access is denied, not that the parent directory does not exist', async () => {
-    const r = await call(conn, 'write_file', { path: join(allowed, 'sub', 'x.txt'), content: 'x' });
+    const r = await callChecked(conn, 'write_file', { path: join(allowed, 'sub', 'x.txt'), content: 'x' });
     expect(resultText(r)).toMatch(/access denied|outside the allowed directories/i);
     expect(resultText(r)).not.toMatch(/does not exist|no such file|ENOENT/i);
   });
@@ -98,11 +98,11 @@ describe('FS-04 the allowed directory is itself a symlink', () => {
     const conn = await startServer([alias]);
     try {
       for (const path of [join(alias, 'a.txt'), join(real, 'a.txt')]) {
-        const r = await call(conn, 'read_text_file', { path });
+        const r = await callChecked(conn, 'read_text_file', { path });
         expect(r.isError, path).toBeFalsy();
         expect(resultText(r)).toBe('through either name\n');
       }
-      const dirs = resultText(await call(conn, 'list_allowed_directories', {}));
+      const dirs = resultText(await callChecked(conn, 'list_allowed_directories', {}));
       expect(dirs).toContain(alias);
     } finally {
       await conn.close();
@@ -118,11 +118,11 @@ describe('FS-05 relative paths', () => {
     const bin = serverBin('filesystem');
     const conn = await connect({ command: bin.command, args: [...bin.args, allowed], cwd: '/' });
     try {
-      const r = await call(conn, 'read_text_file', { path: 'notes/m.log' });
+      const r = await callChecked(conn, 'read_text_file', { path: 'notes/m.log' });
       expect(r.isError).toBeFalsy();
       expect(resultText(r)).toBe('log line\n');
       // "etc/passwd" exists under the cwd "/", but relative paths never look there.
-      const cwdFile = await call(conn, 'read_text_file', { path: 'etc/passwd' });
+      const cwdFile = await callChecked(conn, 'read_text_file', { path: 'etc/passwd' });
       expect(cwdFile.isError).toBe(true);
       expect(resultText(cwdFile)).not.toContain('root:');
     } finally {
@@ -141,23 +141,23 @@ describe('FS-06 Unicode names', () => {
     await writeFile(join(allowed, nfd, 'menu.txt'), 'soup\n');
     const conn = await startServer([allowed]);
     try {
-      const listed = await call(conn, 'list_directory', { path: allowed });
+      const listed = await callChecked(conn, 'list_directory', { path: allowed });
       const entries = (listed.structuredContent as { entries: { name: string }[] }).entries.map(
         (e) => e.name,
       );
       expect(entries.sort()).toEqual([...names, nfd].sort());
       for (const n of names) {
-        const r = await call(conn, 'read_text_file', { path: join(allowed, n) });
+        const r = await callChecked(conn, 'read_text_file', { path: join(allowed, n) });
         expect(r.isError, n).toBeFalsy();
         expect(resultText(r)).toBe(`content of ${n}\n`);
       }
-      const moved = await call(conn, 'move_file', {
+      const moved = await callChecked(conn, 'move_file', {
         source: join(allowed, names[0] as string),
         destination: join(allowed, `moved ${names[0]}`),
       });
       expect(moved.isError).toBeFalsy();
       expect(await readFile(join(allowed, `moved ${names[0]}`), 'utf8')).toBe(`content of ${names[0]}\n`);
-      const nfc = await call(conn, 'read_text_file', {
+      const nfc = await callChecked(conn, 'read_text_file', {
         path: join(allowed, nfd.normalize('NFC'), 'menu.txt'),
       });
       expect(nfc.isError).toBeFalsy();

@@ -5,10 +5,17 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  findDuplicates,
+  followPages,
+  resultText,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTree } from './fixtures/trees.js';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 interface Match {
   path: string;
@@ -70,7 +77,7 @@ afterAll(async () => {
 });
 
 const grep = async (c: Connection, args: Record<string, unknown>) => {
-  const r = await call(c, 'search_file_contents', { path: repo, ...args });
+  const r = await callChecked(c, 'search_file_contents', { path: repo, ...args });
   return { r, s: r.structuredContent as unknown as GrepResult, text: resultText(r) };
 };
 const where = (s: GrepResult) => s.matches.map((m) => `${m.path.slice(repo.length + 1)}:${m.line}`);

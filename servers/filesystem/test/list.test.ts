@@ -4,9 +4,16 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  findDuplicates,
+  followPages,
+  resultText,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, startUnprivileged, tempDir } from './support.js';
+import { startServer, startUnprivileged } from './support.js';
 
 interface Entry {
   name: string;
@@ -61,7 +68,7 @@ afterAll(async () => {
 
 describe('list_directory', () => {
   it('prints [FILE]/[DIR] lines as the official server does, sorted by name', async () => {
-    const r = await call(conn, 'list_directory', { path: dir });
+    const r = await callChecked(conn, 'list_directory', { path: dir });
     expect(r.isError).toBeFalsy();
     const lines = resultText(r).split('\n');
     expect(lines).toContain('[FILE] a.txt');
@@ -75,11 +82,11 @@ describe('list_directory', () => {
   });
 
   it('FS-02: leaves out symlinks pointing outside, and refuses to list through one', async () => {
-    const r = await call(conn, 'list_directory', { path: dir });
+    const r = await callChecked(conn, 'list_directory', { path: dir });
     expect(resultText(r)).not.toContain('etc-like');
     expect(resultText(r)).not.toContain('passwd-like');
     expect(resultText(r)).toContain('2 symlink(s) not shown');
-    const through = await call(conn, 'list_directory', { path: join(dir, 'etc-like') });
+    const through = await callChecked(conn, 'list_directory', { path: join(dir, 'etc-like') });
     expect(through.isError).toBe(true);
     expect(resultText(through)).toMatch(/outside the allowed directories/);
     expect(resultText(through)).not.toContain('secret.txt');
@@ -87,14 +94,14 @@ describe('list_directory', () => {
 
   it('ALL-08: answers the same on the 2026-07-28 era', async () => {
     expect(modern.era).toBe('modern');
-    const legacy = await call(conn, 'list_directory', { path: dir });
-    const current = await call(modern, 'list_directory', { path: dir });
+    const legacy = await callChecked(conn, 'list_directory', { path: dir });
+    const current = await callChecked(modern, 'list_directory', { path: dir });
     expect(current.structuredContent).toEqual(legacy.structuredContent);
     expect(resultText(current)).toBe(resultText(legacy));
   });
 
   it('refuses a file path, naming the argument', async () => {
-    const r = await call(conn, 'list_directory', { path: join(dir, 'a.txt') });
+    const r = await callChecked(conn, 'list_directory', { path: join(dir, 'a.txt') });
     expect(r.isError).toBe(true);
     expect(resultText(r)).toMatch(/^path: .* is not a directory/);
   });
@@ -102,8 +109,12 @@ describe('list_directory', () => {
   it('ALL-05: pages through a big directory with nextCursor, no duplicates, union equals the directory', async () => {
     const walk = await followPages(
       async (cursor: string | undefined) =>
-        (await call(paged, 'list_directory', { path: join(dir, 'big'), ...(cursor ? { cursor } : {}) }))
-          .structuredContent as unknown as Listing,
+        (
+          await callChecked(paged, 'list_directory', {
+            path: join(dir, 'big'),
+            ...(cursor ? { cursor } : {}),
+          })
+        ).structuredContent as unknown as Listing,
       (page) => page.nextCursor,
     );
     expect(walk.pages).toHaveLength(6);
@@ -114,7 +125,7 @@ describe('list_directory', () => {
   });
 
   it('ALL-05: a cut page says so in text, with how to continue', async () => {
-    const r = await call(paged, 'list_directory', { path: join(dir, 'big') });
+    const r = await callChecked(paged, 'list_directory', { path: join(dir, 'big') });
     const text = resultText(r);
     const cursor = (r.structuredContent as unknown as Listing).nextCursor;
     expect(text).toContain(
@@ -123,9 +134,9 @@ describe('list_directory', () => {
   });
 
   it('refuses a cursor from another query', async () => {
-    const first = (await call(paged, 'list_directory', { path: join(dir, 'big') }))
+    const first = (await callChecked(paged, 'list_directory', { path: join(dir, 'big') }))
       .structuredContent as unknown as Listing;
-    const r = await call(paged, 'list_directory', { path: dir, cursor: first.nextCursor });
+    const r = await callChecked(paged, 'list_directory', { path: dir, cursor: first.nextCursor });
     expect(r.isError).toBe(true);
     expect(resultText(r)).toMatch(/^cursor: .*different query/);
   });
@@ -133,7 +144,10 @@ describe('list_directory', () => {
 
 describe('list_directory_with_sizes', () => {
   it('shows sizes and totals like the official server, sorted by size when asked', async () => {
-    const r = await call(conn, 'list_directory_with_sizes', { path: join(dir, 'big'), sortBy: 'size' });
+    const r = await callChecked(conn, 'list_directory_with_sizes', {
+      path: join(dir, 'big'),
+      sortBy: 'size',
+    });
     const s = r.structuredContent as unknown as Listing;
     expect(s.entries[0]).toEqual({ name: 'file-56.txt', type: 'file', size: 560 });
     expect(s.entries.map((e) => e.size)).toEqual(
@@ -151,7 +165,7 @@ describe('list_directory_with_sizes', () => {
     const walk = await followPages(
       async (cursor: string | undefined) =>
         (
-          await call(paged, 'list_directory_with_sizes', {
+          await callChecked(paged, 'list_directory_with_sizes', {
             path: join(dir, 'big'),
             sortBy: 'size',
             ...(cursor ? { cursor } : {}),
@@ -175,9 +189,11 @@ describe('a directory with read but no search permission', () => {
       chmodSync(join(dir, 'names-only'), 0o644); // r but no x for owner, group and others
       const server = await startUnprivileged([dir]);
       try {
-        const plain = await call(server, 'list_directory', { path: join(dir, 'names-only') });
+        const plain = await callChecked(server, 'list_directory', { path: join(dir, 'names-only') });
         expect(resultText(plain)).toContain('f.txt');
-        const sized = await call(server, 'list_directory_with_sizes', { path: join(dir, 'names-only') });
+        const sized = await callChecked(server, 'list_directory_with_sizes', {
+          path: join(dir, 'names-only'),
+        });
         expect(sized.isError).toBeFalsy();
         expect(sized.structuredContent).toMatchObject({ entries: [{ name: 'f.txt', type: 'file' }] });
         expect(resultText(sized)).toMatch(/f\.txt\s+\(size unknown\)/);

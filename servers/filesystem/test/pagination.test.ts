@@ -6,8 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 const PAGE = 3;
 let dir: string;
@@ -36,7 +37,7 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-function noMore(r: Awaited<ReturnType<typeof call>>): void {
+function noMore(r: Awaited<ReturnType<typeof callChecked>>): void {
   expect(r.isError).toBeFalsy();
   expect((r.structuredContent as { nextCursor?: string }).nextCursor).toBeUndefined();
   expect(resultText(r)).not.toContain('[truncated:');
@@ -44,25 +45,29 @@ function noMore(r: Awaited<ReturnType<typeof call>>): void {
 
 describe('a page filled exactly is the last page', () => {
   it('search_files: exactly a page of matches, more entries after the last one', async () => {
-    const r = await call(conn, 'search_files', { path: dir, pattern: '**/hit-*.txt' });
+    const r = await callChecked(conn, 'search_files', { path: dir, pattern: '**/hit-*.txt' });
     expect((r.structuredContent as { matches: unknown[] }).matches).toHaveLength(PAGE);
     noMore(r);
   });
 
   it('search_files: the walk ends right after the last match', async () => {
-    const r = await call(conn, 'search_files', { path: join(dir, 'a'), pattern: '*.txt' });
+    const r = await callChecked(conn, 'search_files', { path: join(dir, 'a'), pattern: '*.txt' });
     expect((r.structuredContent as { matches: unknown[] }).matches).toHaveLength(PAGE);
     noMore(r);
   });
 
   it('directory_tree and list_directory: exactly a page of entries', async () => {
-    noMore(await call(conn, 'directory_tree', { path: join(dir, 'a') }));
-    noMore(await call(conn, 'list_directory', { path: join(dir, 'a') }));
-    noMore(await call(conn, 'list_directory_with_sizes', { path: join(dir, 'a') }));
+    noMore(await callChecked(conn, 'directory_tree', { path: join(dir, 'a') }));
+    noMore(await callChecked(conn, 'list_directory', { path: join(dir, 'a') }));
+    noMore(await callChecked(conn, 'list_directory_with_sizes', { path: join(dir, 'a') }));
   });
 
   it('search_file_contents: exactly maxResults matches', async () => {
-    const r = await call(conn, 'search_file_contents', { path: dir, pattern: 'needle', maxResults: PAGE });
+    const r = await callChecked(conn, 'search_file_contents', {
+      path: dir,
+      pattern: 'needle',
+      maxResults: PAGE,
+    });
     expect((r.structuredContent as { matches: unknown[] }).matches).toHaveLength(PAGE);
     noMore(r);
   });

@@ -9,11 +9,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from '@refmcp/test-harness';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readListing } from '../src/listing.js';
 import { buildTreePage } from '../src/tree.js';
 import { MAX_HELD, READ_AHEAD, type WalkEntry, Walker } from '../src/walk.js';
-import { tempDir } from './support.js';
 
 const linux = process.platform === 'linux';
 const cleanups: (() => Promise<void>)[] = [];

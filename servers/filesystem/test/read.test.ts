@@ -7,8 +7,9 @@ import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, peakRssBytes, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, peakRssBytes, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -99,7 +100,7 @@ describe('FS-09 huge files', () => {
 
   it('tail: 20 returns the last 20 lines fast, in bounded memory', async () => {
     const started = Date.now();
-    const result = await call(conn, 'read_text_file', { path: sparse, tail: 20 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparse, tail: 20 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.isError).toBeFalsy();
     expect(resultText(result)).toBe(lines(11, 30, 'tail'));
@@ -107,7 +108,7 @@ describe('FS-09 huge files', () => {
   });
 
   it('tail past the real lines shows them and says a NUL (sparse) region precedes them', async () => {
-    const result = await call(conn, 'read_text_file', { path: sparse, tail: 50 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparse, tail: 50 });
     expect(result.isError).toBeFalsy();
     const text = resultText(result);
     expect(text).toMatch(/^\[binary data before: .*NUL byte.*sparse.*byteOffset/);
@@ -116,7 +117,7 @@ describe('FS-09 huge files', () => {
 
   it('head: 5 returns the first 5 lines fast', async () => {
     const started = Date.now();
-    const result = await call(conn, 'read_text_file', { path: sparseWithHead, head: 5 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparseWithHead, head: 5 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.isError).toBeFalsy();
     expect(resultText(result)).toBe(lines(1, 5, 'head'));
@@ -125,20 +126,20 @@ describe('FS-09 huge files', () => {
 
   it('head: 5 on a file that starts with a NUL hole is a fast isError pointing to tail', async () => {
     const started = Date.now();
-    const result = await call(conn, 'read_text_file', { path: sparse, head: 5 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparse, head: 5 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/NUL byte at byte 0.*read_media_file.*tail/s);
   });
 
   it('head and tail together is isError', async () => {
-    const result = await call(conn, 'read_text_file', { path: sparse, head: 5, tail: 5 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparse, head: 5, tail: 5 });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/head and tail cannot be used together/);
   });
 
   it('a whole read is isError naming the size and suggesting head/tail/offset', async () => {
-    const result = await call(conn, 'read_text_file', { path: sparseWithHead });
+    const result = await callChecked(conn, 'read_text_file', { path: sparseWithHead });
     expect(result.isError).toBe(true);
     const text = resultText(result);
     expect(text).toContain(`${GB3} bytes`);
@@ -146,15 +147,19 @@ describe('FS-09 huge files', () => {
   });
 
   it('offset deep into the file and a byte range near its end stay bounded', async () => {
-    const result = await call(conn, 'read_text_file', { path: sparseWithHead, offset: 998, limit: 3 });
+    const result = await callChecked(conn, 'read_text_file', { path: sparseWithHead, offset: 998, limit: 3 });
     expect(resultText(result)).toBe('head 998\nhead 999\nhead 1000\n');
     const tailStart = GB3 - Buffer.byteLength(lines(1, 30, 'tail'));
-    const bytes = await call(conn, 'read_text_file', { path: sparse, byteOffset: tailStart, byteLength: 14 });
+    const bytes = await callChecked(conn, 'read_text_file', {
+      path: sparse,
+      byteOffset: tailStart,
+      byteLength: 14,
+    });
     expect(resultText(bytes)).toBe('tail 1\ntail 2\n');
   });
 
   it('the server stayed alive with bounded memory (peak RSS under 160 MB)', async () => {
-    const after = await call(conn, 'read_text_file', { path: join(dir, 'notes.txt') });
+    const after = await callChecked(conn, 'read_text_file', { path: join(dir, 'notes.txt') });
     expect(resultText(after)).toBe('plain text\n');
     const peak = await peakRssBytes(conn.pid);
     if (peak !== undefined) expect(peak).toBeLessThan(160 * 1024 * 1024);
@@ -163,7 +168,7 @@ describe('FS-09 huge files', () => {
 
 describe('line and byte ranges', () => {
   it('offset/limit returns a 1-based line range with the next offset', async () => {
-    const result = await call(conn, 'read_text_file', {
+    const result = await callChecked(conn, 'read_text_file', {
       path: join(dir, 'hundred.txt'),
       offset: 10,
       limit: 3,
@@ -173,15 +178,15 @@ describe('line and byte ranges', () => {
   });
 
   it('offset alone reads to the end; an offset past the end says how many lines there are', async () => {
-    const end = await call(conn, 'read_text_file', { path: join(dir, 'hundred.txt'), offset: 99 });
+    const end = await callChecked(conn, 'read_text_file', { path: join(dir, 'hundred.txt'), offset: 99 });
     expect(resultText(end)).toBe('line 99\nline 100\n');
-    const past = await call(conn, 'read_text_file', { path: join(dir, 'hundred.txt'), offset: 101 });
+    const past = await callChecked(conn, 'read_text_file', { path: join(dir, 'hundred.txt'), offset: 101 });
     expect(past.isError).toBe(true);
     expect(resultText(past)).toMatch(/offset 101 is past the end.*100 lines/);
   });
 
   it('byteOffset/byteLength return a byte range on character boundaries', async () => {
-    const result = await call(conn, 'read_text_file', {
+    const result = await callChecked(conn, 'read_text_file', {
       path: join(dir, 'utf8.txt'),
       byteOffset: 1,
       byteLength: 5,
@@ -192,17 +197,17 @@ describe('line and byte ranges', () => {
 
   it('invalid UTF-8 is shown as U+FFFD and said so, in the text and as a flag (breaker finding 6)', async () => {
     for (const args of [{}, { head: 1 }, { tail: 2 }, { byteOffset: 0 }, { offset: 1, limit: 2 }]) {
-      const result = await call(conn, 'read_text_file', { path: join(dir, 'latin1.txt'), ...args });
+      const result = await callChecked(conn, 'read_text_file', { path: join(dir, 'latin1.txt'), ...args });
       const text = resultText(result);
       expect(text).toContain('caf\uFFFD');
       expect(text).toMatch(/\n\[note: this text is not valid UTF-8; invalid bytes are shown as U\+FFFD/);
       expect(result.structuredContent).toMatchObject({ invalidUtf8: true });
       expect((result.structuredContent as { content: string }).content).not.toContain('[note');
     }
-    const valid = await call(conn, 'read_text_file', { path: join(dir, 'fffd.txt') });
+    const valid = await callChecked(conn, 'read_text_file', { path: join(dir, 'fffd.txt') });
     expect(resultText(valid)).toBe('real \uFFFD here\n');
     expect(valid.structuredContent).not.toHaveProperty('invalidUtf8');
-    const multi = await call(conn, 'read_multiple_files', { paths: [join(dir, 'latin1.txt')] });
+    const multi = await callChecked(conn, 'read_multiple_files', { paths: [join(dir, 'latin1.txt')] });
     expect(resultText(multi)).toContain('not valid UTF-8');
     expect((multi.structuredContent as { files: { invalidUtf8?: boolean }[] }).files[0]?.invalidUtf8).toBe(
       true,
@@ -210,7 +215,7 @@ describe('line and byte ranges', () => {
   });
 
   it('mixing line and byte selections is isError naming both', async () => {
-    const result = await call(conn, 'read_text_file', {
+    const result = await callChecked(conn, 'read_text_file', {
       path: join(dir, 'hundred.txt'),
       offset: 2,
       byteOffset: 3,
@@ -220,7 +225,7 @@ describe('line and byte ranges', () => {
   });
 
   it('read_file is the deprecated alias with the same behaviour', async () => {
-    const result = await call(conn, 'read_file', { path: join(dir, 'hundred.txt'), tail: 1 });
+    const result = await callChecked(conn, 'read_file', { path: join(dir, 'hundred.txt'), tail: 1 });
     expect(resultText(result)).toBe('line 100\n');
     const tools = await conn.client.listTools();
     expect(tools.tools.find((t) => t.name === 'read_file')?.description).toMatch(
@@ -236,8 +241,8 @@ describe('both protocol eras', () => {
       expect(modern.era).toBe('modern');
       for (const args of [{ path: 'hundred.txt', offset: 5, limit: 2 }, { path: join(dir, 'pixel.png') }]) {
         const [a, b] = await Promise.all([
-          call(conn, 'read_text_file', args),
-          call(modern, 'read_text_file', args),
+          callChecked(conn, 'read_text_file', args),
+          callChecked(modern, 'read_text_file', args),
         ]);
         expect({ content: b.content, structuredContent: b.structuredContent, isError: b.isError }).toEqual({
           content: a.content,
@@ -253,16 +258,16 @@ describe('both protocol eras', () => {
 
 describe('FS-11 binary files', () => {
   it('read_text_file on a PNG is isError suggesting read_media_file', async () => {
-    const result = await call(conn, 'read_text_file', { path: join(dir, 'pixel.png') });
+    const result = await callChecked(conn, 'read_text_file', { path: join(dir, 'pixel.png') });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/binary.*read_media_file/s);
-    const head = await call(conn, 'read_text_file', { path: join(dir, 'pixel.png'), head: 1 });
+    const head = await callChecked(conn, 'read_text_file', { path: join(dir, 'pixel.png'), head: 1 });
     expect(head.isError).toBe(true);
   });
 
   it('read_media_file on a PNG returns an image block with image/png (by content, whatever the name)', async () => {
     for (const name of ['pixel.png', 'pixel.dat']) {
-      const result = await call(conn, 'read_media_file', { path: join(dir, name) });
+      const result = await callChecked(conn, 'read_media_file', { path: join(dir, name) });
       expect(result.isError).toBeFalsy();
       const image = result.content.find((c) => c.type === 'image');
       expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
@@ -271,7 +276,7 @@ describe('FS-11 binary files', () => {
   });
 
   it('read_media_file on a zip returns an embedded resource blob with application/zip and says so', async () => {
-    const result = await call(conn, 'read_media_file', { path: join(dir, 'archive.zip') });
+    const result = await callChecked(conn, 'read_media_file', { path: join(dir, 'archive.zip') });
     expect(result.isError).toBeFalsy();
     const block = result.content.find((c) => c.type === 'resource') as {
       resource: { mimeType: string; blob: string; uri: string };
@@ -283,13 +288,13 @@ describe('FS-11 binary files', () => {
   });
 
   it('read_media_file on a text file points to read_text_file; over the size limit it names the size', async () => {
-    const text = await call(conn, 'read_media_file', { path: join(dir, 'notes.txt') });
+    const text = await callChecked(conn, 'read_media_file', { path: join(dir, 'notes.txt') });
     expect(text.isError).toBe(true);
     expect(resultText(text)).toMatch(/read_text_file/);
     const hugePng = join(dir, 'huge.png');
     await sparseFile(hugePng, 11 * 1024 * 1024, 'x');
     await writeFile(hugePng, PNG, { flag: 'r+' });
-    const big = await call(conn, 'read_media_file', { path: hugePng });
+    const big = await callChecked(conn, 'read_media_file', { path: hugePng });
     expect(big.isError).toBe(true);
     expect(resultText(big)).toMatch(/11534336 bytes.*over the .* limit/);
   });
@@ -298,17 +303,17 @@ describe('FS-11 binary files', () => {
 describe('FS-14 NUL and Windows-style paths', () => {
   it('a path containing NUL is isError', async () => {
     for (const tool of ['read_text_file', 'read_media_file', 'get_file_info']) {
-      const result = await call(conn, tool, { path: `${dir}/notes.txt\u0000.png` });
+      const result = await callChecked(conn, tool, { path: `${dir}/notes.txt\u0000.png` });
       expect(result.isError, tool).toBe(true);
       expect(resultText(result)).toMatch(/NUL/);
     }
   });
 
   it('C:\\x is isError, not joined to a root', async () => {
-    const result = await call(conn, 'read_text_file', { path: 'C:\\x' });
+    const result = await callChecked(conn, 'read_text_file', { path: 'C:\\x' });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/Windows-style path/);
-    const multi = await call(conn, 'read_multiple_files', { paths: ['C:\\x'] });
+    const multi = await callChecked(conn, 'read_multiple_files', { paths: ['C:\\x'] });
     expect(resultText(multi)).toMatch(/C:\\x: Error - .*Windows-style/);
   });
 });
@@ -316,7 +321,7 @@ describe('FS-14 NUL and Windows-style paths', () => {
 describe('read_multiple_files', () => {
   it('reports a missing file inline and still returns the others', async () => {
     const paths = [join(dir, 'notes.txt'), join(dir, 'missing.txt'), join(dir, 'pixel.png'), 'hundred.txt'];
-    const result = await call(conn, 'read_multiple_files', { paths });
+    const result = await callChecked(conn, 'read_multiple_files', { paths });
     expect(result.isError).toBeFalsy();
     const text = resultText(result);
     expect(text).toContain(`${join(dir, 'notes.txt')}:\nplain text\n`);
@@ -340,7 +345,7 @@ describe('result budget', () => {
   });
 
   it('a cut read ends with a marker naming the offset to continue from, and continuing works', async () => {
-    const result = await call(small, 'read_text_file', { path: join(dir, 'thousand.txt') });
+    const result = await callChecked(small, 'read_text_file', { path: join(dir, 'thousand.txt') });
     const text = resultText(result);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2000);
     const marker = /\[truncated: showing lines 1–(\d+) .*continue with offset=(\d+)\]$/.exec(text);
@@ -348,7 +353,7 @@ describe('result budget', () => {
     const next = Number(marker?.[2]);
     expect(next).toBe(Number(marker?.[1]) + 1);
     expect(text).toContain(`line ${next - 1}\n[truncated`);
-    const more = await call(small, 'read_text_file', {
+    const more = await callChecked(small, 'read_text_file', {
       path: join(dir, 'thousand.txt'),
       offset: next,
       limit: 1,
@@ -357,7 +362,7 @@ describe('result budget', () => {
   });
 
   it('a line longer than the budget is cut with a byteOffset to continue from', async () => {
-    const result = await call(small, 'read_text_file', { path: join(dir, 'oneline.txt') });
+    const result = await callChecked(small, 'read_text_file', { path: join(dir, 'oneline.txt') });
     const text = resultText(result);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2000);
     expect(text).toMatch(/\[truncated: line 1 is longer .*continue with byteOffset=(\d+)\]$/);
@@ -365,14 +370,14 @@ describe('result budget', () => {
 
   it('a whole read over --max-file-bytes is refused with the size', async () => {
     await writeFile(join(dir, 'big.txt'), lines(1, 20_000));
-    const result = await call(small, 'read_text_file', { path: join(dir, 'big.txt') });
+    const result = await callChecked(small, 'read_text_file', { path: join(dir, 'big.txt') });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/is \d+ bytes .*over the 100000 bytes .* limit/);
   });
 
   it('read_multiple_files shares the budget and lists the files it could not fit', async () => {
     const paths = [join(dir, 'thousand.txt'), join(dir, 'notes.txt'), join(dir, 'hundred.txt')];
-    const result = await call(small, 'read_multiple_files', { paths });
+    const result = await callChecked(small, 'read_multiple_files', { paths });
     const text = resultText(result);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2000);
     expect(text).toMatch(/continue with offset=\d+/);
@@ -384,7 +389,7 @@ describe('result budget', () => {
 
 describe('get_file_info and list_allowed_directories', () => {
   it('get_file_info returns structured metadata, symlink included', async () => {
-    const result = await call(conn, 'get_file_info', { path: join(dir, 'link.txt') });
+    const result = await callChecked(conn, 'get_file_info', { path: join(dir, 'link.txt') });
     expect(result.structuredContent).toMatchObject({
       size: 11,
       isFile: true,
@@ -394,7 +399,7 @@ describe('get_file_info and list_allowed_directories', () => {
     });
     expect((result.structuredContent as { permissions: string }).permissions).toMatch(/^[0-7]{3,4}$/);
     expect(resultText(result)).toMatch(/^path: .*\nrealPath: /);
-    const sub = await call(conn, 'get_file_info', { path: join(dir, 'sub') });
+    const sub = await callChecked(conn, 'get_file_info', { path: join(dir, 'sub') });
     expect(sub.structuredContent).toMatchObject({ isDirectory: true, isSymbolicLink: false });
   });
 
@@ -403,10 +408,10 @@ describe('get_file_info and list_allowed_directories', () => {
     await symlink(dir, alias);
     const aliased = await startServer([alias]);
     try {
-      const result = await call(aliased, 'list_allowed_directories', {});
+      const result = await callChecked(aliased, 'list_allowed_directories', {});
       expect(result.structuredContent).toEqual({ directories: [{ path: alias, resolvedPath: dir }] });
       expect(resultText(result)).toBe(`Allowed directories:\n${alias} (resolves to ${dir})`);
-      const plain = await call(conn, 'list_allowed_directories', {});
+      const plain = await callChecked(conn, 'list_allowed_directories', {});
       expect(plain.structuredContent).toEqual({ directories: [{ path: dir }] });
     } finally {
       await aliased.close();

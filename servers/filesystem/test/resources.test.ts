@@ -8,10 +8,10 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ListResourcesResult } from '@modelcontextprotocol/client';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import { type Connection, findDuplicates, followPages, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTree } from './fixtures/trees.js';
-import { startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 let dir: string;
 let outside: string;

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type CallToolResult, Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { RecordingStdioTransport, serverBin } from '@refmcp/test-harness';
+import { RecordingStdioTransport, resultText, serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resultText, tempDir } from './support.js';
 
 let dir: string;
 let outside: string;

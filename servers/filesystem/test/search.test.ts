@@ -5,10 +5,17 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  findDuplicates,
+  followPages,
+  resultText,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGrid, makeNodeModules } from './fixtures/trees.js';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 interface SearchResult {
   matches: { path: string; type: string }[];
@@ -61,7 +68,7 @@ afterAll(async () => {
 });
 
 const search = async (c: Connection, args: Record<string, unknown>) => {
-  const r = await call(c, 'search_files', args);
+  const r = await callChecked(c, 'search_files', args);
   return { r, s: r.structuredContent as unknown as SearchResult, text: resultText(r) };
 };
 
@@ -138,7 +145,11 @@ describe('search_files', () => {
 
   it('refuses a cursor issued for other arguments', async () => {
     const first = await search(paged, { path: grid, pattern: '**' });
-    const r = await call(paged, 'search_files', { path: grid, pattern: '*.txt', cursor: first.s.nextCursor });
+    const r = await callChecked(paged, 'search_files', {
+      path: grid,
+      pattern: '*.txt',
+      cursor: first.s.nextCursor,
+    });
     expect(r.isError).toBe(true);
     expect(resultText(r)).toMatch(/^cursor: /);
   });
@@ -148,7 +159,7 @@ describe('time budget', () => {
   it('ALL-07: a slow walk returns partial results flagged timedOut while another call answers promptly', async () => {
     const started = performance.now();
     let slowDone = 0;
-    const slowCall = call(slow, 'search_file_contents', {
+    const slowCall = callChecked(slow, 'search_file_contents', {
       path: big,
       pattern: 'no such text anywhere',
       respectGitignore: false,
@@ -158,7 +169,7 @@ describe('time budget', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const quickStart = performance.now();
-    const quick = await call(slow, 'list_directory', { path: big });
+    const quick = await callChecked(slow, 'list_directory', { path: big });
     const quickDone = performance.now();
     expect(quick.isError).toBeFalsy();
     expect(quickDone - quickStart).toBeLessThan(500);
@@ -187,17 +198,17 @@ describe('depth limit', () => {
     writeFileSync(join(deep.dir, 'top.txt'), 'needle\n');
     const server = await startServer([deep.dir]);
     try {
-      const names = await call(server, 'search_files', { path: deep.dir, pattern: '**/*.txt' });
+      const names = await callChecked(server, 'search_files', { path: deep.dir, pattern: '**/*.txt' });
       expect(names.structuredContent).toMatchObject({ depthLimited: 1 });
       expect((names.structuredContent as SearchResult).matches.map((m) => m.path)).toEqual([
         join(deep.dir, 'top.txt'),
       ]);
       expect(resultText(names)).toContain('(1 directory 128 levels deep not searched further');
-      const grep = await call(server, 'search_file_contents', { path: deep.dir, pattern: 'needle' });
+      const grep = await callChecked(server, 'search_file_contents', { path: deep.dir, pattern: 'needle' });
       expect(grep.structuredContent).toMatchObject({ depthLimited: 1, filesWithMatches: 1 });
       expect(resultText(grep)).toContain('(1 directory 128 levels deep not searched further');
       // A tree within the limit: no note, no field.
-      const shallow = await call(conn, 'search_files', { path: big, pattern: '**/util.js' });
+      const shallow = await callChecked(conn, 'search_files', { path: big, pattern: '**/util.js' });
       expect(resultText(shallow)).not.toContain('levels deep');
       expect(shallow.structuredContent).not.toHaveProperty('depthLimited');
     } finally {

@@ -5,9 +5,8 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serverBin } from '@refmcp/test-harness';
+import { serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from './support.js';
 
 const { dir, cleanup } = await tempDir();
 afterAll(cleanup);

@@ -5,10 +5,17 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  findDuplicates,
+  followPages,
+  resultText,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGrid, makeNodeModules } from './fixtures/trees.js';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 interface Node {
   name: string;
@@ -74,7 +81,7 @@ afterAll(async () => {
 describe('directory_tree', () => {
   it('FS-10: excludePatterns ["node_modules"] skips the 50k files entirely and returns the official JSON shape', async () => {
     const started = performance.now();
-    const r = await call(conn, 'directory_tree', { path: big, excludePatterns: ['node_modules'] });
+    const r = await callChecked(conn, 'directory_tree', { path: big, excludePatterns: ['node_modules'] });
     expect(performance.now() - started).toBeLessThan(3000);
     expect(r.isError).toBeFalsy();
     const json = JSON.parse((r.content[0] as { text: string }).text) as Node[];
@@ -89,7 +96,7 @@ describe('directory_tree', () => {
   });
 
   it('FS-10: without exclusions the tree stops at the entry budget with an explicit marker and a cursor', async () => {
-    const r = await call(conn, 'directory_tree', { path: big });
+    const r = await callChecked(conn, 'directory_tree', { path: big });
     const s = r.structuredContent as unknown as TreeResult;
     expect(s.entries).toBe(1000);
     expect(s.truncated?.reason).toBe('entries');
@@ -105,12 +112,12 @@ describe('directory_tree', () => {
   });
 
   it('FS-10: the byte budget bounds the text, and the next page continues inside the same directory', async () => {
-    const r = await call(smallBytes, 'directory_tree', { path: big });
+    const r = await callChecked(smallBytes, 'directory_tree', { path: big });
     const s = r.structuredContent as unknown as TreeResult;
     const json = (r.content[0] as { text: string }).text;
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(20000);
     expect(s.truncated?.reason).toBe('bytes');
-    const next = await call(smallBytes, 'directory_tree', { path: big, cursor: s.nextCursor });
+    const next = await callChecked(smallBytes, 'directory_tree', { path: big, cursor: s.nextCursor });
     const n = next.structuredContent as unknown as TreeResult;
     expect(n.tree[0]).toMatchObject({ name: 'node_modules', continued: true });
     const firstPage = new Set(pathsOf(s.tree));
@@ -120,7 +127,7 @@ describe('directory_tree', () => {
   it('ALL-05: following nextCursor yields every entry exactly once', async () => {
     const walk = await followPages(
       async (cursor: string | undefined) =>
-        (await call(paged, 'directory_tree', { path: grid, ...(cursor ? { cursor } : {}) }))
+        (await callChecked(paged, 'directory_tree', { path: grid, ...(cursor ? { cursor } : {}) }))
           .structuredContent as unknown as TreeResult,
       (page) => page.nextCursor,
     );
@@ -132,7 +139,7 @@ describe('directory_tree', () => {
   });
 
   it('marks directories at maxDepth instead of silently dropping their contents', async () => {
-    const r = await call(conn, 'directory_tree', { path: grid, maxDepth: 1 });
+    const r = await callChecked(conn, 'directory_tree', { path: grid, maxDepth: 1 });
     const s = r.structuredContent as unknown as TreeResult;
     expect(
       s.tree
@@ -144,7 +151,7 @@ describe('directory_tree', () => {
   });
 
   it('leaves out a symlink pointing outside and never walks into it', async () => {
-    const r = await call(conn, 'directory_tree', { path: join(big, 'src') });
+    const r = await callChecked(conn, 'directory_tree', { path: join(big, 'src') });
     expect(resultText(r)).not.toContain('escape');
     expect(resultText(r)).not.toContain('secret');
     expect((r.structuredContent as unknown as TreeResult).skippedLinks).toBe(1);
@@ -152,7 +159,7 @@ describe('directory_tree', () => {
 
   it('stops at the time budget with a partial, resumable result', async () => {
     // maxDepth 3 reaches the 50k files: the ~250 entries down to depth 2 can now be walked within 10 ms.
-    const r = await call(slow, 'directory_tree', { path: big, maxDepth: 3 });
+    const r = await callChecked(slow, 'directory_tree', { path: big, maxDepth: 3 });
     const s = r.structuredContent as unknown as TreeResult;
     expect(s.timedOut).toBe(true);
     expect(s.truncated?.reason).toBe('time');
@@ -164,7 +171,7 @@ describe('directory_tree', () => {
     let cursor = s.nextCursor;
     let later: string[] = [];
     for (let page = 0; page < 50 && later.length === 0 && cursor; page++) {
-      const next = (await call(slow, 'directory_tree', { path: big, maxDepth: 3, cursor }))
+      const next = (await callChecked(slow, 'directory_tree', { path: big, maxDepth: 3, cursor }))
         .structuredContent as unknown as TreeResult;
       later = pathsOf(next.tree);
       cursor = next.nextCursor;

@@ -5,13 +5,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@refmcp/test-harness';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { excluder, includer, isGlob, namePattern } from '../src/globs.js';
 import { GitignoreRules } from '../src/ignore-rules.js';
 import { type WalkEntry, Walker, type WalkOptions } from '../src/walk.js';
 import { makeGrid, writeTree } from './fixtures/trees.js';
-import { tempDir } from './support.js';
 
 let root: string;
 let outside: string;

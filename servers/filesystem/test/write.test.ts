@@ -17,8 +17,9 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, NOBODY, resultText, startServer, startUnprivileged, tempDir } from './support.js';
+import { NOBODY, startServer, startUnprivileged } from './support.js';
 
 let conn: Connection;
 let dir: string;
@@ -44,12 +45,12 @@ describe('FS-07 edit_file replaces literally', () => {
     await writeFile(file, 'price: PLACEHOLDER\n');
     const edits = [{ oldText: 'PLACEHOLDER', newText: "$$100 $& $' $1" }];
 
-    const dry = await call(conn, 'edit_file', { path: file, edits, dryRun: true });
+    const dry = await callChecked(conn, 'edit_file', { path: file, edits, dryRun: true });
     expect(dry.isError).toBeFalsy();
     expect(await readFile(file, 'utf8')).toBe('price: PLACEHOLDER\n');
     expect(dry.structuredContent).toMatchObject({ dryRun: true, written: false });
 
-    const real = await call(conn, 'edit_file', { path: file, edits });
+    const real = await callChecked(conn, 'edit_file', { path: file, edits });
     expect(real.isError).toBeFalsy();
     expect(await readFile(file, 'utf8')).toBe("price: $$100 $& $' $1\n");
     expect(real.structuredContent).toMatchObject({ dryRun: false, written: true });
@@ -63,7 +64,7 @@ describe('FS-07 edit_file replaces literally', () => {
   it('a CRLF file edited with LF oldText is edited and keeps CRLF', async () => {
     const file = join(dir, 'crlf.txt');
     await writeFile(file, 'first\r\nsecond\r\nthird\r\n');
-    const result = await call(conn, 'edit_file', {
+    const result = await callChecked(conn, 'edit_file', {
       path: file,
       edits: [{ oldText: 'first\nsecond\n', newText: 'one\ntwo\n' }],
     });
@@ -76,13 +77,13 @@ describe('FS-07 edit_file replaces literally', () => {
     const file = join(dir, 'ambiguous.py');
     const original = 'def f():\n    x = 1\n    x = 1\n';
     await writeFile(file, original);
-    const twice = await call(conn, 'edit_file', {
+    const twice = await callChecked(conn, 'edit_file', {
       path: file,
       edits: [{ oldText: 'x = 1', newText: 'x = 2' }],
     });
     expect(twice.isError).toBe(true);
     expect(resultText(twice)).toMatch(/matches 2 times .*lines 2, 3.*unchanged/s);
-    const indent = await call(conn, 'edit_file', {
+    const indent = await callChecked(conn, 'edit_file', {
       path: file,
       edits: [
         { oldText: 'def f():', newText: 'def g():' },
@@ -104,7 +105,7 @@ describe('FS-08 move_file never overwrites', () => {
     await writeFile(b, 'KEEP');
     await symlink(join(dir, 'nowhere'), l);
     for (const destination of [b, l]) {
-      const result = await call(conn, 'move_file', { source: a, destination });
+      const result = await callChecked(conn, 'move_file', { source: a, destination });
       expect(result.isError).toBe(true);
       expect(resultText(result)).toMatch(/destination exists/);
     }
@@ -116,7 +117,7 @@ describe('FS-08 move_file never overwrites', () => {
 
   it('a move to a free name works', async () => {
     await writeFile(join(dir, 'from.txt'), 'MOVED');
-    const result = await call(conn, 'move_file', {
+    const result = await callChecked(conn, 'move_file', {
       source: join(dir, 'from.txt'),
       destination: join(dir, 'to.txt'),
     });
@@ -129,17 +130,17 @@ describe('FS-08 move_file never overwrites', () => {
 describe('FS-12 create_directory is mkdir -p', () => {
   it('creates a/b/c with a missing, and succeeds again when it exists', async () => {
     const target = join(dir, 'a', 'b', 'c');
-    const first = await call(conn, 'create_directory', { path: target });
+    const first = await callChecked(conn, 'create_directory', { path: target });
     expect(first.isError).toBeFalsy();
     expect((await stat(target)).isDirectory()).toBe(true);
-    const again = await call(conn, 'create_directory', { path: target });
+    const again = await callChecked(conn, 'create_directory', { path: target });
     expect(again.isError).toBeFalsy();
     expect(resultText(again)).toMatch(/already exists/);
   });
 
   it('refuses a path through a symlink to outside, creating nothing there', async () => {
     await symlink(outside, join(dir, 'escape'));
-    const result = await call(conn, 'create_directory', { path: join(dir, 'escape', 'd', 'e') });
+    const result = await callChecked(conn, 'create_directory', { path: join(dir, 'escape', 'd', 'e') });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/Access denied/);
     expect(await readdir(outside)).toEqual([]);
@@ -150,11 +151,14 @@ describe('FS-13 permissions are kept', () => {
   it('editing or rewriting a 0600 file keeps mode 0600', async () => {
     const file = join(dir, 'secret.txt');
     await writeFile(file, 'token: old\n', { mode: 0o600 });
-    const edit = await call(conn, 'edit_file', { path: file, edits: [{ oldText: 'old', newText: 'new' }] });
+    const edit = await callChecked(conn, 'edit_file', {
+      path: file,
+      edits: [{ oldText: 'old', newText: 'new' }],
+    });
     expect(edit.isError).toBeFalsy();
     expect(await readFile(file, 'utf8')).toBe('token: new\n');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const write = await call(conn, 'write_file', { path: file, content: 'token: newer\n' });
+    const write = await callChecked(conn, 'write_file', { path: file, content: 'token: newer\n' });
     expect(write.isError).toBeFalsy();
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
@@ -163,20 +167,23 @@ describe('FS-13 permissions are kept', () => {
 describe('write_file', () => {
   it('creates and overwrites, saying which; a missing parent points to create_directory', async () => {
     const file = join(dir, 'w.txt');
-    const created = await call(conn, 'write_file', { path: file, content: 'héllo\n' });
+    const created = await callChecked(conn, 'write_file', { path: file, content: 'héllo\n' });
     expect(resultText(created)).toMatch(/^Created .*w\.txt \(7 bytes\)/);
-    const replaced = await call(conn, 'write_file', { path: file, content: 'bye\n' });
+    const replaced = await callChecked(conn, 'write_file', { path: file, content: 'bye\n' });
     expect(resultText(replaced)).toMatch(/^Overwrote/);
     expect(await readFile(file, 'utf8')).toBe('bye\n');
-    const orphan = await call(conn, 'write_file', { path: join(dir, 'no', 'such', 'x.txt'), content: 'x' });
+    const orphan = await callChecked(conn, 'write_file', {
+      path: join(dir, 'no', 'such', 'x.txt'),
+      content: 'x',
+    });
     expect(orphan.isError).toBe(true);
     expect(resultText(orphan)).toMatch(/create_directory/);
   });
 
   it('FS-14: NUL in a path and C:\\x are isError and write nothing', async () => {
-    const nul = await call(conn, 'write_file', { path: `${dir}/x\u0000y.txt`, content: 'x' });
+    const nul = await callChecked(conn, 'write_file', { path: `${dir}/x\u0000y.txt`, content: 'x' });
     expect(nul.isError).toBe(true);
-    const win = await call(conn, 'write_file', { path: 'C:\\x', content: 'x' });
+    const win = await callChecked(conn, 'write_file', { path: 'C:\\x', content: 'x' });
     expect(win.isError).toBe(true);
     expect(resultText(win)).toMatch(/Windows-style/);
     expect((await readdir(dir)).some((n) => n.includes('C:') || n.startsWith('x'))).toBe(false);
@@ -184,7 +191,7 @@ describe('write_file', () => {
 
   it('breaker finding 5: a directory target says it is a directory; a name over 255 bytes names the limit', async () => {
     for (const target of [dir, '.']) {
-      const r = await call(conn, 'write_file', { path: target, content: 'x' });
+      const r = await callChecked(conn, 'write_file', { path: target, content: 'x' });
       expect(r.isError).toBe(true);
       expect(resultText(r)).toMatch(/is a directory; only regular files can be written/);
     }
@@ -195,7 +202,7 @@ describe('write_file', () => {
       ['read_text_file', { path: long }],
       ['list_directory', { path: long }],
     ] as const) {
-      const r = await call(conn, tool, args);
+      const r = await callChecked(conn, tool, args);
       expect(r.isError).toBe(true);
       expect(resultText(r)).toMatch(/is 256 bytes long; file and directory names are limited to 255 bytes/);
       expect(resultText(r)).not.toContain('ENAMETOOLONG');
@@ -219,7 +226,7 @@ describe('write_file', () => {
         ['write_file', { path: file, content: 'replaced' }],
         ['edit_file', { path: file, edits: [{ oldText: 'keep', newText: 'lose' }] }],
       ] as const) {
-        const r = await call(server, tool, args);
+        const r = await callChecked(server, tool, args);
         expect(r.isError, tool).toBe(true);
         expect(resultText(r)).toMatch(/is not writable by this server \(mode 0444\); it was not changed/);
       }
@@ -234,7 +241,7 @@ describe('write_file', () => {
 
   it('writes through no symlink to outside', async () => {
     await symlink(join(outside, 'created.txt'), join(dir, 'dangling.txt'));
-    const result = await call(conn, 'write_file', { path: join(dir, 'dangling.txt'), content: 'x' });
+    const result = await callChecked(conn, 'write_file', { path: join(dir, 'dangling.txt'), content: 'x' });
     expect(result.isError).toBe(true);
     expect(await readdir(outside)).toEqual([]);
   });
@@ -279,17 +286,20 @@ describe('edit_file on files it cannot edit', () => {
   it('refuses binary and non-UTF-8 files without touching them', async () => {
     const bin = join(dir, 'bin.dat');
     await writeFile(bin, Buffer.from([0x41, 0x00, 0x42]));
-    const r1 = await call(conn, 'edit_file', { path: bin, edits: [{ oldText: 'A', newText: 'B' }] });
+    const r1 = await callChecked(conn, 'edit_file', { path: bin, edits: [{ oldText: 'A', newText: 'B' }] });
     expect(r1.isError).toBe(true);
     expect(resultText(r1)).toMatch(/binary/);
     const latin1 = join(dir, 'latin1.txt');
     await writeFile(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café\n" in Latin-1
-    const r2 = await call(conn, 'edit_file', { path: latin1, edits: [{ oldText: 'caf', newText: 'CAF' }] });
+    const r2 = await callChecked(conn, 'edit_file', {
+      path: latin1,
+      edits: [{ oldText: 'caf', newText: 'CAF' }],
+    });
     expect(r2.isError).toBe(true);
     expect(resultText(r2)).toMatch(/not valid UTF-8/);
     expect((await readFile(latin1)).equals(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))).toBe(true);
     await mkdir(join(dir, 'adir'));
-    const r3 = await call(conn, 'edit_file', {
+    const r3 = await callChecked(conn, 'edit_file', {
       path: join(dir, 'adir'),
       edits: [{ oldText: 'a', newText: 'b' }],
     });

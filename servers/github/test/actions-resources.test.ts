@@ -4,10 +4,11 @@
  * create_pr_description prompt.
  */
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import { callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tail } from '../src/tools/actions.js';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 let conn: Awaited<ReturnType<typeof startServer>>;
@@ -23,18 +24,24 @@ const base = { owner: 'acme', repo: 'demo' };
 
 describe('actions', () => {
   it('runs, a run, its jobs, and the tail of a job log', async () => {
-    const runs = await call(conn, 'list_workflow_runs', { ...base, status: 'failure' });
-    const run = data<{ runs: { id: number; conclusion: string; name: string }[] }>(runs).runs[0];
+    const runs = await callChecked(conn, 'list_workflow_runs', { ...base, status: 'failure' });
+    const run = structured<{ runs: { id: number; conclusion: string; name: string }[] }>(runs).runs[0];
     expect(run).toMatchObject({ name: 'CI', conclusion: 'failure' });
-    expect(data(await call(conn, 'get_workflow_run', { ...base, run_id: run?.id }))).toMatchObject({
+    expect(
+      structured(await callChecked(conn, 'get_workflow_run', { ...base, run_id: run?.id })),
+    ).toMatchObject({
       run: { id: run?.id },
     });
-    const jobs = await call(conn, 'list_workflow_jobs', { ...base, run_id: run?.id });
-    const job = data<{ jobs: { id: number; name: string; conclusion: string }[] }>(jobs).jobs[0];
+    const jobs = await callChecked(conn, 'list_workflow_jobs', { ...base, run_id: run?.id });
+    const job = structured<{ jobs: { id: number; name: string; conclusion: string }[] }>(jobs).jobs[0];
     expect(job).toMatchObject({ name: 'test', conclusion: 'failure' });
     gh.storage.clearRequests();
-    const log = await call(conn, 'get_job_logs', { ...base, job_id: job?.id, tail_lines: 2 });
-    expect(data(log)).toMatchObject({ totalLines: 301, shownLines: 2, log: 'line 300\nError: expected 42' });
+    const log = await callChecked(conn, 'get_job_logs', { ...base, job_id: job?.id, tail_lines: 2 });
+    expect(structured(log)).toMatchObject({
+      totalLines: 301,
+      shownLines: 2,
+      log: 'line 300\nError: expected 42',
+    });
     expect(log.text).toMatch(
       /last 2 of 301 lines \(299 earlier lines not shown; raise tail_lines to see more\)/,
     );

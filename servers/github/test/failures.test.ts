@@ -6,10 +6,10 @@
  * GITHUB_API_URL values are refused at startup.
  */
 import { spawnSync } from 'node:child_process';
-import { serverBin } from '@refmcp/test-harness';
+import { callChecked, serverBin } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, SCENE_TOKEN, startScene, startServer } from './support.js';
+import { SCENE_TOKEN, startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('GH-08 private repo 404', () => {
   it('GH-08 explains that 404 can mean missing access and names the token scopes, never the token', async () => {
     const conn = await startServer(gh);
     try {
-      const r = await call(conn, 'get_file_contents', {
+      const r = await callChecked(conn, 'get_file_contents', {
         owner: 'acme',
         repo: 'private-notes',
         path: 'secrets.md',
@@ -43,7 +43,11 @@ describe('GH-08 private repo 404', () => {
     gh.scopes = '';
     let conn = await startServer(gh);
     try {
-      const r = await call(conn, 'get_issue', { owner: 'acme', repo: 'private-notes', issue_number: 1 });
+      const r = await callChecked(conn, 'get_issue', {
+        owner: 'acme',
+        repo: 'private-notes',
+        issue_number: 1,
+      });
       expect(r.text).toContain("The token's scopes: (none)");
     } finally {
       await conn.close();
@@ -51,7 +55,11 @@ describe('GH-08 private repo 404', () => {
     }
     conn = await startServer(gh, [], { env: { GITHUB_PERSONAL_ACCESS_TOKEN: '' } });
     try {
-      const r = await call(conn, 'get_issue', { owner: 'acme', repo: 'private-notes', issue_number: 1 });
+      const r = await callChecked(conn, 'get_issue', {
+        owner: 'acme',
+        repo: 'private-notes',
+        issue_number: 1,
+      });
       expect(r.text).toMatch(/No token is configured: only public data is visible/);
       expect(conn.stderr()).toMatch(/no GITHUB_PERSONAL_ACCESS_TOKEN: public data only/);
     } finally {
@@ -64,7 +72,7 @@ describe('GH-08 private repo 404', () => {
       env: { GITHUB_PERSONAL_ACCESS_TOKEN: '', GITHUB_TOKEN: SCENE_TOKEN },
     });
     try {
-      expect((await call(conn, 'get_me', {})).structuredContent).toMatchObject({ login: 'octo' });
+      expect((await callChecked(conn, 'get_me', {})).structuredContent).toMatchObject({ login: 'octo' });
     } finally {
       await conn.close();
     }
@@ -75,7 +83,7 @@ describe('GH-08 private repo 404', () => {
       env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_TESTTOKEN123wrongwrongwrongwrongwrong' },
     });
     try {
-      const r = await call(conn, 'get_me', {});
+      const r = await callChecked(conn, 'get_me', {});
       expect(r.text).toMatch(
         /GitHub API 401 on GET \/user: authentication failed.*Check GITHUB_PERSONAL_ACCESS_TOKEN/,
       );
@@ -101,7 +109,7 @@ describe('GH-09 rate limit', () => {
         match: { path: '/repos/acme/demo/issues/2' },
       });
       const t0 = Date.now();
-      const r = await call(conn, 'get_issue', issue);
+      const r = await callChecked(conn, 'get_issue', issue);
       expect(r.isError).toBeFalsy();
       expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
       expect(
@@ -122,9 +130,9 @@ describe('GH-09 rate limit', () => {
         headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
         body: { message: 'API rate limit exceeded for user ID 1.' },
       });
-      expect((await call(conn, 'get_issue', issue)).isError).toBeFalsy();
+      expect((await callChecked(conn, 'get_issue', issue)).isError).toBeFalsy();
       gh.api.inject({ status: 429, headers: { 'retry-after': '1' }, body: { message: 'Too Many Requests' } });
-      expect((await call(conn, 'get_issue', issue)).isError).toBeFalsy();
+      expect((await callChecked(conn, 'get_issue', issue)).isError).toBeFalsy();
       expect(gh.api.requests.map((q) => q.status)).toEqual([403, 200, 429, 200]);
     } finally {
       await conn.close();
@@ -141,7 +149,7 @@ describe('GH-09 rate limit', () => {
         body: { message: 'API rate limit exceeded for user ID 1.' },
       });
       const t0 = Date.now();
-      const r = await call(conn, 'get_issue', issue);
+      const r = await callChecked(conn, 'get_issue', issue);
       expect(Date.now() - t0).toBeLessThan(3000);
       expect(r.isError).toBe(true);
       expect(r.text).toContain(
@@ -155,7 +163,7 @@ describe('GH-09 rate limit', () => {
         headers: { 'retry-after': '120' },
         body: { message: 'You have exceeded a secondary rate limit.' },
       });
-      const s = await call(conn, 'get_issue', issue);
+      const s = await callChecked(conn, 'get_issue', issue);
       expect(s.text).toMatch(/429 .*rate limited.*Retry after .* \(in 2 min, from retry-after\)\./);
     } finally {
       await conn.close();
@@ -167,7 +175,8 @@ describe('GH-09 rate limit', () => {
     try {
       gh.api.clearRequests();
       const started = Date.now();
-      for (let i = 0; i < 3; i++) await call(conn, 'add_issue_comment', { ...issue, body: `paced ${i}` });
+      for (let i = 0; i < 3; i++)
+        await callChecked(conn, 'add_issue_comment', { ...issue, body: `paced ${i}` });
       const times = gh.api.requests.filter((q) => q.method === 'POST').map((q) => q.at);
       expect(times).toHaveLength(3);
       // The third write's slot is two intervals after the first's, whatever the load on the machine.
@@ -184,11 +193,11 @@ describe('ALL-07 timeouts and retries', () => {
     try {
       gh.api.inject({ status: 200, hang: true, match: { path: '/repos/acme/demo/issues/2' } });
       let hungPending = true;
-      const hung = call(conn, 'get_issue', issue).finally(() => {
+      const hung = callChecked(conn, 'get_issue', issue).finally(() => {
         hungPending = false;
       });
       await new Promise((r) => setTimeout(r, 200));
-      const other = await call(conn, 'get_issue', { ...issue, issue_number: 3 });
+      const other = await callChecked(conn, 'get_issue', { ...issue, issue_number: 3 });
       expect(other.isError).toBeFalsy();
       expect(hungPending).toBe(true); // answered while the hung call was still waiting
       const r = await hung;
@@ -204,11 +213,11 @@ describe('ALL-07 timeouts and retries', () => {
     try {
       gh.api.clearRequests();
       gh.api.inject({ status: 502, match: { method: 'GET' } });
-      expect((await call(conn, 'get_issue', issue)).isError).toBeFalsy();
+      expect((await callChecked(conn, 'get_issue', issue)).isError).toBeFalsy();
       expect(gh.api.requests.map((q) => q.status)).toEqual([502, 200]);
       gh.api.clearRequests();
       gh.api.inject({ status: 502, match: { method: 'POST' } });
-      const r = await call(conn, 'create_issue', { owner: 'acme', repo: 'demo', title: 'once' });
+      const r = await callChecked(conn, 'create_issue', { owner: 'acme', repo: 'demo', title: 'once' });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/GitHub API 502 on POST \/repos\/acme\/demo\/issues: bad gateway/);
       expect(gh.api.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
@@ -244,7 +253,7 @@ describe('GitHub Enterprise base URL', () => {
     const conn = await startServer(gh);
     try {
       gh.api.clearRequests();
-      await call(conn, 'get_me', {});
+      await callChecked(conn, 'get_me', {});
       expect(gh.api.requests[0]?.rawPath).toBe('/api/v3/user');
       expect(gh.api.requests[0]?.headers['user-agent']).toMatch(/^refmcp-github\/\d+\.\d+\.\d+ /);
     } finally {

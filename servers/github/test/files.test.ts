@@ -4,9 +4,10 @@
  * new branch (case GH-07).
  */
 
+import { callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 let conn: Awaited<ReturnType<typeof startServer>>;
@@ -50,13 +51,17 @@ const demoFile = (path: string) =>
 
 describe('reading files', () => {
   it('directories list their entries; text files come back as text with their sha', async () => {
-    const dir = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'src' });
-    expect(data(dir)).toMatchObject({
+    const dir = await callChecked(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'src' });
+    expect(structured(dir)).toMatchObject({
       type: 'dir',
       entries: [{ type: 'file', name: 'app.ts', path: 'src/app.ts' }],
     });
-    const file = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'README.md' });
-    expect(data(file)).toMatchObject({
+    const file = await callChecked(conn, 'get_file_contents', {
+      owner: 'acme',
+      repo: 'demo',
+      path: 'README.md',
+    });
+    expect(structured(file)).toMatchObject({
       type: 'file',
       encoding: 'utf-8',
       content: '# demo\n\nA demo repository.\n',
@@ -65,8 +70,12 @@ describe('reading files', () => {
   });
 
   it('code comes back exactly as stored (markup intact), with only hidden characters neutralised', async () => {
-    const r = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'page.html' });
-    expect(data(r)).toMatchObject({
+    const r = await callChecked(conn, 'get_file_contents', {
+      owner: 'acme',
+      repo: 'demo',
+      path: 'page.html',
+    });
+    expect(structured(r)).toMatchObject({
       content: PAGE.replace('\u202E', '⟦U+202E⟧'),
       neutralized: 'Neutralised in upstream text: 1 bidi control.',
     });
@@ -74,12 +83,12 @@ describe('reading files', () => {
 
   it('a file over 1 MB is fetched through the raw media type and cut at the budget with a marker', async () => {
     gh.api.clearRequests();
-    const r = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'big.txt' });
+    const r = await callChecked(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'big.txt' });
     expect(gh.api.requests.map((q) => q.headers.accept)).toEqual([
       'application/vnd.github+json',
       'application/vnd.github.raw+json',
     ]);
-    const d = data<{ size: number; truncated: boolean; content: string }>(r);
+    const d = structured<{ size: number; truncated: boolean; content: string }>(r);
     expect(d.size).toBe(1_280_000);
     expect(d.truncated).toBe(true);
     expect(d.content).toMatch(
@@ -88,11 +97,19 @@ describe('reading files', () => {
   });
 
   it('binary files are never decoded as text: images as images, others as blob resources', async () => {
-    const png = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'logo.png' });
-    expect(data(png)).toMatchObject({ encoding: 'binary', size: PNG.length });
-    expect(data(png)).not.toHaveProperty('content');
+    const png = await callChecked(conn, 'get_file_contents', {
+      owner: 'acme',
+      repo: 'demo',
+      path: 'logo.png',
+    });
+    expect(structured(png)).toMatchObject({ encoding: 'binary', size: PNG.length });
+    expect(structured(png)).not.toHaveProperty('content');
     expect(png.content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') });
-    const bin = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path: 'data.bin' });
+    const bin = await callChecked(conn, 'get_file_contents', {
+      owner: 'acme',
+      repo: 'demo',
+      path: 'data.bin',
+    });
     expect(bin.content[1]).toEqual({
       type: 'resource',
       resource: {
@@ -108,7 +125,7 @@ describe('reading files', () => {
 describe('GH-05 sha handling', () => {
   it('GH-05 without sha on an existing file, the current sha is fetched (documented) and the file replaced', async () => {
     gh.api.clearRequests();
-    const r = await call(conn, 'create_or_update_file', {
+    const r = await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'docs/guide.md',
@@ -117,7 +134,7 @@ describe('GH-05 sha handling', () => {
       branch: 'main',
     });
     expect(r.isError).toBeFalsy();
-    expect(data(r)).toMatchObject({ created: false, path: 'docs/guide.md', branch: 'main' });
+    expect(structured(r)).toMatchObject({ created: false, path: 'docs/guide.md', branch: 'main' });
     expect(gh.api.requests.map((q) => q.method)).toEqual(['GET', 'PUT']);
     expect(JSON.parse(gh.api.requests[1]?.body ?? '{}')).toMatchObject({
       sha: expect.stringMatching(/^[0-9a-f]{40}$/),
@@ -131,7 +148,7 @@ describe('GH-05 sha handling', () => {
 
   it('GH-05 a stale sha is a conflict error carrying the current sha, never a git command', async () => {
     const stale = demoFile('docs/guide.md');
-    await call(conn, 'create_or_update_file', {
+    await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'docs/guide.md',
@@ -141,7 +158,7 @@ describe('GH-05 sha handling', () => {
       sha: stale,
     });
     const current = demoFile('docs/guide.md');
-    const r = await call(conn, 'create_or_update_file', {
+    const r = await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'docs/guide.md',
@@ -154,7 +171,7 @@ describe('GH-05 sha handling', () => {
     expect(r.text).toContain(`its current blob sha is ${current}, not ${stale}`);
     expect(r.text).toContain(`call again with sha: "${current}"`);
     expect(r.text).not.toMatch(/\bgit (pull|fetch|rebase|merge|push)\b/);
-    const retry = await call(conn, 'create_or_update_file', {
+    const retry = await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'docs/guide.md',
@@ -167,7 +184,7 @@ describe('GH-05 sha handling', () => {
   });
 
   it('creating a new file needs no sha; delete_file fetches the sha and refuses a missing file', async () => {
-    const created = await call(conn, 'create_or_update_file', {
+    const created = await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'notes/new file.md',
@@ -175,8 +192,8 @@ describe('GH-05 sha handling', () => {
       message: 'add',
       branch: 'main',
     });
-    expect(data(created)).toMatchObject({ created: true });
-    const del = await call(conn, 'delete_file', {
+    expect(structured(created)).toMatchObject({ created: true });
+    const del = await callChecked(conn, 'delete_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'notes/new file.md',
@@ -185,7 +202,7 @@ describe('GH-05 sha handling', () => {
     });
     expect(del.isError).toBeFalsy();
     expect(demoFile('notes/new file.md')).toBeUndefined();
-    const again = await call(conn, 'delete_file', {
+    const again = await callChecked(conn, 'delete_file', {
       owner: 'acme',
       repo: 'demo',
       path: 'notes/new file.md',
@@ -201,7 +218,7 @@ describe('paths inside .git', () => {
     gh.api.clearRequests();
     const readme = demoFile('README.md');
     const results = [
-      await call(conn, 'create_or_update_file', {
+      await callChecked(conn, 'create_or_update_file', {
         owner: 'acme',
         repo: 'demo',
         path: '.git/config',
@@ -209,14 +226,14 @@ describe('paths inside .git', () => {
         message: 'x',
         branch: 'main',
       }),
-      await call(conn, 'delete_file', {
+      await callChecked(conn, 'delete_file', {
         owner: 'acme',
         repo: 'demo',
         path: 'sub/.GIT/hooks/pre-commit',
         message: 'x',
         branch: 'main',
       }),
-      await call(conn, 'push_files', {
+      await callChecked(conn, 'push_files', {
         owner: 'acme',
         repo: 'demo',
         branch: 'main',
@@ -238,7 +255,7 @@ describe('paths inside .git', () => {
 
 describe('GH-07 empty repo / new branch', () => {
   it('GH-07 push_files to an empty repository initialises it and succeeds', async () => {
-    const r = await call(conn, 'push_files', {
+    const r = await callChecked(conn, 'push_files', {
       owner: 'octo',
       repo: 'empty',
       branch: 'main',
@@ -249,8 +266,12 @@ describe('GH-07 empty repo / new branch', () => {
       message: 'Initial files',
     });
     expect(r.isError).toBeFalsy();
-    expect(data(r)).toMatchObject({ initializedRepository: true, createdBranch: false, branch: 'main' });
-    expect(data<{ commits: string[] }>(r).commits).toHaveLength(2);
+    expect(structured(r)).toMatchObject({
+      initializedRepository: true,
+      createdBranch: false,
+      branch: 'main',
+    });
+    expect(structured<{ commits: string[] }>(r).commits).toHaveLength(2);
     expect(r.text).toMatch(/was empty: GitHub's Git Data API cannot write to an empty repository/);
     const repo = gh.state.repo('octo', 'empty');
     expect([...(repo?.store.filesOf(repo.branches.get('main') ?? '').keys() ?? [])].sort()).toEqual([
@@ -261,7 +282,7 @@ describe('GH-07 empty repo / new branch', () => {
 
   it('GH-07 push_files to a branch that does not exist creates it from the default branch, in one commit', async () => {
     gh.api.clearRequests();
-    const r = await call(conn, 'push_files', {
+    const r = await callChecked(conn, 'push_files', {
       owner: 'acme',
       repo: 'demo',
       branch: 'feature/new',
@@ -272,7 +293,7 @@ describe('GH-07 empty repo / new branch', () => {
       message: 'two files',
     });
     expect(r.isError).toBeFalsy();
-    expect(data(r)).toMatchObject({ createdBranch: true, initializedRepository: false });
+    expect(structured(r)).toMatchObject({ createdBranch: true, initializedRepository: false });
     const repo = gh.state.repo('acme', 'demo');
     const head = repo?.branches.get('feature/new') ?? '';
     expect(repo?.store.commits.get(head)?.parents).toEqual([repo?.branches.get('main')]);
@@ -287,7 +308,7 @@ describe('GH-07 empty repo / new branch', () => {
       body: { message: 'Update is not a fast forward' },
       match: { method: 'PATCH' },
     });
-    const r = await call(conn, 'push_files', {
+    const r = await callChecked(conn, 'push_files', {
       owner: 'acme',
       repo: 'demo',
       branch: 'main',
@@ -302,14 +323,14 @@ describe('GH-07 empty repo / new branch', () => {
 
   it('create_branch on an empty repository names the precondition', async () => {
     gh.state.addRepo('octo', 'void');
-    const r = await call(conn, 'create_branch', {
+    const r = await callChecked(conn, 'create_branch', {
       owner: 'octo',
       repo: 'void',
       branch: 'dev',
       from_branch: 'main',
     });
     expect(r.text).toMatch(/octo\/void is empty: a branch needs a commit to start from/);
-    const dup = await call(conn, 'create_branch', { owner: 'acme', repo: 'demo', branch: 'feature' });
+    const dup = await callChecked(conn, 'create_branch', { owner: 'acme', repo: 'demo', branch: 'feature' });
     expect(dup.text).toMatch(/branch: feature already exists/);
   });
 });

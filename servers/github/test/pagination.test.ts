@@ -3,10 +3,10 @@
  * list tool takes page/perPage, says when more exists (from the Link header), and following
  * nextPage yields the rest with no duplicates — nothing silently stops at 30.
  */
-import { findDuplicates, followPages } from '@refmcp/test-harness';
+import { callChecked, findDuplicates, followPages, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 let conn: Awaited<ReturnType<typeof startServer>>;
@@ -47,9 +47,9 @@ interface Paged {
 async function walk(tool: string, args: Record<string, unknown>, key: string, pageArg = 'page') {
   const pages = await followPages(
     async (page: number | undefined) => {
-      const r = await call(conn, tool, { ...args, ...(page ? { [pageArg]: page } : {}) });
+      const r = await callChecked(conn, tool, { ...args, ...(page ? { [pageArg]: page } : {}) });
       expect(r.isError, r.text).toBeFalsy();
-      return data<Paged & Record<string, unknown>>(r);
+      return structured<Paged & Record<string, unknown>>(r);
     },
     (p) => (p.hasMore ? p.nextPage : undefined),
   );
@@ -58,12 +58,18 @@ async function walk(tool: string, args: Record<string, unknown>, key: string, pa
 
 describe('GH-06 pagination', () => {
   it('GH-06 45 reviews: the first page says more exist, following nextPage yields all 45 once', async () => {
-    const first = await call(conn, 'get_pull_request_reviews', {
+    const first = await callChecked(conn, 'get_pull_request_reviews', {
       owner: 'acme',
       repo: 'demo',
       pull_number: prNumber,
     });
-    expect(data(first)).toMatchObject({ page: 1, perPage: 30, hasMore: true, nextPage: 2, lastPage: 2 });
+    expect(structured(first)).toMatchObject({
+      page: 1,
+      perPage: 30,
+      hasMore: true,
+      nextPage: 2,
+      lastPage: 2,
+    });
     expect(first.text).toMatch(
       /30 reviews on page 1 of 2 \(30 per page\)\. More exist: call again with page: 2\./,
     );
@@ -84,15 +90,24 @@ describe('GH-06 pagination', () => {
     );
     expect(all).toHaveLength(120);
     expect(findDuplicates(all, (f) => (f as { filename: string }).filename)).toEqual([]);
-    const pr = await call(conn, 'get_pull_request', { owner: 'acme', repo: 'demo', pull_number: prNumber });
-    expect(data(pr)).toMatchObject({ pullRequest: { changedFiles: 120 } });
+    const pr = await callChecked(conn, 'get_pull_request', {
+      owner: 'acme',
+      repo: 'demo',
+      pull_number: prNumber,
+    });
+    expect(structured(pr)).toMatchObject({ pullRequest: { changedFiles: 120 } });
   });
 
   it('GH-06 issues, commits (perPage), branches and workflow runs page the same way', async () => {
     const issues = await walk('list_issues', { owner: 'acme', repo: 'demo', state: 'all' }, 'issues');
     expect(issues.length).toBe(gh.state.repo('acme', 'demo')?.issues.length);
-    const last = await call(conn, 'list_issues', { owner: 'acme', repo: 'demo', state: 'all', page: 2 });
-    expect(data(last)).toMatchObject({ page: 2, hasMore: false });
+    const last = await callChecked(conn, 'list_issues', {
+      owner: 'acme',
+      repo: 'demo',
+      state: 'all',
+      page: 2,
+    });
+    expect(structured(last)).toMatchObject({ page: 2, hasMore: false });
     expect(last.text).toMatch(/No more pages\./);
     const commits = await walk('list_commits', { owner: 'acme', repo: 'demo', perPage: 1 }, 'commits');
     expect(commits.length).toBe(

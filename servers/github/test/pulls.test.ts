@@ -4,9 +4,10 @@
  * with their diff, branches, tags, releases, search and get_me.
  */
 
+import { callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 let conn: Awaited<ReturnType<typeof startServer>>;
@@ -25,8 +26,8 @@ const base = { owner: 'acme', repo: 'demo' };
 
 describe('pull requests', () => {
   it('get_pull_request is compact: head/base refs and shas, counts, body — no URL soup', async () => {
-    const r = await call(conn, 'get_pull_request', { ...base, pull_number: pr });
-    const p = data<{ pullRequest: Record<string, unknown> }>(r).pullRequest;
+    const r = await callChecked(conn, 'get_pull_request', { ...base, pull_number: pr });
+    const p = structured<{ pullRequest: Record<string, unknown> }>(r).pullRequest;
     expect(p).toMatchObject({
       number: pr,
       title: 'Improve app',
@@ -45,46 +46,46 @@ describe('pull requests', () => {
   });
 
   it('files, diff, status, review comments and reviews', async () => {
-    const files = data<{ files: { filename: string; status: string; patch: string }[] }>(
-      await call(conn, 'get_pull_request_files', { ...base, pull_number: pr }),
+    const files = structured<{ files: { filename: string; status: string; patch: string }[] }>(
+      await callChecked(conn, 'get_pull_request_files', { ...base, pull_number: pr }),
     ).files;
     expect(files.map((f) => [f.filename, f.status])).toEqual([
       ['src/app.ts', 'modified'],
       ['src/new.ts', 'added'],
     ]);
     expect(files[0]?.patch).toContain('+export const answer = Number(process.env.ANSWER ?? 42);');
-    const diff = await call(conn, 'get_pull_request_diff', { ...base, pull_number: pr });
-    expect(data(diff)).toMatchObject({ truncated: false });
-    expect(data<{ diff: string }>(diff).diff).toMatch(/^diff --git a\/src\/app\.ts b\/src\/app\.ts/);
-    const status = await call(conn, 'get_pull_request_status', { ...base, pull_number: pr });
-    expect(data(status)).toMatchObject({
+    const diff = await callChecked(conn, 'get_pull_request_diff', { ...base, pull_number: pr });
+    expect(structured(diff)).toMatchObject({ truncated: false });
+    expect(structured<{ diff: string }>(diff).diff).toMatch(/^diff --git a\/src\/app\.ts b\/src\/app\.ts/);
+    const status = await callChecked(conn, 'get_pull_request_status', { ...base, pull_number: pr });
+    expect(structured(status)).toMatchObject({
       status: {
         state: 'success',
         totalCount: 1,
         statuses: [{ context: 'ci/test', state: 'success', description: 'Tests passed' }],
       },
     });
-    const comments = await call(conn, 'get_pull_request_comments', { ...base, pull_number: pr });
-    expect(data(comments)).toMatchObject({
+    const comments = await callChecked(conn, 'get_pull_request_comments', { ...base, pull_number: pr });
+    expect(structured(comments)).toMatchObject({
       comments: [{ author: 'maintainer', path: 'src/app.ts', line: 1, body: 'Nit: name' }],
       hasMore: false,
     });
-    const reviews = await call(conn, 'get_pull_request_reviews', { ...base, pull_number: pr });
-    expect(data(reviews)).toMatchObject({
+    const reviews = await callChecked(conn, 'get_pull_request_reviews', { ...base, pull_number: pr });
+    expect(structured(reviews)).toMatchObject({
       reviews: [{ author: 'maintainer', state: 'APPROVED', body: 'Looks good' }],
     });
   });
 
   it('create, review, update branch, update and merge', async () => {
-    await call(conn, 'create_branch', { ...base, branch: 'topic' });
-    await call(conn, 'create_or_update_file', {
+    await callChecked(conn, 'create_branch', { ...base, branch: 'topic' });
+    await callChecked(conn, 'create_or_update_file', {
       ...base,
       path: 'topic.md',
       content: 't\n',
       message: 'topic',
       branch: 'topic',
     });
-    const created = await call(conn, 'create_pull_request', {
+    const created = await callChecked(conn, 'create_pull_request', {
       ...base,
       title: 'Topic',
       head: 'topic',
@@ -92,9 +93,10 @@ describe('pull requests', () => {
       body: 'Adds topic.md',
       draft: true,
     });
-    const number = data<{ pullRequest: { number: number; draft: boolean } }>(created).pullRequest.number;
-    expect(data(created)).toMatchObject({ pullRequest: { draft: true, head: { ref: 'topic' } } });
-    const own = await call(conn, 'create_pull_request_review', {
+    const number = structured<{ pullRequest: { number: number; draft: boolean } }>(created).pullRequest
+      .number;
+    expect(structured(created)).toMatchObject({ pullRequest: { draft: true, head: { ref: 'topic' } } });
+    const own = await callChecked(conn, 'create_pull_request_review', {
       ...base,
       pull_number: number,
       body: 'ok',
@@ -102,51 +104,51 @@ describe('pull requests', () => {
     });
     expect(own.isError).toBe(true);
     expect(own.text).toMatch(/422.*Can not approve your own pull request/);
-    const review = await call(conn, 'create_pull_request_review', {
+    const review = await callChecked(conn, 'create_pull_request_review', {
       ...base,
       pull_number: number,
       body: 'see line',
       event: 'COMMENT',
       comments: [{ path: 'topic.md', line: 1, body: 'why?' }],
     });
-    expect(data(review)).toMatchObject({ review: { state: 'COMMENTED', author: 'octo' } });
-    await call(conn, 'create_or_update_file', {
+    expect(structured(review)).toMatchObject({ review: { state: 'COMMENTED', author: 'octo' } });
+    await callChecked(conn, 'create_or_update_file', {
       ...base,
       path: 'main-only.md',
       content: 'm\n',
       message: 'main moves',
       branch: 'main',
     });
-    const updated = await call(conn, 'update_pull_request_branch', { ...base, pull_number: number });
-    expect(data(updated)).toMatchObject({ message: 'Updating pull request branch.' });
-    const edit = await call(conn, 'update_pull_request', {
+    const updated = await callChecked(conn, 'update_pull_request_branch', { ...base, pull_number: number });
+    expect(structured(updated)).toMatchObject({ message: 'Updating pull request branch.' });
+    const edit = await callChecked(conn, 'update_pull_request', {
       ...base,
       pull_number: number,
       title: 'Topic (ready)',
     });
-    expect(data(edit)).toMatchObject({ pullRequest: { title: 'Topic (ready)' } });
-    const merged = await call(conn, 'merge_pull_request', {
+    expect(structured(edit)).toMatchObject({ pullRequest: { title: 'Topic (ready)' } });
+    const merged = await callChecked(conn, 'merge_pull_request', {
       ...base,
       pull_number: number,
       merge_method: 'squash',
     });
-    expect(data(merged)).toMatchObject({ merged: true, message: 'Pull Request successfully merged' });
-    const again = await call(conn, 'merge_pull_request', { ...base, pull_number: number });
+    expect(structured(merged)).toMatchObject({ merged: true, message: 'Pull Request successfully merged' });
+    const again = await callChecked(conn, 'merge_pull_request', { ...base, pull_number: number });
     expect(again.text).toMatch(
       /GitHub API 405 on PUT \/repos\/acme\/demo\/pulls\/\d+\/merge: method not allowed.*Pull Request is not mergeable/,
     );
-    const list = await call(conn, 'list_pull_requests', { ...base, state: 'closed' });
-    expect(data<{ pullRequests: { number: number }[] }>(list).pullRequests.map((p) => p.number)).toContain(
-      number,
-    );
+    const list = await callChecked(conn, 'list_pull_requests', { ...base, state: 'closed' });
+    expect(
+      structured<{ pullRequests: { number: number }[] }>(list).pullRequests.map((p) => p.number),
+    ).toContain(number);
   });
 });
 
 describe('repository reads', () => {
   it('get_commit returns the message, stats and per-file patches', async () => {
     const head = gh.state.repo('acme', 'demo')?.branches.get('feature') ?? '';
-    const r = await call(conn, 'get_commit', { ...base, sha: 'feature' });
-    expect(data(r)).toMatchObject({
+    const r = await callChecked(conn, 'get_commit', { ...base, sha: 'feature' });
+    expect(structured(r)).toMatchObject({
       commit: {
         sha: head,
         author: 'octo',
@@ -155,7 +157,7 @@ describe('repository reads', () => {
       },
     });
     expect(
-      data<{ commit: { files: { filename: string; patch: string }[] } }>(r).commit.files.map(
+      structured<{ commit: { files: { filename: string; patch: string }[] } }>(r).commit.files.map(
         (f) => f.filename,
       ),
     ).toEqual(['src/app.ts', 'src/new.ts']);
@@ -163,30 +165,36 @@ describe('repository reads', () => {
 
   it('branches, tags, releases, latest release, tree and search', async () => {
     expect(
-      data<{ branches: { name: string }[] }>(await call(conn, 'list_branches', base)).branches.map(
-        (b) => b.name,
-      ),
+      structured<{ branches: { name: string }[] }>(
+        await callChecked(conn, 'list_branches', base),
+      ).branches.map((b) => b.name),
     ).toContain('feature');
-    expect(data(await call(conn, 'list_tags', base))).toMatchObject({ tags: [{ name: 'v1.0.0' }] });
-    expect(data(await call(conn, 'list_releases', base))).toMatchObject({
+    expect(structured(await callChecked(conn, 'list_tags', base))).toMatchObject({
+      tags: [{ name: 'v1.0.0' }],
+    });
+    expect(structured(await callChecked(conn, 'list_releases', base))).toMatchObject({
       releases: [{ tag: 'v1.0.0', name: 'First', body: 'Initial release', author: 'maintainer' }],
     });
-    expect(data(await call(conn, 'get_latest_release', base))).toMatchObject({ release: { tag: 'v1.0.0' } });
-    const tree = await call(conn, 'get_repository_tree', { ...base, path_filter: 'src' });
-    expect(data<{ entries: { path: string }[] }>(tree).entries.map((e) => e.path)).toEqual(['src/app.ts']);
-    const code = await call(conn, 'search_code', { q: 'answer repo:acme/demo' });
+    expect(structured(await callChecked(conn, 'get_latest_release', base))).toMatchObject({
+      release: { tag: 'v1.0.0' },
+    });
+    const tree = await callChecked(conn, 'get_repository_tree', { ...base, path_filter: 'src' });
+    expect(structured<{ entries: { path: string }[] }>(tree).entries.map((e) => e.path)).toEqual([
+      'src/app.ts',
+    ]);
+    const code = await callChecked(conn, 'search_code', { q: 'answer repo:acme/demo' });
     expect(
-      data<{ items: { path: string }[] }>(code)
+      structured<{ items: { path: string }[] }>(code)
         .items.map((i) => i.path)
         .sort(),
     ).toEqual(['docs/guide.md', 'src/app.ts']);
-    const users = await call(conn, 'search_users', { q: 'octo' });
-    expect(data(users)).toMatchObject({ users: [{ login: 'octo', type: 'User' }] });
+    const users = await callChecked(conn, 'search_users', { q: 'octo' });
+    expect(structured(users)).toMatchObject({ users: [{ login: 'octo', type: 'User' }] });
   });
 
   it('get_me reports the login and the token scopes', async () => {
-    const r = await call(conn, 'get_me', {});
-    expect(data(r)).toMatchObject({
+    const r = await callChecked(conn, 'get_me', {});
+    expect(structured(r)).toMatchObject({
       login: 'octo',
       name: 'Octo Cat',
       scopes: ['repo', 'read:org'],

@@ -3,10 +3,11 @@
  * and --lockdown withholds content by users without push access on public repositories.
  */
 
+import { callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepoScope } from '../src/scope.js';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -46,19 +47,19 @@ describe('GH-03 toxic flow', () => {
           { owner: 'acme', repo: 'demo', branch: 'main', files: [{ path: 'a', content: 'b' }], message: 'm' },
         ],
       ] as const) {
-        const r = await call(conn, tool, args);
+        const r = await callChecked(conn, tool, args);
         expect(r.isError, tool).toBe(true);
         expect(r.text).toMatch(
           /is outside the repositories this server may access \(--repos acme\/public-demo\)/,
         );
       }
       expect(gh.api.requests).toEqual([]);
-      const ok = await call(conn, 'get_file_contents', {
+      const ok = await callChecked(conn, 'get_file_contents', {
         owner: 'acme',
         repo: 'public-demo',
         path: 'README.md',
       });
-      expect(data(ok)).toMatchObject({ content: 'public\n' });
+      expect(structured(ok)).toMatchObject({ content: 'public\n' });
     } finally {
       await conn.close();
     }
@@ -68,14 +69,14 @@ describe('GH-03 toxic flow', () => {
     const conn = await startServer(gh, ['--repos', 'octo/*']);
     try {
       gh.api.clearRequests();
-      const r = await call(conn, 'search_repositories', { query: 'demo' });
+      const r = await callChecked(conn, 'search_repositories', { query: 'demo' });
       expect(gh.api.requests[0]?.query.get('q')).toBe('demo user:octo');
-      expect(data<{ repositories: { fullName: string }[] }>(r).repositories.map((x) => x.fullName)).toEqual([
-        'octo/public-demo',
-      ]);
-      const create = await call(conn, 'create_repository', { name: 'new-one' });
+      expect(
+        structured<{ repositories: { fullName: string }[] }>(r).repositories.map((x) => x.fullName),
+      ).toEqual(['octo/public-demo']);
+      const create = await callChecked(conn, 'create_repository', { name: 'new-one' });
       expect(create.isError).toBeFalsy(); // octo/new-one is inside octo/*
-      const fork = await call(conn, 'fork_repository', { owner: 'acme', repo: 'demo' });
+      const fork = await callChecked(conn, 'fork_repository', { owner: 'acme', repo: 'demo' });
       expect(fork.text).toMatch(/acme\/demo is outside/);
     } finally {
       await conn.close();
@@ -110,8 +111,8 @@ describe('--lockdown', () => {
   it('withholds titles and bodies by users without push access on public repositories only', async () => {
     const conn = await startServer(gh, ['--lockdown']);
     try {
-      const list = await call(conn, 'list_issues', { owner: 'acme', repo: 'demo', state: 'all' });
-      const issues = data<{
+      const list = await callChecked(conn, 'list_issues', { owner: 'acme', repo: 'demo', state: 'all' });
+      const issues = structured<{
         issues: { number: number; author: string; title: string; body: string; withheld?: boolean }[];
       }>(list).issues;
       const byMallory = issues.find((i) => i.author === 'mallory');
@@ -124,8 +125,8 @@ describe('--lockdown', () => {
       const byMaintainer = issues.find((i) => i.author === 'maintainer');
       expect(byMaintainer).toMatchObject({ title: 'Add docs', body: 'Please document the answer.' });
       expect(byMaintainer?.withheld).toBeUndefined();
-      const comments = data<{ comments: { author: string; body: string }[] }>(
-        await call(conn, 'get_issue_comments', { owner: 'acme', repo: 'demo', issue_number: 1 }),
+      const comments = structured<{ comments: { author: string; body: string }[] }>(
+        await callChecked(conn, 'get_issue_comments', { owner: 'acme', repo: 'demo', issue_number: 1 }),
       ).comments;
       expect(comments.map((c) => [c.author, c.body.startsWith('[withheld')])).toEqual([
         ['maintainer', false],
@@ -138,8 +139,12 @@ describe('--lockdown', () => {
         user: 'mallory',
       });
       gh.state.repo('acme', 'private-notes')?.collaborators.set('octo', 'read');
-      const priv = await call(conn, 'get_issue', { owner: 'acme', repo: 'private-notes', issue_number: 1 });
-      expect(data(priv)).toMatchObject({ issue: { body: 'by an outsider' } });
+      const priv = await callChecked(conn, 'get_issue', {
+        owner: 'acme',
+        repo: 'private-notes',
+        issue_number: 1,
+      });
+      expect(structured(priv)).toMatchObject({ issue: { body: 'by an outsider' } });
     } finally {
       await conn.close();
     }

@@ -4,10 +4,10 @@
  * at the end, ZWJ inside a link scheme, data: hrefs, entities, SVG script) come back from
  * get_issue and get_issue_comments through the built server neutralised, visible text kept.
  */
-import { assertNoInvisible } from '@refmcp/test-harness';
+import { assertNoInvisible, callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 const BODY = [
   'Repro steps below.',
@@ -65,9 +65,13 @@ function expectInert(text: string, label: string) {
 
 describe('GH-04 HTML and Markdown bypasses', () => {
   it('GH-04 get_issue: slash-separated attributes, meta refresh, open tag, ZWJ scheme, data: href', async () => {
-    const r = await call(conn, 'get_issue', { owner: 'acme', repo: 'demo', issue_number: issueNumber });
+    const r = await callChecked(conn, 'get_issue', {
+      owner: 'acme',
+      repo: 'demo',
+      issue_number: issueNumber,
+    });
     expect(r.isError).toBeFalsy();
-    const { body, title } = data<{ issue: { body: string; title: string } }>(r).issue;
+    const { body, title } = structured<{ issue: { body: string; title: string } }>(r).issue;
     expect(body).toBe(
       [
         'Repro steps below.',
@@ -87,19 +91,19 @@ describe('GH-04 HTML and Markdown bypasses', () => {
       [r.text, 'text'],
     ] as const)
       expectInert(text, label);
-    expect(data<{ neutralized: string }>(r).neutralized).toMatch(
+    expect(structured<{ neutralized: string }>(r).neutralized).toMatch(
       /1 dangerous HTML element, 5 event-handler attributes, 4 non-http\(s\) links/,
     );
   });
 
   it('GH-04 get_issue_comments: entities, SVG script, and a tag split across two comments', async () => {
-    const r = await call(conn, 'get_issue_comments', {
+    const r = await callChecked(conn, 'get_issue_comments', {
       owner: 'acme',
       repo: 'demo',
       issue_number: issueNumber,
     });
     expect(r.isError).toBeFalsy();
-    const bodies = data<{ comments: { body: string }[] }>(r).comments.map((c) => c.body);
+    const bodies = structured<{ comments: { body: string }[] }>(r).comments.map((c) => c.body);
     expect(bodies).toEqual([
       '<A HREF="#unsafe-link-removed">z</A> <IMG SRC=x>',
       'Before <svg>⟦script element removed⟧</svg> after',

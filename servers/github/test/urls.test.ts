@@ -4,9 +4,10 @@
  * fake GitHub recorded.
  */
 
+import { callChecked, structured } from '@refmcp/test-harness';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, data, startScene, startServer } from './support.js';
+import { startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 let conn: Awaited<ReturnType<typeof startServer>>;
@@ -22,14 +23,14 @@ afterAll(async () => {
 describe('GH-01 path traversal into other endpoints', () => {
   it('GH-01 get_file_contents and create_or_update_file refuse ../ paths and send nothing outside contents/', async () => {
     gh.api.clearRequests();
-    const read = await call(conn, 'get_file_contents', {
+    const read = await callChecked(conn, 'get_file_contents', {
       owner: 'acme',
       repo: 'demo',
       path: '../../../user',
     });
     expect(read.isError).toBe(true);
     expect(read.text).toMatch(/path: "\." and "\.\." segments are not allowed/);
-    const write = await call(conn, 'create_or_update_file', {
+    const write = await callChecked(conn, 'create_or_update_file', {
       owner: 'acme',
       repo: 'demo',
       path: '../../../user/repos',
@@ -40,7 +41,7 @@ describe('GH-01 path traversal into other endpoints', () => {
     expect(write.isError).toBe(true);
     expect(write.text).toMatch(/path: "\." and "\.\." segments are not allowed/);
     for (const path of ['a/./b', 'a/../../b', '..', 'a/%2e%2e/b']) {
-      const r = await call(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path });
+      const r = await callChecked(conn, 'get_file_contents', { owner: 'acme', repo: 'demo', path });
       // "%2e%2e" is a literal file name (percent signs and all): it is encoded, not decoded.
       if (path.includes('%')) expect(r.isError).toBe(true);
       else expect(r.text, path).toMatch(/not allowed/);
@@ -54,13 +55,17 @@ describe('GH-01 path traversal into other endpoints', () => {
 
   it('GH-01 "dir with space/a#b?.md" works: each segment encoded, "/" kept', async () => {
     gh.api.clearRequests();
-    const r = await call(conn, 'get_file_contents', {
+    const r = await callChecked(conn, 'get_file_contents', {
       owner: 'acme',
       repo: 'demo',
       path: 'dir with space/a#b?.md',
     });
     expect(r.isError).toBeFalsy();
-    expect(data(r)).toMatchObject({ type: 'file', path: 'dir with space/a#b?.md', content: 'odd name\n' });
+    expect(structured(r)).toMatchObject({
+      type: 'file',
+      path: 'dir with space/a#b?.md',
+      content: 'odd name\n',
+    });
     expect(gh.api.requests.map((q) => [q.rawPath, q.rawQuery])).toEqual([
       ['/api/v3/repos/acme/demo/contents/dir%20with%20space/a%23b%3F.md', ''],
     ]);
@@ -76,7 +81,7 @@ describe('GH-01 path traversal into other endpoints', () => {
       [{ owner: 'acme', repo: 'demo', path: 'a', branch: 'x y' }, /branch/],
     ];
     for (const [args, name] of cases) {
-      const r = await call(conn, 'get_file_contents', args);
+      const r = await callChecked(conn, 'get_file_contents', args);
       expect(r.isError, JSON.stringify(args)).toBe(true);
       expect(r.text).toMatch(name);
     }
@@ -87,7 +92,7 @@ describe('GH-01 path traversal into other endpoints', () => {
 describe('GH-02 query injection', () => {
   it('GH-02 branch "main&per_page=100" is sent as exactly one ref value, nothing added', async () => {
     gh.api.clearRequests();
-    const r = await call(conn, 'get_file_contents', {
+    const r = await callChecked(conn, 'get_file_contents', {
       owner: 'acme',
       repo: 'demo',
       path: 'README.md',
@@ -102,7 +107,7 @@ describe('GH-02 query injection', () => {
 
   it('search queries keep "+", "&" and qualifiers intact', async () => {
     gh.api.clearRequests();
-    await call(conn, 'search_issues', { q: 'c++ & build repo:acme/demo', per_page: 5 });
+    await callChecked(conn, 'search_issues', { q: 'c++ & build repo:acme/demo', per_page: 5 });
     const [req] = gh.api.requests;
     expect(req?.path).toBe('/search/issues');
     expect([...(req?.query.entries() ?? [])]).toEqual([
@@ -114,7 +119,12 @@ describe('GH-02 query injection', () => {
 
   it('labels and other list filters are sent as single, exactly-encoded values', async () => {
     gh.api.clearRequests();
-    await call(conn, 'list_issues', { owner: 'acme', repo: 'demo', labels: ['bug', 'a&b=c'], state: 'all' });
+    await callChecked(conn, 'list_issues', {
+      owner: 'acme',
+      repo: 'demo',
+      labels: ['bug', 'a&b=c'],
+      state: 'all',
+    });
     expect(gh.api.requests[0]?.query.get('labels')).toBe('bug,a&b=c');
     expect(gh.api.requests[0]?.query.getAll('state')).toEqual(['all']);
   });

@@ -3,9 +3,10 @@
  * against a real PostgreSQL, connected as a role that CAN write.
  */
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USERS } from './fixtures.js';
-import { asAdmin, call, data, resultText, startServer } from './support.js';
+import { asAdmin, startServer } from './support.js';
 
 let conn: Connection;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ const tableExists = (name: string) =>
 
 /** The session is still read-only: a plain write fails in the database with the read-only error. */
 async function stillReadOnly(): Promise<void> {
-  const r = await call(conn, 'query', {
+  const r = await callChecked(conn, 'query', {
     sql: 'INSERT INTO users (id, name) VALUES (424242, $1)',
     params: ['x'],
   });
@@ -35,7 +36,7 @@ describe('PostgreSQL cases', () => {
       ['COMMIT; DROP TABLE users;', 2],
       ['SELECT 1; COMMIT; INSERT INTO users(id) VALUES (999)', 3],
     ] as const) {
-      const r = await call(conn, 'query', { sql });
+      const r = await callChecked(conn, 'query', { sql });
       expect(r.isError, sql).toBe(true);
       // PostgreSQL's parser counts the statements before anything is sent (and the extended
       // protocol would refuse them too: protocol.test.ts proves that second layer).
@@ -44,9 +45,9 @@ describe('PostgreSQL cases', () => {
     }
     expect(await tableExists('users')).toBe(true);
     expect(await userCount()).toBe(before);
-    const ok = await call(conn, 'query', { sql: 'SELECT 1 AS one -- trailing comment' });
+    const ok = await callChecked(conn, 'query', { sql: 'SELECT 1 AS one -- trailing comment' });
     expect(ok.isError).toBeFalsy();
-    expect(data<{ rows: unknown[][] }>(ok).rows).toEqual([[1]]);
+    expect(structured<{ rows: unknown[][] }>(ok).rows).toEqual([[1]]);
   });
 
   it('PG-02 disguised writes fail in the database (READ ONLY transaction), not in a keyword filter', async () => {
@@ -61,7 +62,7 @@ describe('PostgreSQL cases', () => {
       ['-- x\nDROP TABLE users', /cannot execute DROP TABLE in a read-only transaction/],
     ];
     for (const [sql, error] of cases) {
-      const r = await call(conn, 'query', { sql });
+      const r = await callChecked(conn, 'query', { sql });
       expect(r.isError, sql).toBe(true);
       // PostgreSQL's own message and SQLSTATE 25006 (read_only_sql_transaction).
       expect(resultText(r), sql).toMatch(error);
@@ -79,7 +80,7 @@ describe('PostgreSQL cases', () => {
     const { tools } = await conn.client.listTools();
     expect(tools.map((t) => t.name)).not.toContain('execute');
     for (const t of tools) expect(t.description, t.name).toMatch(/read-only/i);
-    const r = await call(conn, 'query', { sql: 'CREATE TABLE pg03 (id int)' });
+    const r = await callChecked(conn, 'query', { sql: 'CREATE TABLE pg03 (id int)' });
     expect(r.isError).toBe(true);
     expect(resultText(r)).toMatch(/read-only/);
     expect(await tableExists('pg03')).toBe(false);
@@ -90,39 +91,39 @@ describe('PostgreSQL cases', () => {
       const execute = list.tools.find((t) => t.name === 'execute');
       expect(execute?.description).toMatch(/writes enabled/);
       expect(list.tools.find((t) => t.name === 'query')?.description).toMatch(/writes enabled/);
-      const created = await call(writer, 'execute', { sql: 'CREATE TABLE pg03 (id int)' });
+      const created = await callChecked(writer, 'execute', { sql: 'CREATE TABLE pg03 (id int)' });
       expect(created.isError, resultText(created)).toBeFalsy();
       expect(await tableExists('pg03')).toBe(true);
       // Even with writes enabled, query stays read-only.
-      const viaQuery = await call(writer, 'query', { sql: 'DROP TABLE pg03' });
+      const viaQuery = await callChecked(writer, 'query', { sql: 'DROP TABLE pg03' });
       expect(viaQuery.isError).toBe(true);
       expect(await tableExists('pg03')).toBe(true);
-      await call(writer, 'execute', { sql: 'DROP TABLE pg03' });
+      await callChecked(writer, 'execute', { sql: 'DROP TABLE pg03' });
     } finally {
       await writer.close();
     }
   });
 
   it('PG-04 legitimate reads pass: ordered-set aggregates, nested CTEs, window frames', async () => {
-    const percentile = await call(conn, 'query', {
+    const percentile = await callChecked(conn, 'query', {
       sql: 'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY d) AS median FROM t',
     });
     expect(percentile.isError, resultText(percentile)).toBeFalsy();
-    expect(data<{ rows: unknown[][] }>(percentile).rows).toEqual([[5]]);
+    expect(structured<{ rows: unknown[][] }>(percentile).rows).toEqual([[5]]);
 
-    const nested = await call(conn, 'query', {
+    const nested = await callChecked(conn, 'query', {
       sql: `WITH a AS (SELECT id FROM users WHERE id <= 10),
                  b AS (WITH c AS (SELECT id * 2 AS x FROM a) SELECT sum(x) AS s FROM c)
             SELECT s FROM b`,
     });
     expect(nested.isError, resultText(nested)).toBeFalsy();
-    expect(data<{ rows: unknown[][] }>(nested).rows).toEqual([['110']]); // sum(bigint) is numeric: exact string
+    expect(structured<{ rows: unknown[][] }>(nested).rows).toEqual([['110']]); // sum(bigint) is numeric: exact string
 
-    const window = await call(conn, 'query', {
+    const window = await callChecked(conn, 'query', {
       sql: 'SELECT d, sum(d) OVER (ORDER BY d ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s FROM t ORDER BY d',
     });
     expect(window.isError, resultText(window)).toBeFalsy();
-    expect(data<{ rows: unknown[][] }>(window).rows.slice(0, 4)).toEqual([
+    expect(structured<{ rows: unknown[][] }>(window).rows.slice(0, 4)).toEqual([
       [1, 1],
       [2, 3],
       [3, 6],
@@ -132,12 +133,12 @@ describe('PostgreSQL cases', () => {
 
   it('PG-05 a runaway query stops at the statement timeout, naming it; other calls are not blocked', async () => {
     const started = Date.now();
-    const slow = call(conn, 'query', { sql: 'SELECT pg_sleep(600)' });
+    const slow = callChecked(conn, 'query', { sql: 'SELECT pg_sleep(600)' });
     await new Promise((r) => setTimeout(r, 200));
     const quickStarted = Date.now();
-    const quick = await call(conn, 'query', { sql: 'SELECT 42 AS answer' });
+    const quick = await callChecked(conn, 'query', { sql: 'SELECT 42 AS answer' });
     expect(Date.now() - quickStarted).toBeLessThan(1000);
-    expect(data<{ rows: unknown[][] }>(quick).rows).toEqual([[42]]);
+    expect(structured<{ rows: unknown[][] }>(quick).rows).toEqual([[42]]);
     const r = await slow;
     const elapsed = Date.now() - started;
     expect(r.isError).toBe(true);
@@ -157,9 +158,9 @@ describe('PostgreSQL cases', () => {
   });
 
   it('PG-06 a big result is a bounded page with "truncated, N more", streamed (not loaded whole)', async () => {
-    const r = await call(conn, 'query', { sql: 'SELECT * FROM users' });
+    const r = await callChecked(conn, 'query', { sql: 'SELECT * FROM users' });
     expect(r.isError, resultText(r)).toBeFalsy();
-    const page = data<{
+    const page = structured<{
       rows: unknown[][];
       moreRows: number;
       moreRowsExact: boolean;
@@ -173,8 +174,8 @@ describe('PostgreSQL cases', () => {
     expect(resultText(r)).toContain(`[truncated: rows 1–1000 shown, ${USERS - 1000} more;`);
     expect(Buffer.byteLength(resultText(r))).toBeLessThan(256 * 1024 * 2);
     // The byte budget binds too: wide rows stop the page early, still with an exact count.
-    const wide = await call(conn, 'query', { sql: "SELECT id, repeat('x', 2000) AS pad FROM users" });
-    const widePage = data<{ rows: unknown[][]; moreRows: number }>(wide);
+    const wide = await callChecked(conn, 'query', { sql: "SELECT id, repeat('x', 2000) AS pad FROM users" });
+    const widePage = structured<{ rows: unknown[][]; moreRows: number }>(wide);
     expect(widePage.rows.length * 2000).toBeLessThanOrEqual(256 * 1024);
     expect(widePage.rows.length).toBeGreaterThan(100);
     expect(widePage.rows.length + widePage.moreRows).toBe(USERS);

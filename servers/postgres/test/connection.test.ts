@@ -5,10 +5,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { type Connection, serverBin } from '@refmcp/test-harness';
+import { type Connection, callChecked, resultText, serverBin, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from './global-setup.js';
-import { asAdmin, call, data, db, resultText, startServer } from './support.js';
+import { asAdmin, db, startServer } from './support.js';
 
 const pgEnv = () => {
   const u = new URL(db().url);
@@ -34,9 +34,9 @@ describe('connection settings', () => {
     for (const env of [{ DATABASE_URL: db().url }, pgEnv()]) {
       const conn = await startServer([], { url: false, env });
       try {
-        const r = await call(conn, 'query', { sql: 'SELECT current_database()' });
+        const r = await callChecked(conn, 'query', { sql: 'SELECT current_database()' });
         expect(r.isError, resultText(r)).toBeFalsy();
-        expect(data<{ rows: unknown[][] }>(r).rows[0]).toEqual([db().database]);
+        expect(structured<{ rows: unknown[][] }>(r).rows[0]).toEqual([db().database]);
       } finally {
         await conn.close();
       }
@@ -49,7 +49,7 @@ describe('connection settings', () => {
     for (const opts of [{ url: bad.href }, { url: false as const, env: { ...pgEnv(), PGUSER: 'nobody' } }]) {
       const conn = await startServer([], opts);
       try {
-        const r = await call(conn, 'query', { sql: 'SELECT 1' });
+        const r = await callChecked(conn, 'query', { sql: 'SELECT 1' });
         expect(r.isError).toBe(true);
         const text = resultText(r);
         expect(text).toContain(
@@ -57,7 +57,7 @@ describe('connection settings', () => {
         );
         expect(text).toMatch(/password authentication failed.*\[28P01\]; check the user name and password/);
         // A validation error too, then nothing anywhere holds the password.
-        await call(conn, 'query', { sql: 1 });
+        await callChecked(conn, 'query', { sql: 1 });
         expect(everythingSaid(conn)).not.toContain(PASSWORD);
       } finally {
         await conn.close();
@@ -77,7 +77,7 @@ describe('connection settings', () => {
     });
     try {
       expect((await conn.client.listTools()).tools.length).toBeGreaterThan(0);
-      const r = await call(conn, 'list_tables', {});
+      const r = await callChecked(conn, 'list_tables', {});
       expect(resultText(r)).toMatch(
         new RegExp(
           `^could not connect to PostgreSQL at 127.0.0.1:${closed}, database "somedb", user "u", SSL off: .*ECONNREFUSED`,
@@ -98,7 +98,7 @@ describe('connection settings', () => {
     });
     try {
       const started = Date.now();
-      const r = await call(conn, 'query', { sql: 'SELECT 1' });
+      const r = await callChecked(conn, 'query', { sql: 'SELECT 1' });
       expect(Date.now() - started).toBeLessThan(3000);
       expect(resultText(r)).toMatch(/^could not connect to PostgreSQL at 127.0.0.1:\d+.*timeout/i);
     } finally {
@@ -132,7 +132,7 @@ describe('resilience', () => {
     );
 
   it('a connection killed mid-call: that call says so clearly, the next one works', async () => {
-    const slow = call(conn, 'query', { sql: 'SELECT pg_sleep(20)' });
+    const slow = callChecked(conn, 'query', { sql: 'SELECT pg_sleep(20)' });
     // Kill it once it runs (the first call also loads the SQL parser and connects).
     for (let i = 0; i < 100; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -143,15 +143,15 @@ describe('resilience', () => {
     expect(resultText(r)).toMatch(
       /connection to PostgreSQL at .* was lost during this call .*next call opens a new one/,
     );
-    const next = await call(conn, 'query', { sql: 'SELECT 1 AS ok' });
+    const next = await callChecked(conn, 'query', { sql: 'SELECT 1 AS ok' });
     expect(next.isError, resultText(next)).toBeFalsy();
   });
 
   it('every connection dropped (as by a server restart): recovered on the next call', async () => {
-    await call(conn, 'query', { sql: 'SELECT 1' });
+    await callChecked(conn, 'query', { sql: 'SELECT 1' });
     await terminate('true');
     await new Promise((r) => setTimeout(r, 300));
-    const next = await call(conn, 'query', { sql: 'SELECT 2 AS ok' });
+    const next = await callChecked(conn, 'query', { sql: 'SELECT 2 AS ok' });
     expect(next.isError, resultText(next)).toBeFalsy();
     expect(conn.exitStatus()).toBeUndefined();
   });

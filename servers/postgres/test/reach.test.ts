@@ -5,8 +5,9 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, call, db, resultText, startServer } from './support.js';
+import { asAdmin, db, startServer } from './support.js';
 
 const MARKER = `/tmp/refmcp-reach-${process.pid}`;
 
@@ -57,7 +58,7 @@ describe('outside reach', () => {
 
   it('is refused by query in the default (read-only) mode, before reaching the database', async () => {
     for (const sql of OUTSIDE) {
-      const r = await call(readOnly, 'query', { sql });
+      const r = await callChecked(readOnly, 'query', { sql });
       expect(r.isError, sql).toBe(true);
       expect(resultText(r), sql).toMatch(/^refused before it reached the database: .+PostgreSQL docs: /);
     }
@@ -74,7 +75,7 @@ describe('outside reach', () => {
     ];
     for (const sql of [...OUTSIDE, ...definitions]) {
       for (const tool of ['execute', 'query']) {
-        const r = await call(writer, tool, { sql });
+        const r = await callChecked(writer, tool, { sql });
         expect(r.isError, `${tool}: ${sql}`).toBe(true);
         expect(resultText(r), `${tool}: ${sql}`).toMatch(/^refused before it reached the database/);
       }
@@ -87,12 +88,12 @@ describe('outside reach', () => {
   });
 
   it('warns on stderr that the role can reach outside, advising a least-privilege role', async () => {
-    await call(readOnly, 'query', { sql: 'SELECT 1' });
+    await callChecked(readOnly, 'query', { sql: 'SELECT 1' });
     expect(readOnly.stderr()).toMatch(/pg_execute_server_program.*least-privilege role/s);
   });
 
   it('ordinary SQL that mentions such names as data is not refused', async () => {
-    const r = await call(readOnly, 'query', {
+    const r = await callChecked(readOnly, 'query', {
       sql: "SELECT 'pg_read_file' AS name, 'COPY x TO PROGRAM' AS text -- pg_ls_dir",
     });
     expect(r.isError, resultText(r)).toBeFalsy();

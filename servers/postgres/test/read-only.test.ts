@@ -6,9 +6,10 @@
  * Through the built server, against a role that CAN do all of it (so the refusals are ours).
  */
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured } from '@refmcp/test-harness';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, call, data, db, resultText, startServer } from './support.js';
+import { asAdmin, db, startServer } from './support.js';
 
 let readOnly: Connection;
 let writer: Connection;
@@ -25,7 +26,7 @@ afterAll(async () => {
 const REFUSED = /^refused before it reached the database: /;
 
 async function expectRefused(conn: Connection, tool: string, args: Record<string, unknown>, reason: RegExp) {
-  const r = await call(conn, tool, args);
+  const r = await callChecked(conn, tool, args);
   expect(r.isError, `${tool} ${JSON.stringify(args)}: ${resultText(r)}`).toBe(true);
   expect(resultText(r), String(args.sql)).toMatch(REFUSED);
   expect(resultText(r), String(args.sql)).toMatch(reason);
@@ -58,7 +59,7 @@ describe('read calls refuse what a READ ONLY transaction still allows', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(await analyzeCount('t')).toBe(before);
-    const ran = await call(writer, 'execute', { sql: 'ANALYZE t' });
+    const ran = await callChecked(writer, 'execute', { sql: 'ANALYZE t' });
     expect(ran.isError, resultText(ran)).toBeFalsy();
   });
 
@@ -87,7 +88,9 @@ describe('read calls refuse what a READ ONLY transaction still allows', () => {
 
   it('SELECT … FOR UPDATE/SHARE is refused by PostgreSQL itself in the READ ONLY transaction', async () => {
     for (const strength of ['UPDATE', 'NO KEY UPDATE', 'SHARE', 'KEY SHARE']) {
-      const r = await call(readOnly, 'query', { sql: `SELECT id FROM users WHERE id = 1 FOR ${strength}` });
+      const r = await callChecked(readOnly, 'query', {
+        sql: `SELECT id FROM users WHERE id = 1 FOR ${strength}`,
+      });
       expect(r.isError).toBe(true);
       expect(resultText(r)).toMatch(
         new RegExp(`cannot execute SELECT FOR ${strength} in a read-only transaction \\[SQLSTATE 25006\\]`),
@@ -103,7 +106,7 @@ describe('read calls refuse what a READ ONLY transaction still allows', () => {
       "NOTIFY refmcp_channel, 'x'",
       'EXPLAIN SELECT * FROM users WHERE id = 1',
     ]) {
-      const r = await call(readOnly, 'query', { sql });
+      const r = await callChecked(readOnly, 'query', { sql });
       expect(r.isError, `${sql}: ${resultText(r)}`).toBeFalsy();
     }
   });
@@ -151,10 +154,12 @@ describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in 
     }
     await expectRefused(readOnly, 'explain_query', { sql: WRITES[0], analyze: true }, EXPLAINING);
     for (const sql of [`UPDATE ${TABLE} SET v = 'x'`, `SELECT * FROM ${TABLE} FOR UPDATE`]) {
-      const planned = await call(writer, 'explain_query', { sql });
+      const planned = await callChecked(writer, 'explain_query', { sql });
       expect(planned.isError, `${sql}: ${resultText(planned)}`).toBeFalsy();
     }
-    const plain = await call(readOnly, 'explain_query', { sql: `SELECT * FROM ${TABLE} WHERE id = 1` });
+    const plain = await callChecked(readOnly, 'explain_query', {
+      sql: `SELECT * FROM ${TABLE} WHERE id = 1`,
+    });
     expect(plain.isError, resultText(plain)).toBeFalsy();
     expect(await asAdmin(async (c) => (await c.query(`SELECT v FROM ${TABLE}`)).rows)).toEqual([{ v: 'a' }]);
   });
@@ -166,7 +171,7 @@ describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in 
         await expectRefused(writer, 'query', { sql }, /explain_query explains writes on this server/);
       }
     }
-    const plain = await call(readOnly, 'query', { sql: `EXPLAIN SELECT * FROM ${TABLE}` });
+    const plain = await callChecked(readOnly, 'query', { sql: `EXPLAIN SELECT * FROM ${TABLE}` });
     expect(plain.isError, resultText(plain)).toBeFalsy();
   });
 
@@ -177,7 +182,7 @@ describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in 
       await holder.query(`LOCK TABLE ${TABLE} IN SHARE MODE`);
       // Control: planning the UPDATE does take ROW EXCLUSIVE, so where it is allowed it waits for
       // the SHARE lock (here until the writer's 300 ms lock timeout).
-      const waited = await call(writer, 'explain_query', { sql: `UPDATE ${TABLE} SET v = 'x'` });
+      const waited = await callChecked(writer, 'explain_query', { sql: `UPDATE ${TABLE} SET v = 'x'` });
       expect(waited.isError).toBe(true);
       expect(resultText(waited)).toMatch(/lock timeout \[SQLSTATE 55P03\]/);
       // The read-only server's calls wait up to 5 s for a lock: a refusal never waits at all.
@@ -188,7 +193,7 @@ describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in 
         ['query', `EXPLAIN INSERT INTO ${TABLE} VALUES (3, 'c')`],
         ['query', `EXPLAIN SELECT * FROM ${TABLE} FOR KEY SHARE`],
       ] as const) {
-        const r = await call(readOnly, tool, { sql });
+        const r = await callChecked(readOnly, tool, { sql });
         expect(r.isError, sql).toBe(true);
         expect(resultText(r), sql).toMatch(REFUSED);
         expect(resultText(r), sql).not.toMatch(/55P03/);
@@ -203,8 +208,8 @@ describe('EXPLAIN of a write or of SELECT … FOR UPDATE/SHARE takes no lock in 
       });
       expect(others).toBe(0);
       // A read of the table is compatible with SHARE: it still runs.
-      const read = await call(readOnly, 'query', { sql: `SELECT v FROM ${TABLE}` });
-      expect(data(read)).toMatchObject({ rows: [['a']] });
+      const read = await callChecked(readOnly, 'query', { sql: `SELECT v FROM ${TABLE}` });
+      expect(structured(read)).toMatchObject({ rows: [['a']] });
     } finally {
       await holder.query('ROLLBACK').catch(() => {});
       await holder.end();
@@ -228,16 +233,16 @@ describe('transaction IDs', () => {
       { sql: 'SELECT pg_current_xact_id()', analyze: true },
       /pg_current_xact_id: it assigns/,
     );
-    const r = await call(readOnly, 'query', {
+    const r = await callChecked(readOnly, 'query', {
       sql:
         'SELECT txid_current_if_assigned() AS a, pg_current_xact_id_if_assigned()::text AS b, ' +
         'txid_current_snapshot() IS NOT NULL AS c, pg_current_snapshot() IS NOT NULL AS d',
     });
     expect(r.isError, resultText(r)).toBeFalsy();
     // A read call's transaction never gets an ID of its own.
-    expect(data(r)).toMatchObject({ rows: [[null, null, true, true]] });
+    expect(structured(r)).toMatchObject({ rows: [[null, null, true, true]] });
     // Where writes are enabled, execute (a write transaction, which gets an ID anyway) runs it.
-    const executed = await call(writer, 'execute', { sql: 'SELECT txid_current()' });
+    const executed = await callChecked(writer, 'execute', { sql: 'SELECT txid_current()' });
     expect(executed.isError, resultText(executed)).toBeFalsy();
   });
 });
@@ -245,7 +250,8 @@ describe('transaction IDs', () => {
 describe('lock timeout', () => {
   it('every call runs with lock_timeout (default 5 s; --lock-timeout sets it)', async () => {
     const show = async (conn: Connection) =>
-      data<{ rows: unknown[][] }>(await call(conn, 'query', { sql: 'SHOW lock_timeout' })).rows[0]?.[0];
+      structured<{ rows: unknown[][] }>(await callChecked(conn, 'query', { sql: 'SHOW lock_timeout' }))
+        .rows[0]?.[0];
     expect(await show(readOnly)).toBe('5s');
     expect(await show(writer)).toBe('300ms');
   });
@@ -257,11 +263,11 @@ describe('lock timeout', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM users LIMIT 1');
       const lockStarted = Date.now();
-      const lock = call(writer, 'execute', { sql: 'LOCK TABLE users IN ACCESS EXCLUSIVE MODE' });
+      const lock = callChecked(writer, 'execute', { sql: 'LOCK TABLE users IN ACCESS EXCLUSIVE MODE' });
       await new Promise((r) => setTimeout(r, 100));
       // Queued behind the waiting ACCESS EXCLUSIVE request: stalled until the LOCK gives up.
       const readStarted = Date.now();
-      const read = await call(readOnly, 'query', { sql: 'SELECT name FROM users WHERE id = 1' });
+      const read = await callChecked(readOnly, 'query', { sql: 'SELECT name FROM users WHERE id = 1' });
       const readMs = Date.now() - readStarted;
       const locked = await lock;
       expect(read.isError, resultText(read)).toBeFalsy();
@@ -279,7 +285,7 @@ describe('lock timeout', () => {
 describe('shutdown', () => {
   it('closing with a query running cancels it without a driver deprecation warning on stderr', async () => {
     const conn = await startServer();
-    const pending = call(conn, 'query', { sql: 'SELECT pg_sleep(5)' }).catch(() => undefined);
+    const pending = callChecked(conn, 'query', { sql: 'SELECT pg_sleep(5)' }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 500));
     await conn.close();
     await pending;

@@ -3,8 +3,9 @@
  * portal paths), and execute's results.
  */
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, call, data, resultText, startServer } from './support.js';
+import { asAdmin, startServer } from './support.js';
 
 interface Page {
   columns: { name: string; type: string }[];
@@ -25,9 +26,9 @@ afterAll(() => conn.close());
 
 describe('exact types', () => {
   it('bigint, numeric, dates, intervals, bytea, json, arrays, NaN come back without loss', async () => {
-    const r = await call(conn, 'query', { sql: 'SELECT * FROM exact_types' });
+    const r = await callChecked(conn, 'query', { sql: 'SELECT * FROM exact_types' });
     expect(r.isError, resultText(r)).toBeFalsy();
-    const page = data<Page>(r);
+    const page = structured<Page>(r);
     const row = Object.fromEntries(page.columns.map((c, i) => [c.name, page.rows[0]?.[i]]));
     expect(row).toMatchObject({
       big: '9223372036854775807',
@@ -64,18 +65,18 @@ describe('exact types', () => {
   });
 
   it('parameters are bound, not spliced: exact big values in, exact values out', async () => {
-    const r = await call(conn, 'query', {
+    const r = await callChecked(conn, 'query', {
       sql: 'SELECT $1::bigint + 1 AS next, $2::numeric * 2 AS twice, $3::text AS quote, $4::int IS NULL AS isnull',
       params: ['9223372036854775806', '0.1', "Robert'); DROP TABLE users;--", null],
     });
     expect(r.isError, resultText(r)).toBeFalsy();
-    expect(data<Page>(r).rows[0]).toEqual([
+    expect(structured<Page>(r).rows[0]).toEqual([
       '9223372036854775807',
       '0.2',
       "Robert'); DROP TABLE users;--",
       true,
     ]);
-    const missing = await call(conn, 'query', { sql: 'SELECT $1::int' });
+    const missing = await callChecked(conn, 'query', { sql: 'SELECT $1::int' });
     expect(missing.isError).toBe(true);
     expect(resultText(missing)).toMatch(/params/);
   });
@@ -89,9 +90,14 @@ describe('paging', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const r = await call(conn, 'query', { sql, params, maxRows: 300, ...(cursor ? { cursor } : {}) });
+      const r = await callChecked(conn, 'query', {
+        sql,
+        params,
+        maxRows: 300,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(r.isError, resultText(r)).toBeFalsy();
-      const page = data<Page>(r);
+      const page = structured<Page>(r);
       expect(page.firstRow).toBe(ids.length + 1);
       ids.push(...page.rows.map((row) => row[0]));
       if (page.nextCursor) expect(page.moreRows).toBe(1000 - ids.length);
@@ -103,16 +109,20 @@ describe('paging', () => {
   });
 
   it('statements that are not queries page through a portal (SHOW ALL)', async () => {
-    const whole = await call(conn, 'query', { sql: 'SHOW ALL' });
-    const all = data<Page>(whole).rows.length;
-    expect(data<Page>(whole).truncated).toBe(false);
+    const whole = await callChecked(conn, 'query', { sql: 'SHOW ALL' });
+    const all = structured<Page>(whole).rows.length;
+    expect(structured<Page>(whole).truncated).toBe(false);
     expect(all).toBeGreaterThan(250);
     const names: unknown[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
-      const r = await call(conn, 'query', { sql: 'SHOW ALL', maxRows: 100, ...(cursor ? { cursor } : {}) });
+      const r = await callChecked(conn, 'query', {
+        sql: 'SHOW ALL',
+        maxRows: 100,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(r.isError, resultText(r)).toBeFalsy();
-      const page = data<Page>(r);
+      const page = structured<Page>(r);
       names.push(...page.rows.map((row) => row[0]));
       cursor = page.nextCursor;
       if (!cursor) break;
@@ -123,13 +133,16 @@ describe('paging', () => {
   });
 
   it('a cursor only continues the statement it came from', async () => {
-    const first = await call(conn, 'query', { sql: 'SELECT id FROM users', maxRows: 5 });
-    const cursor = data<Page>(first).nextCursor;
+    const first = await callChecked(conn, 'query', { sql: 'SELECT id FROM users', maxRows: 5 });
+    const cursor = structured<Page>(first).nextCursor;
     expect(cursor).toBeTruthy();
-    const other = await call(conn, 'query', { sql: 'SELECT name FROM users', cursor });
+    const other = await callChecked(conn, 'query', { sql: 'SELECT name FROM users', cursor });
     expect(other.isError).toBe(true);
     expect(resultText(other)).toMatch(/^cursor: /);
-    const forged = await call(conn, 'query', { sql: 'SELECT id FROM users', cursor: 'bm90LWEtY3Vyc29y' });
+    const forged = await callChecked(conn, 'query', {
+      sql: 'SELECT id FROM users',
+      cursor: 'bm90LWEtY3Vyc29y',
+    });
     expect(forged.isError).toBe(true);
     expect(resultText(forged)).toMatch(/cursor/);
   });
@@ -137,16 +150,16 @@ describe('paging', () => {
 
 describe('execute', () => {
   it('commits one statement and reports the affected rows; RETURNING is bounded with an exact count', async () => {
-    await call(conn, 'execute', { sql: 'CREATE TABLE exec_t (id int PRIMARY KEY, v text)' });
-    const ins = await call(conn, 'execute', {
+    await callChecked(conn, 'execute', { sql: 'CREATE TABLE exec_t (id int PRIMARY KEY, v text)' });
+    const ins = await callChecked(conn, 'execute', {
       sql: 'INSERT INTO exec_t SELECT g, $1 FROM generate_series(1, 2500) g',
       params: ['v'],
     });
     expect(ins.isError, resultText(ins)).toBeFalsy();
-    expect(data<Page>(ins)).toMatchObject({ command: 'INSERT', rowCount: 2500 });
+    expect(structured<Page>(ins)).toMatchObject({ command: 'INSERT', rowCount: 2500 });
     expect(resultText(ins)).toMatch(/2500 row\(s\) affected/);
-    const upd = await call(conn, 'execute', { sql: "UPDATE exec_t SET v = 'w' RETURNING id" });
-    const page = data<Page>(upd);
+    const upd = await callChecked(conn, 'execute', { sql: "UPDATE exec_t SET v = 'w' RETURNING id" });
+    const page = structured<Page>(upd);
     expect(page.rows.length).toBe(1000);
     expect(page).toMatchObject({ command: 'UPDATE', rowCount: 2500, moreRows: 1500, truncated: true });
     expect(page.nextCursor).toBeUndefined(); // a write is never re-run to page
@@ -154,11 +167,14 @@ describe('execute', () => {
       async (c) => (await c.query("SELECT count(*) FROM exec_t WHERE v = 'w'")).rows[0].count,
     );
     expect(committed).toBe('2500');
-    const failed = await call(conn, 'execute', { sql: 'INSERT INTO exec_t VALUES (1, $1)', params: ['dup'] });
+    const failed = await callChecked(conn, 'execute', {
+      sql: 'INSERT INTO exec_t VALUES (1, $1)',
+      params: ['dup'],
+    });
     expect(failed.isError).toBe(true);
     expect(resultText(failed)).toMatch(
       /duplicate key value violates unique constraint "exec_t_pkey" \[SQLSTATE 23505\]/,
     );
-    await call(conn, 'execute', { sql: 'DROP TABLE exec_t' });
+    await callChecked(conn, 'execute', { sql: 'DROP TABLE exec_t' });
   });
 });

@@ -4,10 +4,10 @@
  * query_schema prompt.
  */
 import type { Connection } from '@refmcp/test-harness';
-import { followPages } from '@refmcp/test-harness';
+import { callChecked, followPages, resultText, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from './global-setup.js';
-import { asAdmin, call, data, db, resultText, startServer } from './support.js';
+import { asAdmin, db, startServer } from './support.js';
 
 let conn: Connection;
 beforeAll(async () => {
@@ -24,9 +24,9 @@ async function allPages<K extends string, T>(
 ): Promise<T[]> {
   const walk = await followPages(
     async (cursor) => {
-      const r = await call(conn, tool, { ...args, ...(cursor ? { cursor } : {}) });
+      const r = await callChecked(conn, tool, { ...args, ...(cursor ? { cursor } : {}) });
       expect(r.isError, resultText(r)).toBeFalsy();
-      return data<Listed<K, T>>(r);
+      return structured<Listed<K, T>>(r);
     },
     (page) => page.nextCursor,
   );
@@ -39,8 +39,8 @@ describe('list_schemas and list_tables', () => {
       (s) => s.name,
     );
     expect(names).toEqual(['public', 'sales']);
-    const withSystem = await call(conn, 'list_schemas', { includeSystem: true });
-    expect(data<Listed<'schemas', { name: string }>>(withSystem).schemas.map((s) => s.name)).toContain(
+    const withSystem = await callChecked(conn, 'list_schemas', { includeSystem: true });
+    expect(structured<Listed<'schemas', { name: string }>>(withSystem).schemas.map((s) => s.name)).toContain(
       'pg_catalog',
     );
     expect(resultText(withSystem)).toContain('sales (owner');
@@ -64,15 +64,16 @@ describe('list_schemas and list_tables', () => {
     expect(users).toMatchObject({ kind: 'table', approx_rows: '100000' });
     expect(users?.size).toMatch(/MB|kB/);
     expect(all.find((t) => t.name === 'big_orders')?.kind).toBe('view');
-    const sales = await call(conn, 'list_tables', { schema: 'sales' });
-    expect(data<Listed<'tables', { name: string }>>(sales).tables.map((t) => t.name)).toEqual([
+    const sales = await callChecked(conn, 'list_tables', { schema: 'sales' });
+    expect(structured<Listed<'tables', { name: string }>>(sales).tables.map((t) => t.name)).toEqual([
       'Mixed Case',
       'big_orders',
       'invoices',
     ]);
-    const wrongCursor = await call(conn, 'list_tables', {
+    const wrongCursor = await callChecked(conn, 'list_tables', {
       schema: 'public',
-      cursor: data<Listed<'tables', unknown>>(await call(conn, 'list_tables', { limit: 1 })).nextCursor,
+      cursor: structured<Listed<'tables', unknown>>(await callChecked(conn, 'list_tables', { limit: 1 }))
+        .nextCursor,
     });
     expect(wrongCursor.isError).toBe(true);
     expect(resultText(wrongCursor)).toMatch(/^cursor: /);
@@ -81,9 +82,9 @@ describe('list_schemas and list_tables', () => {
 
 describe('describe_table', () => {
   it('columns, keys, constraints, indexes, comments and incoming foreign keys', async () => {
-    const r = await call(conn, 'describe_table', { table: 'users' });
+    const r = await callChecked(conn, 'describe_table', { table: 'users' });
     expect(r.isError, resultText(r)).toBeFalsy();
-    const t = data<Record<string, unknown> & { columns: Record<string, unknown>[] }>(r);
+    const t = structured<Record<string, unknown> & { columns: Record<string, unknown>[] }>(r);
     expect(t).toMatchObject({
       schema: 'public',
       name: 'users',
@@ -109,22 +110,22 @@ describe('describe_table', () => {
   });
 
   it('foreign keys, identity and checks; schema.table form; views with their definition', async () => {
-    const orders = data<Record<string, unknown> & { columns: Record<string, unknown>[] }>(
-      await call(conn, 'describe_table', { table: 'orders' }),
+    const orders = structured<Record<string, unknown> & { columns: Record<string, unknown>[] }>(
+      await callChecked(conn, 'describe_table', { table: 'orders' }),
     );
     expect(orders.foreignKeys).toEqual([
       expect.objectContaining({ columns: ['user_id'], references: 'users', referencedColumns: ['id'] }),
     ]);
     expect(orders.columns[0]).toMatchObject({ name: 'id', identity: 'always' });
     expect(JSON.stringify(orders.constraints)).toContain('CHECK (total >= 0::numeric)');
-    const view = data<Record<string, unknown>>(
-      await call(conn, 'describe_table', { table: 'sales.big_orders' }),
+    const view = structured<Record<string, unknown>>(
+      await callChecked(conn, 'describe_table', { table: 'sales.big_orders' }),
     );
     expect(view).toMatchObject({ schema: 'sales', kind: 'view' });
     expect(String(view.viewDefinition)).toMatch(/total > 1000/);
-    const mixed = await call(conn, 'describe_table', { table: 'Mixed Case', schema: 'sales' });
+    const mixed = await callChecked(conn, 'describe_table', { table: 'Mixed Case', schema: 'sales' });
     expect(mixed.isError, resultText(mixed)).toBeFalsy();
-    const missing = await call(conn, 'describe_table', { table: 'nope' });
+    const missing = await callChecked(conn, 'describe_table', { table: 'nope' });
     expect(missing.isError).toBe(true);
     expect(resultText(missing)).toMatch(/^table: no table or view named "nope".*list_tables/);
   });
@@ -132,12 +133,18 @@ describe('describe_table', () => {
 
 describe('explain_query', () => {
   it('returns the JSON plan; analyze runs read-only and a write is refused before it is planned', async () => {
-    const plan = await call(conn, 'explain_query', { sql: 'SELECT * FROM users WHERE id = $1', params: [5] });
+    const plan = await callChecked(conn, 'explain_query', {
+      sql: 'SELECT * FROM users WHERE id = $1',
+      params: [5],
+    });
     expect(plan.isError, resultText(plan)).toBeFalsy();
     expect(resultText(plan)).toMatch(/^Index Scan on users/);
-    const analyzed = await call(conn, 'explain_query', { sql: 'SELECT count(*) FROM orders', analyze: true });
+    const analyzed = await callChecked(conn, 'explain_query', {
+      sql: 'SELECT count(*) FROM orders',
+      analyze: true,
+    });
     expect(resultText(analyzed)).toMatch(/execution [\d.]+ ms/);
-    const write = await call(conn, 'explain_query', { sql: 'DELETE FROM orders', analyze: true });
+    const write = await callChecked(conn, 'explain_query', { sql: 'DELETE FROM orders', analyze: true });
     expect(write.isError).toBe(true);
     // Planning it would take its ROW EXCLUSIVE lock: refused on a read-only server (read-only.test.ts).
     expect(resultText(write)).toMatch(/^refused before it reached the database: explaining DELETE/);

@@ -4,8 +4,9 @@
  * every call below runs on the same backend, so a leak would show.
  */
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, call, data, resultText, startServer } from './support.js';
+import { asAdmin, startServer } from './support.js';
 
 let conn: Connection;
 beforeAll(async () => {
@@ -14,13 +15,13 @@ beforeAll(async () => {
 afterAll(() => conn.close());
 
 async function value(sql: string): Promise<unknown> {
-  const r = await call(conn, 'query', { sql });
+  const r = await callChecked(conn, 'query', { sql });
   expect(r.isError, `${sql}: ${resultText(r)}`).toBeFalsy();
-  return data<{ rows: unknown[][] }>(r).rows[0]?.[0];
+  return structured<{ rows: unknown[][] }>(r).rows[0]?.[0];
 }
 
 async function run(tool: 'query' | 'execute', sql: string): Promise<void> {
-  const r = await call(conn, tool, { sql });
+  const r = await callChecked(conn, tool, { sql });
   expect(r.isError, `${tool} ${sql}: ${resultText(r)}`).toBeFalsy();
 }
 
@@ -61,12 +62,12 @@ describe('no state leaks between calls', () => {
     );
     expect(locks).toBe('0');
     // And the next query is still read-only.
-    const write = await call(conn, 'query', { sql: 'CREATE TABLE leak2 (x int)' });
+    const write = await callChecked(conn, 'query', { sql: 'CREATE TABLE leak2 (x int)' });
     expect(resultText(write)).toMatch(/read-only transaction/);
   });
 
   it('a failed call leaves no aborted transaction behind', async () => {
-    const bad = await call(conn, 'query', { sql: 'SELECT 1/0' });
+    const bad = await callChecked(conn, 'query', { sql: 'SELECT 1/0' });
     expect(resultText(bad)).toMatch(/division by zero \[SQLSTATE 22012\]/);
     expect(await value('SELECT 7')).toBe(7);
   });

@@ -6,8 +6,9 @@
  */
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeDb, openDb, resultText, startServer, structured, tempDir } from './support.js';
+import { makeDb, openDb, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -32,11 +33,11 @@ describe('other processes', () => {
       open.push(conn);
       // The writer commits only after this read: had the read waited for its lock, it would have failed with
       // "database is locked" at the 500 ms busy timeout. Getting the last committed state proves it did not wait.
-      const during = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+      const during = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
       expect(during.isError).toBeFalsy();
       expect(structured(during)).toMatchObject({ rows: [[1]] });
       other.exec('COMMIT');
-      const after = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+      const after = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
       expect(structured(after)).toMatchObject({ rows: [[2]] });
     } finally {
       other.close();
@@ -57,7 +58,7 @@ describe('other processes', () => {
         ['write_query', 'INSERT INTO t VALUES (3)'],
       ] as const) {
         const t0 = performance.now();
-        const r = await call(conn, tool, { query });
+        const r = await callChecked(conn, tool, { query });
         const ms = performance.now() - t0;
         expect(r.isError, tool).toBe(true);
         expect(resultText(r)).toContain('database is locked');
@@ -66,7 +67,7 @@ describe('other processes', () => {
         expect(ms).toBeLessThan(3000);
       }
       other.exec('ROLLBACK');
-      const r = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+      const r = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
       expect(structured(r)).toMatchObject({ rows: [[1]] });
     } finally {
       other.close();

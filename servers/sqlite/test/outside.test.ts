@@ -7,17 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  digest,
-  FIXTURE_SQL,
-  makeDb,
-  resultText,
-  startServer,
-  structured,
-  tempDir,
-} from './support.js';
+import { digest, FIXTURE_SQL, makeDb, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -59,12 +51,12 @@ describe('outside the database file', () => {
           `  attach database '${secretFile}' as s`,
           'DETACH s',
         ]) {
-          const r = await call(conn, tool, { query });
+          const r = await callChecked(conn, tool, { query });
           expect(r.isError, `${mode} ${tool} ${query}`).toBe(true);
           expect(resultText(r)).toMatch(/(ATTACH|DETACH) is refused: it reaches outside this database file/);
         }
       }
-      const r = await call(conn, 'read_query', { query: 'SELECT * FROM s.secrets' });
+      const r = await callChecked(conn, 'read_query', { query: 'SELECT * FROM s.secrets' });
       expect(resultText(r)).toContain('no such table: s.secrets');
     }
     expect(digest(roFile)).toBe(before);
@@ -74,7 +66,7 @@ describe('outside the database file', () => {
     for (const { mode, conn } of servers) {
       const copy = join(dir, `copy-${mode.replace(/\W/g, '')}.db`);
       for (const tool of mode === 'read-only' ? ['read_query'] : ['read_query', 'write_query']) {
-        const r = await call(conn, tool, { query: `VACUUM INTO '${copy}'` });
+        const r = await callChecked(conn, tool, { query: `VACUUM INTO '${copy}'` });
         expect(r.isError).toBe(true);
         expect(resultText(r)).toContain('VACUUM INTO is refused');
       }
@@ -84,7 +76,9 @@ describe('outside the database file', () => {
 
   it('load_extension is not authorized (extension loading is never enabled)', async () => {
     for (const { conn } of servers) {
-      const r = await call(conn, 'read_query', { query: `SELECT load_extension('${join(dir, 'evil.so')}')` });
+      const r = await callChecked(conn, 'read_query', {
+        query: `SELECT load_extension('${join(dir, 'evil.so')}')`,
+      });
       expect(r.isError).toBe(true);
       expect(resultText(r)).toContain('not authorized');
       expect(resultText(r)).toContain('load_extension');
@@ -101,34 +95,34 @@ describe('outside the database file', () => {
         'EXPLAIN PRAGMA trusted_schema = 1',
         `PRAGMA temp_store_directory = '${dir}'`,
       ]) {
-        const r = await call(conn, tool, { query });
+        const r = await callChecked(conn, tool, { query });
         expect(r.isError, `${mode}: ${query}`).toBe(true);
         expect(resultText(r)).toContain('is refused');
       }
       // The read connection is still read-only afterwards (query_only was never turned off).
-      const write = await call(conn, 'read_query', { query: 'DELETE FROM notes' });
+      const write = await callChecked(conn, 'read_query', { query: 'DELETE FROM notes' });
       expect(resultText(write)).toContain('SQLITE_READONLY');
-      const info = await call(conn, 'read_query', { query: 'PRAGMA table_info(users)' });
+      const info = await callChecked(conn, 'read_query', { query: 'PRAGMA table_info(users)' });
       expect(structured<{ rowCount: number }>(info).rowCount).toBe(3);
     }
   });
 
   it('with --allow-writes, header pragmas can be set through write_query, not read_query', async () => {
     const rw = servers[1]?.conn as Connection;
-    const viaRead = await call(rw, 'read_query', { query: 'PRAGMA user_version = 7' });
+    const viaRead = await callChecked(rw, 'read_query', { query: 'PRAGMA user_version = 7' });
     expect(resultText(viaRead)).toContain('use write_query');
-    const viaWrite = await call(rw, 'write_query', { query: 'PRAGMA user_version = 7' });
+    const viaWrite = await callChecked(rw, 'write_query', { query: 'PRAGMA user_version = 7' });
     expect(viaWrite.isError, resultText(viaWrite)).toBeFalsy();
-    const read = await call(rw, 'read_query', { query: 'PRAGMA user_version' });
+    const read = await callChecked(rw, 'read_query', { query: 'PRAGMA user_version' });
     expect(structured(read)).toMatchObject({ rows: [[7]] });
   });
 
   it('transaction control is refused, so no call can leave a transaction open', async () => {
     const rw = servers[1]?.conn as Connection;
-    const r = await call(rw, 'write_query', { query: 'BEGIN EXCLUSIVE' });
+    const r = await callChecked(rw, 'write_query', { query: 'BEGIN EXCLUSIVE' });
     expect(r.isError).toBe(true);
     expect(resultText(r)).toContain('transaction control');
-    const after = await call(rw, 'write_query', {
+    const after = await callChecked(rw, 'write_query', {
       query: 'INSERT INTO notes (user_id, body) VALUES (1, ?)',
       params: ['x'],
     });

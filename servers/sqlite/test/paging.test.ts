@@ -5,9 +5,17 @@
  */
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type Connection, findDuplicates, followPages } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  findDuplicates,
+  followPages,
+  resultText,
+  structured,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeDb, resultText, startServer, structured, tempDir } from './support.js';
+import { makeDb, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -48,7 +56,7 @@ const pageOf = (r: CallToolResult) => {
 describe('read_query pages', () => {
   it('ALL-05 a row-budget page says truncated with a cursor, and following it yields every row once', async () => {
     const query = 'SELECT i, s FROM n ORDER BY i';
-    const first = await call(conn, 'read_query', { query });
+    const first = await callChecked(conn, 'read_query', { query });
     expect(pageOf(first)).toMatchObject({ truncated: true, offset: 0 });
     expect(pageOf(first).rows).toHaveLength(7);
     expect(resultText(first)).toMatch(
@@ -56,7 +64,7 @@ describe('read_query pages', () => {
     );
     const walk = await followPages(
       async (cursor: string | undefined) =>
-        pageOf(await call(conn, 'read_query', { query, ...(cursor ? { cursor } : {}) })),
+        pageOf(await callChecked(conn, 'read_query', { query, ...(cursor ? { cursor } : {}) })),
       (page) => page.nextCursor,
     );
     const rows = walk.pages.flatMap((p) => p.rows);
@@ -69,7 +77,7 @@ describe('read_query pages', () => {
   });
 
   it('ALL-05 a page ends at the byte budget with a marker saying so', async () => {
-    const r = await call(conn, 'read_query', {
+    const r = await callChecked(conn, 'read_query', {
       query: "SELECT i, printf('%.*c', 500, 'a'), printf('%.*c', 500, 'b'), printf('%.*c', 500, 'c') FROM n",
     });
     const page = pageOf(r);
@@ -79,7 +87,7 @@ describe('read_query pages', () => {
   });
 
   it('cuts a value over the cell budget and states its full size', async () => {
-    const r = await call(conn, 'read_query', { query: 'SELECT b, z FROM big' });
+    const r = await callChecked(conn, 'read_query', { query: 'SELECT b, z FROM big' });
     const [text, blob] = pageOf(r).rows[0] as [
       { text: string; bytes: number },
       { base64: string; bytes: number },
@@ -91,11 +99,17 @@ describe('read_query pages', () => {
   });
 
   it('refuses a cursor issued for another query, and one it never issued', async () => {
-    const first = pageOf(await call(conn, 'read_query', { query: 'SELECT i FROM n ORDER BY i' }));
-    const other = await call(conn, 'read_query', { query: 'SELECT s FROM n', cursor: first.nextCursor });
+    const first = pageOf(await callChecked(conn, 'read_query', { query: 'SELECT i FROM n ORDER BY i' }));
+    const other = await callChecked(conn, 'read_query', {
+      query: 'SELECT s FROM n',
+      cursor: first.nextCursor,
+    });
     expect(other.isError).toBe(true);
     expect(resultText(other)).toContain('cursor: it was issued for a different query');
-    const forged = await call(conn, 'read_query', { query: 'SELECT i FROM n ORDER BY i', cursor: 'bogus' });
+    const forged = await callChecked(conn, 'read_query', {
+      query: 'SELECT i FROM n ORDER BY i',
+      cursor: 'bogus',
+    });
     expect(forged.isError).toBe(true);
     expect(resultText(forged)).toContain('cursor');
   });
@@ -106,7 +120,7 @@ describe('list pages', () => {
     const walk = await followPages(
       async (cursor: string | undefined) =>
         structured<{ tables: { name: string }[]; nextCursor?: string }>(
-          await call(conn, 'list_tables', cursor ? { cursor } : {}),
+          await callChecked(conn, 'list_tables', cursor ? { cursor } : {}),
         ),
       (page) => page.nextCursor,
     );

@@ -9,17 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callChecked, resultText, structured, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  digest,
-  makeDb,
-  resultText,
-  serverTarget,
-  startServer,
-  structured,
-  tempDir,
-} from './support.js';
+import { digest, makeDb, serverTarget, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -32,7 +24,7 @@ afterAll(() => cleanup());
 async function readThroughServer(file: string): Promise<string[]> {
   const conn = await startServer(['--db-path', file]);
   try {
-    const r = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+    const r = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
     expect(r.isError, resultText(r)).toBeFalsy();
     expect(structured(r)).toMatchObject({ rows: [[2]] });
   } finally {

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FIXTURE_SQL, makeDb, resultText, startServer, tempDir } from './support.js';
+import { FIXTURE_SQL, makeDb, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -44,7 +45,7 @@ describe('memo://insights', () => {
     expect(empty.contents[0]).toMatchObject({ text: 'No business insights have been discovered yet.' });
     await conn.client.subscribeResource({ uri: 'memo://insights' });
     const update = next(conn, 'notifications/resources/updated', 5000);
-    const r = await call(conn, 'append_insight', { insight: 'Ann writes the most notes.' });
+    const r = await callChecked(conn, 'append_insight', { insight: 'Ann writes the most notes.' });
     expect(resultText(r)).toContain('1 insight so far');
     expect(await update).toEqual({ uri: 'memo://insights' });
     const memo = await conn.client.readResource({ uri: 'memo://insights' });
@@ -59,7 +60,7 @@ describe('memo://insights', () => {
     const subscription = await modern.client.listen({ resourceSubscriptions: ['memo://insights'] });
     try {
       const update = next(modern, 'notifications/resources/updated', 5000);
-      await call(modern, 'append_insight', { insight: 'Bo has one note.' });
+      await callChecked(modern, 'append_insight', { insight: 'Bo has one note.' });
       expect(await update).toMatchObject({ uri: 'memo://insights' });
     } finally {
       await subscription.close();
@@ -97,7 +98,9 @@ describe('sqlite://schema/{table}', () => {
 
   it('a schema change sends resources/list_changed and the new table is listed', async () => {
     const changed = next(conn, 'notifications/resources/list_changed', 5000);
-    const r = await call(conn, 'create_table', { query: 'CREATE TABLE added (id INTEGER PRIMARY KEY)' });
+    const r = await callChecked(conn, 'create_table', {
+      query: 'CREATE TABLE added (id INTEGER PRIMARY KEY)',
+    });
     expect(r.isError, resultText(r)).toBeFalsy();
     expect(await changed).toBeDefined();
     const { resources } = await conn.client.listResources();
@@ -107,26 +110,26 @@ describe('sqlite://schema/{table}', () => {
 
 describe('describe_table and explain_query', () => {
   it('describe_table lists indexes and foreign keys', async () => {
-    const users = await call(conn, 'describe_table', { table_name: 'users' });
+    const users = await callChecked(conn, 'describe_table', { table_name: 'users' });
     expect(users.structuredContent).toMatchObject({
       indexes: [{ name: 'users_name', unique: false, origin: 'c', columns: ['name'] }],
     });
     expect(resultText(users)).toContain('"users_name" on ["name"] (CREATE INDEX)');
-    const notes = await call(conn, 'describe_table', { table_name: 'notes' });
+    const notes = await callChecked(conn, 'describe_table', { table_name: 'notes' });
     expect(resultText(notes)).toContain('["user_id"] → "users"["id"] ON UPDATE NO ACTION ON DELETE CASCADE');
   });
 
   it('explain_query shows the plan, with the index it uses, without running the statement', async () => {
-    const r = await call(conn, 'explain_query', {
+    const r = await callChecked(conn, 'explain_query', {
       query: 'SELECT n.body FROM users u JOIN notes n ON n.user_id = u.id WHERE u.name = ?',
       params: ['Ann'],
     });
     expect(r.isError, resultText(r)).toBeFalsy();
     expect(resultText(r)).toMatch(/^QUERY PLAN\n/);
     expect(resultText(r)).toContain('USING');
-    const del = await call(conn, 'explain_query', { query: 'DELETE FROM notes WHERE user_id = 1' });
+    const del = await callChecked(conn, 'explain_query', { query: 'DELETE FROM notes WHERE user_id = 1' });
     expect(del.isError, resultText(del)).toBeFalsy();
-    const count = await call(conn, 'read_query', { query: 'SELECT count(*) FROM notes' });
+    const count = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM notes' });
     expect(count.structuredContent).toMatchObject({ rows: [[3]] });
   });
 });

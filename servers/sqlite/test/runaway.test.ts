@@ -6,9 +6,17 @@
  */
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type Connection, descendantPids, isAlive } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  descendantPids,
+  isAlive,
+  resultText,
+  structured,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeDb, resultText, startServer, structured, tempDir } from './support.js';
+import { makeDb, startServer } from './support.js';
 
 /** Counts an endless recursive CTE: one sqlite3_step that never returns on its own. */
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
@@ -35,10 +43,13 @@ afterAll(async () => {
 describe('runaway statements', () => {
   it('ALL-07 a runaway read is stopped at --statement-timeout while other calls answer', async () => {
     const started = performance.now();
-    const runaway = call(conn, 'read_query', { query: RUNAWAY });
+    const runaway = callChecked(conn, 'read_query', { query: RUNAWAY });
     await new Promise((r) => setTimeout(r, 300));
     const t0 = performance.now();
-    const point = await call(conn, 'read_query', { query: 'SELECT v FROM kv WHERE k = ?', params: ['a'] });
+    const point = await callChecked(conn, 'read_query', {
+      query: 'SELECT v FROM kv WHERE k = ?',
+      params: ['a'],
+    });
     const pointMs = performance.now() - t0;
     expect(structured(point)).toMatchObject({ rows: [['b']] });
     expect(pointMs).toBeLessThan(1000);
@@ -51,33 +62,35 @@ describe('runaway statements', () => {
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 1500);
     // The server still reads after the engine that ran the runaway was killed and replaced.
-    expect(structured(await call(conn, 'read_query', { query: 'SELECT 1' }))).toMatchObject({ rows: [[1]] });
+    expect(structured(await callChecked(conn, 'read_query', { query: 'SELECT 1' }))).toMatchObject({
+      rows: [[1]],
+    });
   });
 
   it('ALL-07 a runaway write is stopped and its transaction rolled back; writes work afterwards', async () => {
     const endless = `INSERT INTO t SELECT x FROM (${RUNAWAY.replace('SELECT count(*) FROM c', 'SELECT x FROM c')})`;
-    const result = await call(conn, 'write_query', { query: endless });
+    const result = await callChecked(conn, 'write_query', { query: endless });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toContain('--statement-timeout');
-    const count = await call(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
+    const count = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
     expect(structured(count)).toMatchObject({ rows: [[0]] });
-    const insert = await call(conn, 'write_query', { query: 'INSERT INTO t VALUES (?)', params: [1] });
+    const insert = await callChecked(conn, 'write_query', { query: 'INSERT INTO t VALUES (?)', params: [1] });
     expect(insert.isError, resultText(insert)).toBeFalsy();
-    const check = await call(conn, 'read_query', { query: 'PRAGMA integrity_check' });
+    const check = await callChecked(conn, 'read_query', { query: 'PRAGMA integrity_check' });
     expect(structured(check)).toMatchObject({ rows: [['ok']] });
   });
 
   it('a read running beside a runaway when its engine is killed is retried and answers', async () => {
     const server = await startServer(['--db-path', join(dir, 'runaway.db'), '--statement-timeout', '6000']);
     try {
-      await call(server, 'read_query', { query: 'SELECT 1' });
-      const runaway = call(server, 'read_query', { query: RUNAWAY });
+      await callChecked(server, 'read_query', { query: 'SELECT 1' });
+      const runaway = callChecked(server, 'read_query', { query: RUNAWAY });
       await new Promise((r) => setTimeout(r, 5500));
       // A finite statement (about 1.5 s alone) still running on the sibling connection when the
       // runaway's engine process is killed at 6000 ms; its own deadline is 6000 ms from its start.
       const finite =
         'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) FROM c';
-      const sibling = await call(server, 'read_query', { query: finite });
+      const sibling = await callChecked(server, 'read_query', { query: finite });
       expect(sibling.isError, resultText(sibling)).toBeFalsy();
       expect(structured(sibling)).toMatchObject({ rows: [[1000000]] });
       expect((await runaway).isError).toBe(true);
@@ -89,7 +102,7 @@ describe('runaway statements', () => {
   it('ALL-04 a server killed with SIGKILL during a runaway leaves no engine process behind', async () => {
     const victim = await startServer(['--db-path', join(dir, 'runaway.db'), '--statement-timeout', '60000']);
     try {
-      const runaway = call(victim, 'read_query', { query: RUNAWAY }).catch(() => undefined);
+      const runaway = callChecked(victim, 'read_query', { query: RUNAWAY }).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 500));
       const engines = descendantPids(victim.pid);
       expect(engines.length).toBeGreaterThan(0);
@@ -120,7 +133,7 @@ describe('runaway statements', () => {
     await new Promise((r) => setTimeout(r, 500));
     // The killed engine is gone; no process is left spinning on the cancelled statement.
     expect(descendantPids(conn.pid).length).toBeLessThanOrEqual(busy);
-    const r: CallToolResult = await call(conn, 'read_query', { query: 'SELECT 2' });
+    const r: CallToolResult = await callChecked(conn, 'read_query', { query: 'SELECT 2' });
     expect(structured(r)).toMatchObject({ rows: [[2]] });
   });
 });
@@ -147,24 +160,24 @@ describe('after timed-out and failing calls', () => {
   });
 
   const calls = {
-    timedOutRead: () => call(server, 'read_query', { query: RUNAWAY }),
-    timedOutWrite: () => call(server, 'write_query', { query: ENDLESS_WRITE }),
-    failingRead: () => call(server, 'read_query', { query: 'SELECT * FROM nonexist' }),
-    failingWrite: () => call(server, 'write_query', { query: 'INSERT INTO nonexist VALUES (1)' }),
+    timedOutRead: () => callChecked(server, 'read_query', { query: RUNAWAY }),
+    timedOutWrite: () => callChecked(server, 'write_query', { query: ENDLESS_WRITE }),
+    failingRead: () => callChecked(server, 'read_query', { query: 'SELECT * FROM nonexist' }),
+    failingWrite: () => callChecked(server, 'write_query', { query: 'INSERT INTO nonexist VALUES (1)' }),
   };
 
   /** A read and a write answer (well before the statement timeout would hide a stuck wait). */
   async function expectHealthy(label: string): Promise<void> {
-    const read = await call(server, 'read_query', { query: 'SELECT count(*) FROM log' });
+    const read = await callChecked(server, 'read_query', { query: 'SELECT count(*) FROM log' });
     expect(read.isError, `${label}: ${resultText(read)}`).toBeFalsy();
     expect(structured(read), label).toMatchObject({ rows: [[0]] });
-    const write = await call(server, 'write_query', { query: 'UPDATE t SET b = b WHERE a = 1' });
+    const write = await callChecked(server, 'write_query', { query: 'UPDATE t SET b = b WHERE a = 1' });
     expect(write.isError, `${label}: ${resultText(write)}`).toBeFalsy();
     expect(structured(write), label).toMatchObject({ changes: 1 });
   }
 
   it('a failing write right after a timed-out write leaves reads working', async () => {
-    const created = await call(server, 'create_table', { query: 'CREATE TABLE log(x)' });
+    const created = await callChecked(server, 'create_table', { query: 'CREATE TABLE log(x)' });
     expect(created.isError, resultText(created)).toBeFalsy();
     const endless = await calls.timedOutWrite();
     expect(endless.isError).toBe(true);
@@ -174,7 +187,7 @@ describe('after timed-out and failing calls', () => {
     expect(resultText(failing)).toContain('no such table: nonexist');
     // The bug: every read from here on waited for a writer recovery nobody ended, and timed out.
     for (let i = 0; i < 3; i++) {
-      const read = await call(server, 'read_query', { query: 'SELECT count(*) FROM log' });
+      const read = await callChecked(server, 'read_query', { query: 'SELECT count(*) FROM log' });
       expect(read.isError, resultText(read)).toBeFalsy();
       expect(structured(read)).toMatchObject({ rows: [[0]] });
     }
@@ -183,7 +196,7 @@ describe('after timed-out and failing calls', () => {
 
   it('any mix of timed-out and failing reads and writes leaves a read and a write working', async () => {
     type Kind = keyof typeof calls;
-    await call(server, 'create_table', { query: 'CREATE TABLE IF NOT EXISTS log(x)' });
+    await callChecked(server, 'create_table', { query: 'CREATE TABLE IF NOT EXISTS log(x)' });
     // Each step runs its calls together; steps run one after another, without a pause.
     const sequences: Kind[][][] = [
       [['timedOutWrite'], ['failingWrite']],
@@ -207,7 +220,7 @@ describe('after timed-out and failing calls', () => {
       }
       await expectHealthy(label);
     }
-    const check = await call(server, 'read_query', { query: 'PRAGMA integrity_check' });
+    const check = await callChecked(server, 'read_query', { query: 'PRAGMA integrity_check' });
     expect(structured(check)).toMatchObject({ rows: [['ok']] });
   }, 60_000);
 });

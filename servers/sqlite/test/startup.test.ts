@@ -6,8 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, digest, makeDb, resultText, serverTarget, startServer, tempDir } from './support.js';
+import { digest, makeDb, serverTarget, startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -55,7 +56,7 @@ describe('startup', () => {
     try {
       const { tools } = await conn.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
-      const r = await call(conn, 'read_query', { query: 'UPDATE t SET x = 2' });
+      const r = await callChecked(conn, 'read_query', { query: 'UPDATE t SET x = 2' });
       expect(resultText(r)).toContain('This server is read-only (started without --allow-writes)');
     } finally {
       await conn.close();
@@ -69,7 +70,7 @@ describe('startup', () => {
     try {
       const { tools } = await conn.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, 'create_table', 'write_query'].sort());
-      const r = await call(conn, 'create_table', { query: 'CREATE TABLE a (b)' });
+      const r = await callChecked(conn, 'create_table', { query: 'CREATE TABLE a (b)' });
       expect(r.isError, resultText(r)).toBeFalsy();
     } finally {
       await conn.close();
@@ -83,7 +84,7 @@ describe('startup', () => {
     try {
       const { tools } = await conn.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(READ_TOOLS.filter((t) => t !== 'append_insight'));
-      const r = await call(conn, 'read_query', { query: 'DELETE FROM t' });
+      const r = await callChecked(conn, 'read_query', { query: 'DELETE FROM t' });
       expect(resultText(r)).toContain('SQLITE_READONLY');
     } finally {
       await conn.close();

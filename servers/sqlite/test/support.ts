@@ -1,22 +1,14 @@
-/** Shared helpers of the stdio tests: temp databases, the built server over stdio, tool calls. */
+/** The SQLite server's own test fixtures: its launch, databases made in this process, the fixture SQL. */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type Connection, connect, type Era, resultText, serverBin } from '@refmcp/test-harness';
+import { readFileSync } from 'node:fs';
+import { builtServerTarget, type Era, startBuiltServer } from '@refmcp/test-harness';
 import Database from 'better-sqlite3';
 
-export { resultText };
+/** The built sqlite server's launch target with `args`. */
+export const serverTarget = (args: string[]) => builtServerTarget('sqlite', args);
 
-/** A fresh directory under the OS temp dir (real path). */
-export async function tempDir(
-  prefix = 'refmcp-sqlite-',
-): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+/** Spawns the built sqlite server with `args` over stdio. */
+export const startServer = (args: string[], era: Era = 'legacy') => startBuiltServer('sqlite', args, { era });
 
 /** Creates (or extends) the database `file` with the test's own fixed SQL, in this process. */
 export function makeDb(file: string, sql: string): void {
@@ -36,37 +28,6 @@ export function openDb(file: string): Database.Database {
 /** sha256 of a file's bytes, to prove a run left it unchanged. */
 export function digest(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
-/** The built server's launch target with `args`. */
-export function serverTarget(args: string[]): { command: string; args: string[] } {
-  const bin = serverBin('sqlite');
-  const entry = bin.args[0] ?? '';
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: build the server first (pnpm run build)`);
-  return { command: bin.command, args: [...bin.args, ...args] };
-}
-
-/** Spawns the built sqlite server (dist/index.js) with `args` over stdio. */
-export async function startServer(args: string[], era: Era = 'legacy'): Promise<Connection> {
-  return connect({ ...serverTarget(args), era });
-}
-
-/** Calls a tool and returns its result (a JSON-RPC error rejects). */
-export async function call(
-  conn: Connection,
-  name: string,
-  args: Record<string, unknown>,
-  timeout = 20_000,
-): Promise<CallToolResult> {
-  return (await conn.client.request(
-    { method: 'tools/call', params: { name, arguments: args } },
-    { timeout },
-  )) as CallToolResult;
-}
-
-/** The structuredContent of a result, typed loosely for assertions. */
-export function structured<T = Record<string, unknown>>(result: CallToolResult): T {
-  return result.structuredContent as T;
 }
 
 /** A small fixture: users, notes (with a stored prompt injection), and oddly named tables. */

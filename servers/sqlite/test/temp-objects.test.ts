@@ -8,10 +8,11 @@
  */
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured, tempDir } from '@refmcp/test-harness';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropTemporaryObjects } from '../src/engine/temp-schema.js';
-import { call, FIXTURE_SQL, makeDb, resultText, startServer, structured, tempDir } from './support.js';
+import { FIXTURE_SQL, makeDb, startServer } from './support.js';
 
 let cleanup: () => Promise<void>;
 let rw: Connection;
@@ -29,12 +30,12 @@ afterAll(async () => {
 });
 
 const notes = async () => {
-  const r = await call(rw, 'read_query', { query: 'SELECT count(*) FROM notes' });
+  const r = await callChecked(rw, 'read_query', { query: 'SELECT count(*) FROM notes' });
   return structured<{ rows: number[][] }>(r).rows[0]?.[0];
 };
 
 async function refused(tool: string, query: string): Promise<string> {
-  const r = await call(rw, tool, { query });
+  const r = await callChecked(rw, tool, { query });
   expect(r.isError, `${tool} ${query}: ${resultText(r)}`).toBe(true);
   return resultText(r);
 }
@@ -55,7 +56,7 @@ describe('temporary objects on the writer', () => {
         'create trigger "TEMP".tt2 after insert on users begin delete from notes; end',
       ),
     ).toMatch(/temp/i);
-    const insert = await call(rw, 'write_query', {
+    const insert = await callChecked(rw, 'write_query', {
       query: 'INSERT INTO users (id, name) VALUES (?, ?)',
       params: [10, 'Cy'],
     });
@@ -74,7 +75,9 @@ describe('temporary objects on the writer', () => {
     ]) {
       expect(await refused('write_query', query)).toMatch(/temp/i);
     }
-    const update = await call(rw, 'write_query', { query: "UPDATE users SET name = 'Ann' WHERE id = 2" });
+    const update = await callChecked(rw, 'write_query', {
+      query: "UPDATE users SET name = 'Ann' WHERE id = 2",
+    });
     expect(update.isError, resultText(update)).toBeFalsy();
     expect(structured(update)).toMatchObject({ changes: 1 });
   });
@@ -95,7 +98,7 @@ describe('temporary objects on the writer', () => {
       'CREATE TABLE main."temp" (a)',
       'CREATE VIEW tempview AS SELECT 1',
     ]) {
-      const r = await call(rw, 'write_query', { query });
+      const r = await callChecked(rw, 'write_query', { query });
       expect(r.isError, `${query}: ${resultText(r)}`).toBeFalsy();
     }
   });
