@@ -1,6 +1,7 @@
 /** Unit tests of the server's pure parts: name rules, Link-header pagination, and the OpenAPI nullable translation. */
+
+import { UntrustedText } from '@refmcp/shared/untrusted';
 import { describe, expect, it } from 'vitest';
-import { UntrustedText } from '../src/content.js';
 import { singular } from '../src/format/common.js';
 import { pageInfo } from '../src/github/client.js';
 import { hasGitSegment, isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';

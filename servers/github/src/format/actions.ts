@@ -1,6 +1,6 @@
 /** Compact GitHub Actions workflow runs and jobs. */
 import { z } from '@refmcp/shared/schema';
-import type { UntrustedText } from '../content.js';
+import type { UntrustedText } from '@refmcp/shared/untrusted';
 import { count, login } from './common.js';
 
 export const runShape = z.object({

@@ -4,7 +4,7 @@
  * User-authored text goes through UntrustedText; lockdown-withheld items keep their facts only.
  */
 import { z } from '@refmcp/shared/schema';
-import { block, indent, type UntrustedText } from '../content.js';
+import { block, indent, type UntrustedText } from '@refmcp/shared/untrusted';
 import { at, compact, count, login } from './common.js';
 
 export const issueShape = z.object({

@@ -3,7 +3,7 @@
  * hits.
  */
 import { z } from '@refmcp/shared/schema';
-import type { UntrustedText } from '../content.js';
+import type { UntrustedText } from '@refmcp/shared/untrusted';
 import { compact, count, login } from './common.js';
 import { fileShape, toChangedFile } from './pulls.js';
 

@@ -5,12 +5,12 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, repoPath, respond, scopeNote } from './common.js';
+import { listPage, READ, repoPath, scopeNote } from './common.js';
 
 /** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
 export function tail(

@@ -1,13 +1,10 @@
 /**
  * What every GitHub tool shares: annotation presets, scope checks, repository URL paths built
  * from validated, encoded segments, page-numbered list calls that report `hasMore` from the Link
- * header, lockdown gating and the result envelope (structuredContent + compact text, with the
- * untrusted-content notice and what was neutralised).
+ * header and lockdown gating. (The result envelope, `respond`, is @refmcp/shared/untrusted's.)
  */
-import { encodeSegment, structuredResult, type ToolHints, type ToolResult } from '@refmcp/shared';
-import { z } from '@refmcp/shared/schema';
+import { encodeSegment, type ToolHints } from '@refmcp/shared';
 import type { Config } from '../config.js';
-import { UNTRUSTED_NOTICE, type UntrustedText } from '../content.js';
 import { type GitHubRequest, type PageInfo, pageInfo } from '../github/client.js';
 import { Lockdown } from '../lockdown.js';
 
@@ -120,31 +117,6 @@ export function repoOfApiUrl(url: string): [string, string] | undefined {
   const m = /\/repos\/([^/]+)\/([^/?#]+)/.exec(url);
   return m?.[1] && m[2] ? [decodeURIComponent(m[1]), decodeURIComponent(m[2])] : undefined;
 }
-
-/**
- * The result envelope: `structured` as structuredContent, and text = `lines` joined, headed by
- * the untrusted-content notice when `untrusted` carried user text, and followed by what was
- * neutralised.
- */
-export function respond(
-  structured: Record<string, unknown>,
-  lines: string[],
-  untrusted?: UntrustedText,
-): ToolResult {
-  const note = untrusted?.note();
-  const text = [untrusted ? UNTRUSTED_NOTICE : '', ...lines, note ?? ''].filter(Boolean).join('\n');
-  return structuredResult(note ? { ...structured, neutralized: note } : structured, text);
-}
-
-/** Output-schema field for {@link respond}'s note. */
-export const neutralizedField = {
-  neutralized: z
-    .string()
-    .optional()
-    .describe(
-      'What the sanitiser neutralised in upstream text (hidden characters, HTML comments, unsafe links)',
-    ),
-};
 
 const logins = new WeakMap<Config, Promise<string>>();
 

@@ -3,12 +3,12 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { toUser, userShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, READ, respond } from './common.js';
+import { listPage, READ } from './common.js';
 
 export function contextTools(config: Config): ToolDefinition[] {
   return [

@@ -6,13 +6,13 @@
  */
 import { defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { contentsUri, mimeType, readContents } from '../files.js';
 import { count } from '../format/common.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { neutralizedField, READ, respond, scopeNote } from './common.js';
+import { READ, scopeNote } from './common.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
 const MAX_EMBEDDED_BINARY = 1024 * 1024;

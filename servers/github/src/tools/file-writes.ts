@@ -6,11 +6,12 @@
  */
 import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { respond, SET, scopeNote, UPDATE } from './common.js';
+import { SET, scopeNote, UPDATE } from './common.js';
 
 /** The current blob sha of `path` on `branch`, or undefined when the file does not exist there. */
 async function currentSha(

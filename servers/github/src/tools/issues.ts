@@ -6,8 +6,8 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import {
   commentShape,
@@ -25,11 +25,9 @@ import {
   contentNote,
   formatAuthored,
   listPage,
-  neutralizedField,
   READ,
   repoOfApiUrl,
   repoPath,
-  respond,
   scopeNote,
   UPDATE,
   withheldFor,

@@ -5,8 +5,8 @@
  */
 import { defineTool, type ToolDefinition, truncateUtf8, truncationMarker } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, indent, UntrustedText } from '../content.js';
 import { at, count, pageFields, pageLine, pageShape } from '../format/common.js';
 import {
   fileShape,
@@ -28,10 +28,8 @@ import {
   contentNote,
   formatAuthored,
   listPage,
-  neutralizedField,
   READ,
   repoPath,
-  respond,
   scopeNote,
   withheldFor,
 } from './common.js';

@@ -5,12 +5,12 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { count } from '../format/common.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
-import { CREATE, neutralizedField, repoPath, respond, SET, scopeNote, UPDATE } from './common.js';
+import { CREATE, repoPath, SET, scopeNote, UPDATE } from './common.js';
 
 export function pullWriteTools(config: Config): ToolDefinition[] {
   const { budgets } = config;

@@ -10,11 +10,12 @@
  */
 import { defineTool, encodePath, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, repoPath, respond, scopeNote } from './common.js';
+import { CREATE, repoPath, scopeNote } from './common.js';
 import { headsPath } from './refs.js';
 
 interface FileSpec {

@@ -5,8 +5,8 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { compact, pageFields, pageLine, pageShape } from '../format/common.js';
 import { renderFile } from '../format/pulls.js';
 import {
@@ -24,7 +24,7 @@ import {
   treeEntryShape,
 } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, repoPath, respond, scopeNote } from './common.js';
+import { listPage, READ, repoPath, scopeNote } from './common.js';
 import { fileContentsTool } from './file-contents.js';
 import { refSegment } from './refs.js';
 

@@ -4,12 +4,12 @@
  */
 import { defineTool, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, respond, scopeNote } from './common.js';
+import { listPage, READ, scopeNote } from './common.js';
 import { searchQuery } from './search-query.js';
 
 export function repoSearchTools(config: Config): ToolDefinition[] {

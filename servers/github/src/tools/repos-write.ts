@@ -4,12 +4,12 @@
  */
 import { defineTool, encodeSegment, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { renderRepo, repoShape, toRepo } from '../format/repos.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, currentLogin, neutralizedField, repoPath, respond, scopeNote } from './common.js';
+import { CREATE, currentLogin, repoPath, scopeNote } from './common.js';
 import { fileWriteTools } from './file-writes.js';
 import { pushFilesTool } from './push-files.js';
 import { headsPath } from './refs.js';
