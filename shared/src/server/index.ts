@@ -1,6 +1,7 @@
 export * from './budget.js';
 export * from './errors.js';
 export * from './flags.js';
+export * from './hints.js';
 export * from './log.js';
 export * from './query-cursor.js';
 export * from './requests.js';

@@ -3,14 +3,14 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import * as arg from '../names.js';
-import { listPage, READ, repoPath, scopeNote } from './common.js';
+import { listPage, repoPath, scopeNote } from './common.js';
 
 /** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
 export function tail(
@@ -76,7 +76,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, branch, status, event, actor, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -114,7 +114,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         run_id: arg.number('Workflow run id'),
       }),
       outputSchema: z.object({ repository: z.string(), run: runShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, run_id }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/actions/runs/${run_id}`,
@@ -146,7 +146,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, run_id, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -200,7 +200,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         log: z.string(),
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, job_id, tail_lines = 200 }, { signal }) => {
         const res = await config.github.request<Buffer>({
           path: `${repoPath(config, owner, repo)}/actions/jobs/${job_id}/logs`,

@@ -1,40 +1,12 @@
 /**
- * What every GitHub tool shares: annotation presets, scope checks, repository URL paths built
+ * What every GitHub tool shares: scope checks, repository URL paths built
  * from validated, encoded segments, page-numbered list calls that report `hasMore` from the Link
  * header and lockdown gating. (The result envelope, `respond`, is @refmcp/shared/untrusted's.)
  */
-import { encodeSegment, type ToolHints } from '@refmcp/shared';
+import { encodeSegment } from '@refmcp/shared';
 import type { Config } from '../config.js';
 import { type GitHubRequest, type PageInfo, pageInfo } from '../github/client.js';
 import { Lockdown } from '../lockdown.js';
-
-export const READ: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: true,
-};
-/** A write that adds something new (issue, comment, PR, branch, commit). */
-export const CREATE: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: true,
-};
-/** A write that changes or replaces existing state. */
-export const UPDATE: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-};
-/** An update whose repetition changes nothing more. */
-export const SET: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: true,
-};
 
 /** `/repos/{owner}/{repo}` with both segments encoded, after the --repos check. */
 export function repoPath(config: Config, owner: string, repo: string): string {

@@ -1,14 +1,14 @@
 /**
  * The context toolset (get_me) and the users toolset (search_users, reference arguments).
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { toUser, userShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, READ } from './common.js';
+import { listPage } from './common.js';
 
 export function contextTools(config: Config): ToolDefinition[] {
   return [
@@ -32,7 +32,7 @@ export function contextTools(config: Config): ToolDefinition[] {
         readOnly: z.boolean(),
         repositoryScope: z.string().nullable(),
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (_args, { signal }) => {
         const res = await config.github.request<{
           login: string;
@@ -97,7 +97,7 @@ export function userTools(config: Config): ToolDefinition[] {
           .describe('Sort field (default: best match)'),
       }),
       outputSchema: z.object({ totalCount: count(), users: z.array(userShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page, sort }, { signal }) => {
         const list = await listPage(
           config,

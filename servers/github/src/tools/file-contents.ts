@@ -4,7 +4,7 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -12,7 +12,7 @@ import { contentsUri, mimeType, readContents } from '../files.js';
 import { count } from '../format/common.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { READ, scopeNote } from './common.js';
+import { scopeNote } from './common.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
 const MAX_EMBEDDED_BINARY = 1024 * 1024;
@@ -55,7 +55,7 @@ export function fileContentsTool(config: Config): ToolDefinition {
       branch: arg.refName('Branch, tag or commit sha to read from (default: the default branch)').optional(),
     }),
     outputSchema,
-    annotations: READ,
+    annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ owner, repo, path, branch }, { signal }): Promise<ToolResult> => {
       const contents = await readContents(config, owner, repo, path, branch, signal);
       const base = { repository: `${owner}/${repo}`, ...(branch ? { ref: branch } : {}) };

@@ -4,14 +4,14 @@
  * sha is fetched (documented), with a stale `sha` the result is an error carrying the current
  * one. The remedy offered is always another tool call, never a local git command.
  */
-import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { SET, scopeNote, UPDATE } from './common.js';
+import { scopeNote } from './common.js';
 
 /** The current blob sha of `path` on `branch`, or undefined when the file does not exist there. */
 async function currentSha(
@@ -81,7 +81,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
         blobSha: z.string().nullable(),
         commit: commitShape,
       }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, path, content, message, branch, sha }, { signal }) => {
         const url = contentsPath(config, owner, repo, path);
         const previous = sha ?? (await currentSha(config, url, branch, signal));
@@ -150,7 +150,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
         branch: z.string(),
         commit: commitShape,
       }),
-      annotations: SET,
+      annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ owner, repo, path, message, branch, sha }, { signal }) => {
         const url = contentsPath(config, owner, repo, path);
         const current = sha ?? (await currentSha(config, url, branch, signal));

@@ -4,7 +4,7 @@
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
  * get_issue_comments.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -21,15 +21,12 @@ import {
 import * as arg from '../names.js';
 import {
   authorOf,
-  CREATE,
   contentNote,
   formatAuthored,
   listPage,
-  READ,
   repoOfApiUrl,
   repoPath,
   scopeNote,
-  UPDATE,
   withheldFor,
 } from './common.js';
 import { searchQuery } from './search-query.js';
@@ -69,7 +66,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         issue_number: arg.number('Issue number'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, issue_number }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/issues/${issue_number}`,
@@ -103,7 +100,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (
         { owner, repo, direction, labels: wanted, page, per_page, since, sort, state },
         { signal },
@@ -152,7 +149,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, issue_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -210,7 +207,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page, sort }, { signal }) => {
         const list = await listPage(
           config,
@@ -265,7 +262,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         labels: labels.optional().describe('Label names'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -294,7 +291,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         state: z.enum(['open', 'closed']).optional().describe('New state'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, issue_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'PATCH',
@@ -323,7 +320,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         comment: commentShape,
         ...neutralizedField,
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, issue_number, body }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',

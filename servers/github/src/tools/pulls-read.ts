@@ -3,7 +3,13 @@
  * its combined status, its review comments and its reviews. Reference names and arguments kept;
  * files, comments and reviews also take page/per_page (GitHub pages them; case GH-06).
  */
-import { defineTool, type ToolDefinition, truncateUtf8, truncationMarker } from '@refmcp/shared';
+import {
+  defineTool,
+  OPEN_WORLD_HINTS,
+  type ToolDefinition,
+  truncateUtf8,
+  truncationMarker,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -28,7 +34,6 @@ import {
   contentNote,
   formatAuthored,
   listPage,
-  READ,
   repoPath,
   scopeNote,
   withheldFor,
@@ -48,7 +53,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       description: `Get one pull request: title, state, draft/merged, author, head and base (ref and sha), mergeability, counts of commits/files/lines/comments, and the whole body. Use get_pull_request_files or get_pull_request_diff for the changes.${content}${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
@@ -98,7 +103,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, state, head, base, sort, direction, per_page, page }, { signal }) => {
         const list = await listPage(
           config,
@@ -138,7 +143,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -173,7 +178,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         truncated: z.boolean(),
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const res = await config.github.request<Buffer>({
           path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
@@ -212,7 +217,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       description: `Get the combined commit status (success/failure/pending per context) of a pull request's head commit.${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), status: statusShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const base = repoPath(config, owner, repo);
         const pr = await config.github.request<{ head: { sha: string } }>({
@@ -247,7 +252,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -287,7 +292,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,

@@ -3,14 +3,14 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count } from '../format/common.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
-import { CREATE, repoPath, SET, scopeNote, UPDATE } from './common.js';
+import { repoPath, scopeNote } from './common.js';
 
 export function pullWriteTools(config: Config): ToolDefinition[] {
   const { budgets } = config;
@@ -49,7 +49,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           .describe('Whether maintainers can modify the pull request'),
       }),
       outputSchema: pullOutput,
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -78,7 +78,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           .describe('Whether maintainers can modify the pull request'),
       }),
       outputSchema: pullOutput,
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'PATCH',
@@ -112,7 +112,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         sha: z.string(),
         message: z.string(),
       }),
-      annotations: SET,
+      annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request<{ merged: boolean; sha: string; message: string }>({
           method: 'PUT',
@@ -176,7 +176,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         review: reviewShape,
         ...neutralizedField,
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -204,7 +204,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         expected_head_sha: arg.sha("The expected SHA of the pull request's HEAD ref").optional(),
       }),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), message: z.string() }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, pull_number, expected_head_sha }, { signal }) => {
         const res = await config.github.request<{ message: string }>({
           method: 'PUT',

@@ -8,14 +8,14 @@
  * - a branch that moved meanwhile (not a fast-forward) is an error saying to call again.
  * The ref is never force-updated.
  */
-import { defineTool, encodePath, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, encodePath, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, repoPath, scopeNote } from './common.js';
+import { repoPath, scopeNote } from './common.js';
 import { headsPath } from './refs.js';
 
 interface FileSpec {
@@ -77,7 +77,7 @@ export function pushFilesTool(config: Config): ToolDefinition {
       initializedRepository: z.boolean(),
       files: z.array(z.string()),
     }),
-    annotations: CREATE,
+    annotations: OPEN_WORLD_HINTS.additive,
     handler: async ({ owner, repo, branch, files, message }, { signal }) => {
       const base = repoPath(config, owner, repo);
       const seen = new Set<string>();

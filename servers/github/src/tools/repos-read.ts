@@ -3,7 +3,7 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -24,7 +24,7 @@ import {
   treeEntryShape,
 } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, READ, repoPath, scopeNote } from './common.js';
+import { listPage, repoPath, scopeNote } from './common.js';
 import { fileContentsTool } from './file-contents.js';
 import { refSegment } from './refs.js';
 
@@ -53,7 +53,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, sha, path, page, perPage }, { signal }) => {
         const list = await listPage(
           config,
@@ -92,7 +92,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, sha, page, per_page }, { signal }) => {
         const res = await listPage(
           config,
@@ -134,7 +134,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         per_page: arg.perPage(),
       }),
       outputSchema: z.object({ repository: z.string(), branches: z.array(branchShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -172,7 +172,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         truncated: z.boolean(),
         ...pageShape,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (
         { owner, repo, tree_sha, recursive, path_filter, page = 1, per_page = 1000 },
         { signal },
@@ -235,7 +235,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         per_page: arg.perPage(),
       }),
       outputSchema: z.object({ repository: z.string(), tags: z.array(tagShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -269,7 +269,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -300,7 +300,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       description: `Get the latest published, non-prerelease release of a repository with its notes.${scope}`,
       inputSchema: z.strictObject({ owner: arg.owner(), repo: arg.repo() }),
       outputSchema: z.object({ repository: z.string(), release: releaseShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/releases/latest`,

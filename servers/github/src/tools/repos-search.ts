@@ -2,14 +2,14 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import { defineTool, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, READ, scopeNote } from './common.js';
+import { listPage, scopeNote } from './common.js';
 import { searchQuery } from './search-query.js';
 
 export function repoSearchTools(config: Config): ToolDefinition[] {
@@ -32,7 +32,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ query, page, perPage }, { signal }) => {
         const list = await listPage(
           config,
@@ -75,7 +75,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page }, { signal }) => {
         const list = await listPage(
           config,

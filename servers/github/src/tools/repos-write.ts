@@ -2,14 +2,14 @@
  * The repos toolset, writing: branches, new repositories, forks (reference names and arguments:
  * create_branch, create_repository, fork_repository), plus the file writes and push_files.
  */
-import { defineTool, encodeSegment, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, encodeSegment, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { renderRepo, repoShape, toRepo } from '../format/repos.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, currentLogin, repoPath, scopeNote } from './common.js';
+import { currentLogin, repoPath, scopeNote } from './common.js';
 import { fileWriteTools } from './file-writes.js';
 import { pushFilesTool } from './push-files.js';
 import { headsPath } from './refs.js';
@@ -37,7 +37,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
         from: z.string(),
         sha: z.string(),
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, branch, from_branch }, { signal }) => {
         const base = repoPath(config, owner, repo);
         const from =
@@ -97,7 +97,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
         autoInit: z.boolean().optional().describe('Initialise with a README.md (default false)'),
       }),
       outputSchema: z.object({ repository: repoShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ name, description, private: isPrivate, autoInit }, { signal }) => {
         if (config.scope) config.scope.check(await currentLogin(config, signal), name);
         const res = await config.github.request({
@@ -126,7 +126,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
           .optional(),
       }),
       outputSchema: z.object({ repository: repoShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, organization }, { signal }) => {
         const base = repoPath(config, owner, repo);
         if (config.scope) config.scope.check(organization ?? (await currentLogin(config, signal)), repo);
