@@ -66,10 +66,7 @@ Options:
   --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time
                            (default ${DEFAULT_HTTP_POLICY.maxRetryWaitMs})
   --write-interval MS      least time between two writes (default ${DEFAULT_HTTP_POLICY.minWriteIntervalMs}, GitHub's guidance)
-  --search-interval MS     least time between two searches (default ${DEFAULT_HTTP_POLICY.minSearchIntervalMs}, 30/min limit)
-
-Toolsets (--toolsets; default: context,repos,issues,pull_requests,users):
-  context, repos, issues, pull_requests, users, actions, all`;
+  --search-interval MS     least time between two searches (default ${DEFAULT_HTTP_POLICY.minSearchIntervalMs}, 30/min limit)`;
 
 function millis(values: Record<string, unknown>, name: string, fallback: number, min = 0): number {
   const raw = values[name];

@@ -15,6 +15,7 @@ import { pullWriteTools } from './tools/pulls-write.js';
 import { repoReadTools } from './tools/repos-read.js';
 import { repoSearchTools } from './tools/repos-search.js';
 import { repoWriteTools } from './tools/repos-write.js';
+import { TOOLSETS } from './toolsets.js';
 
 export const githubServer: ServerSpec<Config> = {
   name: 'github',
@@ -23,26 +24,7 @@ export const githubServer: ServerSpec<Config> = {
   usage: 'mcp-server-github [options]',
   optionsHelp: OPTIONS_HELP,
   options: OPTIONS,
-  toolsets: [
-    { name: 'context', description: 'Who the token belongs to and what it may do', default: true },
-    {
-      name: 'repos',
-      description: 'Files, branches, commits, trees, tags, releases, repository search and changes',
-      default: true,
-    },
-    { name: 'issues', description: 'Issues and their comments', default: true },
-    {
-      name: 'pull_requests',
-      description: 'Pull requests, their files, diffs, reviews, status and merging',
-      default: true,
-    },
-    { name: 'users', description: 'User search', default: true },
-    {
-      name: 'actions',
-      description: 'GitHub Actions workflow runs, jobs and job logs (read-only)',
-      default: false,
-    },
-  ],
+  toolsets: TOOLSETS,
   capabilities: { resources: {} },
   configure,
   tools: (config) => [

@@ -3,13 +3,14 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { listPage, repoPath, scopeNote } from './common.js';
 
 /** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
@@ -30,7 +31,7 @@ export function tail(
   return { text: kept.join('\n'), dropped: all.length - kept.length, total: all.length };
 }
 
-export function actionsTools(config: Config): ToolDefinition[] {
+export function actionsTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   const { budgets } = config;
   return [

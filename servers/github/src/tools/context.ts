@@ -1,16 +1,17 @@
 /**
  * The context toolset (get_me) and the users toolset (search_users, reference arguments).
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { toUser, userShape } from '../format/repos.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { listPage } from './common.js';
 
-export function contextTools(config: Config): ToolDefinition[] {
+export function contextTools(config: Config): GitHubTool[] {
   return [
     defineTool({
       name: 'get_me',
@@ -78,7 +79,7 @@ export function contextTools(config: Config): ToolDefinition[] {
   ];
 }
 
-export function userTools(config: Config): ToolDefinition[] {
+export function userTools(config: Config): GitHubTool[] {
   return [
     defineTool({
       name: 'search_users',

@@ -4,7 +4,7 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, type ToolResult } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -12,6 +12,7 @@ import { contentsUri, mimeType, readContents } from '../files.js';
 import { count } from '../format/common.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { scopeNote } from './common.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
@@ -38,7 +39,7 @@ const outputSchema = z.object({
   ...neutralizedField,
 });
 
-export function fileContentsTool(config: Config): ToolDefinition {
+export function fileContentsTool(config: Config): GitHubTool {
   const { budgets } = config;
   return defineTool({
     name: 'get_file_contents',

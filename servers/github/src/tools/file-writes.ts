@@ -4,13 +4,14 @@
  * sha is fetched (documented), with a stale `sha` the result is an error carrying the current
  * one. The remedy offered is always another tool call, never a local git command.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { scopeNote } from './common.js';
 
 /** The current blob sha of `path` on `branch`, or undefined when the file does not exist there. */
@@ -52,7 +53,7 @@ function conflict(
 
 const commitShape = z.object({ sha: z.string(), url: z.string(), message: z.string() });
 
-export function fileWriteTools(config: Config): ToolDefinition[] {
+export function fileWriteTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
     defineTool({

@@ -4,7 +4,7 @@
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
  * get_issue_comments.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -19,6 +19,7 @@ import {
   toIssue,
 } from '../format/issues.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import {
   authorOf,
   contentNote,
@@ -34,7 +35,7 @@ import { searchQuery } from './search-query.js';
 const labels = z.array(safeString({ max: 100 })).max(100);
 const logins = z.array(arg.owner()).max(10);
 
-export function issueTools(config: Config): ToolDefinition[] {
+export function issueTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);

@@ -3,13 +3,7 @@
  * its combined status, its review comments and its reviews. Reference names and arguments kept;
  * files, comments and reviews also take page/per_page (GitHub pages them; case GH-06).
  */
-import {
-  defineTool,
-  OPEN_WORLD_HINTS,
-  type ToolDefinition,
-  truncateUtf8,
-  truncationMarker,
-} from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, truncateUtf8, truncationMarker } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -29,6 +23,7 @@ import {
   toStatus,
 } from '../format/pulls.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import {
   authorOf,
   contentNote,
@@ -39,7 +34,7 @@ import {
   withheldFor,
 } from './common.js';
 
-export function pullReadTools(config: Config): ToolDefinition[] {
+export function pullReadTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);

@@ -3,16 +3,17 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count } from '../format/common.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { repoPath, scopeNote } from './common.js';
 
-export function pullWriteTools(config: Config): ToolDefinition[] {
+export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };

@@ -3,7 +3,7 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -24,11 +24,12 @@ import {
   treeEntryShape,
 } from '../format/repos.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { listPage, repoPath, scopeNote } from './common.js';
 import { fileContentsTool } from './file-contents.js';
 import { refSegment } from './refs.js';
 
-export function repoReadTools(config: Config): ToolDefinition[] {
+export function repoReadTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   return [

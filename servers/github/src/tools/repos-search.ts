@@ -2,17 +2,18 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { listPage, scopeNote } from './common.js';
 import { searchQuery } from './search-query.js';
 
-export function repoSearchTools(config: Config): ToolDefinition[] {
+export function repoSearchTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
     defineTool({

@@ -2,19 +2,20 @@
  * The repos toolset, writing: branches, new repositories, forks (reference names and arguments:
  * create_branch, create_repository, fork_repository), plus the file writes and push_files.
  */
-import { defineTool, encodeSegment, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, encodeSegment, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { renderRepo, repoShape, toRepo } from '../format/repos.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import { currentLogin, repoPath, scopeNote } from './common.js';
 import { fileWriteTools } from './file-writes.js';
 import { pushFilesTool } from './push-files.js';
 import { headsPath } from './refs.js';
 
-export function repoWriteTools(config: Config): ToolDefinition[] {
+export function repoWriteTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
     ...fileWriteTools(config),
