@@ -34,7 +34,7 @@ export {
   MODERN_PROTOCOL_VERSION,
   serverBin,
 } from './connect.js';
-export { renderToolsTable, withToolsTable } from './docs.js';
+export { renderToolsetsTable, renderToolsTable, withGeneratedSection, withToolsTable } from './docs.js';
 export * from './fake-api/index.js';
 export { formatCallResult, formatReport, formatTools } from './format.js';
 export {
