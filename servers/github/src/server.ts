@@ -2,12 +2,13 @@
  * The GitHub server: toolsets, tools, the repository-contents resource template and the
  * create_pr_description prompt, as one ServerSpec for the shared bootstrap.
  */
-import type { ServerSpec } from '@refmcp/shared/server';
+import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { actionsTools } from './tools/actions.js';
+import { hasRepoArguments } from './tools/common.js';
 import { contextTools, userTools } from './tools/context.js';
 import { issueTools } from './tools/issues.js';
 import { pullReadTools } from './tools/pulls-read.js';
@@ -27,17 +28,22 @@ export const githubServer: ServerSpec<Config> = {
   toolsets: TOOLSETS,
   capabilities: { resources: {} },
   configure,
-  tools: (config) => [
-    ...contextTools(config),
-    ...repoReadTools(config),
-    ...repoSearchTools(config),
-    ...repoWriteTools(config),
-    ...issueTools(config),
-    ...pullReadTools(config),
-    ...pullWriteTools(config),
-    ...userTools(config),
-    ...actionsTools(config),
-  ],
+  // Every tool with owner/repo arguments is confined to --repos before its handler runs.
+  tools: (config) =>
+    requireScoped(
+      [
+        ...contextTools(config),
+        ...repoReadTools(config),
+        ...repoSearchTools(config),
+        ...repoWriteTools(config),
+        ...issueTools(config),
+        ...pullReadTools(config),
+        ...pullWriteTools(config),
+        ...userTools(config),
+        ...actionsTools(config),
+      ],
+      hasRepoArguments,
+    ),
   register: (server, config) => {
     registerResources(server, config);
     registerPrompts(server);

@@ -6,4 +6,5 @@ export * from './log.js';
 export * from './query-cursor.js';
 export * from './requests.js';
 export * from './run.js';
+export * from './scope.js';
 export * from './tool.js';

@@ -3,7 +3,7 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../forma
 import { count, pageFields, pageLine, pageShape } from '../format/common.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { listPage, repoPath, scopeNote } from './common.js';
+import { listPage, repoPath, repoTool, scopeNote } from './common.js';
 
 /** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
 export function tail(
@@ -35,7 +35,7 @@ export function actionsTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   const { budgets } = config;
   return [
-    defineTool({
+    repoTool(config, {
       name: 'list_workflow_runs',
       title: 'List workflow runs',
       toolset: 'actions',
@@ -104,7 +104,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_workflow_run',
       title: 'Get workflow run',
       toolset: 'actions',
@@ -127,7 +127,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_workflow_jobs',
       title: 'List workflow jobs',
       toolset: 'actions',
@@ -176,7 +176,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_job_logs',
       title: 'Get job log tail',
       toolset: 'actions',

@@ -1,14 +1,40 @@
 /**
- * What every GitHub tool shares: scope checks, repository URL paths built
+ * What every GitHub tool shares: repository tools confined to --repos, scope notes, repository URL paths built
  * from validated, encoded segments, page-numbered list calls that report `hasMore` from the Link
  * header and lockdown gating. (The result envelope, `respond`, is @refmcp/shared/untrusted's.)
  */
-import { encodeSegment } from '@refmcp/shared';
+import { encodeSegment, scopedTool, type ToolDefinition } from '@refmcp/shared';
+import type { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { type GitHubRequest, type PageInfo, pageInfo } from '../github/client.js';
 import { Lockdown } from '../lockdown.js';
 
-/** `/repos/{owner}/{repo}` with both segments encoded, after the --repos check. */
+/** A repository tool's target arguments. */
+export interface RepoArgs {
+  owner: string;
+  repo: string;
+}
+
+/**
+ * A repository tool: `definition` (with `owner` and `repo` arguments) confined to --repos, its
+ * owner/repo checked before the handler runs (shared `scopedTool`). The server refuses to start
+ * with an owner/repo tool not made by it (see {@link hasRepoArguments}).
+ */
+export function repoTool<
+  I extends z.ZodType<RepoArgs> & z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  S extends string = string,
+>(config: Config, definition: ToolDefinition<I, O, S>): ToolDefinition<I, O, S> {
+  return scopedTool(config.scope, (args: RepoArgs): [string, string] => [args.owner, args.repo], definition);
+}
+
+/** True for a tool with `owner` and `repo` arguments: it must be a {@link repoTool}. */
+export function hasRepoArguments(tool: ToolDefinition): boolean {
+  const shape = tool.inputSchema.shape;
+  return 'owner' in shape && 'repo' in shape;
+}
+
+/** `/repos/{owner}/{repo}` with both segments encoded, after the --repos check (again, for tools; first, for resources). */
 export function repoPath(config: Config, owner: string, repo: string): string {
   config.scope?.check(owner, repo);
   return `/repos/${encodeSegment(owner, 'owner')}/${encodeSegment(repo, 'repo')}`;

@@ -4,7 +4,7 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { defineTool, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -13,7 +13,7 @@ import { count } from '../format/common.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { scopeNote } from './common.js';
+import { repoTool, scopeNote } from './common.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
 const MAX_EMBEDDED_BINARY = 1024 * 1024;
@@ -41,7 +41,7 @@ const outputSchema = z.object({
 
 export function fileContentsTool(config: Config): GitHubTool {
   const { budgets } = config;
-  return defineTool({
+  return repoTool(config, {
     name: 'get_file_contents',
     title: 'Get file or directory contents',
     toolset: 'repos',

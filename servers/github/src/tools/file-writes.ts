@@ -4,7 +4,7 @@
  * sha is fetched (documented), with a stale `sha` the result is an error carrying the current
  * one. The remedy offered is always another tool call, never a local git command.
  */
-import { defineTool, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -12,7 +12,7 @@ import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { scopeNote } from './common.js';
+import { repoTool, scopeNote } from './common.js';
 
 /** The current blob sha of `path` on `branch`, or undefined when the file does not exist there. */
 async function currentSha(
@@ -56,7 +56,7 @@ const commitShape = z.object({ sha: z.string(), url: z.string(), message: z.stri
 export function fileWriteTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
-    defineTool({
+    repoTool(config, {
       name: 'create_or_update_file',
       title: 'Create or update file',
       toolset: 'repos',
@@ -132,7 +132,7 @@ export function fileWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'delete_file',
       title: 'Delete file',
       toolset: 'repos',

@@ -27,6 +27,7 @@ import {
   listPage,
   repoOfApiUrl,
   repoPath,
+  repoTool,
   scopeNote,
   withheldFor,
 } from './common.js';
@@ -56,7 +57,7 @@ export function issueTools(config: Config): GitHubTool[] {
   };
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'get_issue',
       title: 'Get issue',
       toolset: 'issues',
@@ -77,7 +78,7 @@ export function issueTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_issues',
       title: 'List issues',
       toolset: 'issues',
@@ -131,7 +132,7 @@ export function issueTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_issue_comments',
       title: 'Get issue comments',
       toolset: 'issues',
@@ -248,7 +249,7 @@ export function issueTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_issue',
       title: 'Create issue',
       toolset: 'issues',
@@ -275,7 +276,7 @@ export function issueTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_issue',
       title: 'Update issue',
       toolset: 'issues',
@@ -304,7 +305,7 @@ export function issueTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'add_issue_comment',
       title: 'Add issue comment',
       toolset: 'issues',

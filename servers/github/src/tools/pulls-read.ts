@@ -3,7 +3,7 @@
  * its combined status, its review comments and its reviews. Reference names and arguments kept;
  * files, comments and reviews also take page/per_page (GitHub pages them; case GH-06).
  */
-import { defineTool, OPEN_WORLD_HINTS, truncateUtf8, truncationMarker } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS, truncateUtf8, truncationMarker } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -30,6 +30,7 @@ import {
   formatAuthored,
   listPage,
   repoPath,
+  repoTool,
   scopeNote,
   withheldFor,
 } from './common.js';
@@ -41,7 +42,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
   const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request',
       title: 'Get pull request',
       toolset: 'pull_requests',
@@ -69,7 +70,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_pull_requests',
       title: 'List pull requests',
       toolset: 'pull_requests',
@@ -125,7 +126,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
@@ -159,7 +160,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_diff',
       title: 'Get pull request diff',
       toolset: 'pull_requests',
@@ -205,7 +206,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_status',
       title: 'Get pull request status',
       toolset: 'pull_requests',
@@ -234,7 +235,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_comments',
       title: 'Get pull request review comments',
       toolset: 'pull_requests',
@@ -274,7 +275,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_reviews',
       title: 'Get pull request reviews',
       toolset: 'pull_requests',

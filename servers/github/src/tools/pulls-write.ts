@@ -3,7 +3,7 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import { count } from '../format/common.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { repoPath, scopeNote } from './common.js';
+import { repoPath, repoTool, scopeNote } from './common.js';
 
 export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
@@ -29,7 +29,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
   const pullOutput = z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField });
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'create_pull_request',
       title: 'Create pull request',
       toolset: 'pull_requests',
@@ -62,7 +62,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_pull_request',
       title: 'Update pull request',
       toolset: 'pull_requests',
@@ -91,7 +91,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'merge_pull_request',
       title: 'Merge pull request',
       toolset: 'pull_requests',
@@ -134,7 +134,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
@@ -195,7 +195,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_pull_request_branch',
       title: 'Update pull request branch',
       toolset: 'pull_requests',

@@ -8,7 +8,7 @@
  * - a branch that moved meanwhile (not a fast-forward) is an error saying to call again.
  * The ref is never force-updated.
  */
-import { defineTool, encodePath, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
+import { encodePath, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -16,7 +16,7 @@ import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { repoPath, scopeNote } from './common.js';
+import { repoPath, repoTool, scopeNote } from './common.js';
 import { headsPath } from './refs.js';
 
 interface FileSpec {
@@ -44,7 +44,7 @@ async function branchHead(
 }
 
 export function pushFilesTool(config: Config): GitHubTool {
-  return defineTool({
+  return repoTool(config, {
     name: 'push_files',
     title: 'Push files in one commit',
     toolset: 'repos',

@@ -3,7 +3,7 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -25,7 +25,7 @@ import {
 } from '../format/repos.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { listPage, repoPath, scopeNote } from './common.js';
+import { listPage, repoPath, repoTool, scopeNote } from './common.js';
 import { fileContentsTool } from './file-contents.js';
 import { refSegment } from './refs.js';
 
@@ -35,7 +35,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
   return [
     fileContentsTool(config),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'repos',
@@ -75,7 +75,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_commit',
       title: 'Get commit with diff',
       toolset: 'repos',
@@ -123,7 +123,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'repos',
@@ -152,7 +152,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_repository_tree',
       title: 'Get repository tree',
       toolset: 'repos',
@@ -224,7 +224,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_tags',
       title: 'List tags',
       toolset: 'repos',
@@ -253,7 +253,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_releases',
       title: 'List releases',
       toolset: 'repos',
@@ -294,7 +294,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_latest_release',
       title: 'Get latest release',
       toolset: 'repos',

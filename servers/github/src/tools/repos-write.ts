@@ -10,7 +10,7 @@ import { renderRepo, repoShape, toRepo } from '../format/repos.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { currentLogin, repoPath, scopeNote } from './common.js';
+import { currentLogin, repoPath, repoTool, scopeNote } from './common.js';
 import { fileWriteTools } from './file-writes.js';
 import { pushFilesTool } from './push-files.js';
 import { headsPath } from './refs.js';
@@ -21,7 +21,7 @@ export function repoWriteTools(config: Config): GitHubTool[] {
     ...fileWriteTools(config),
     pushFilesTool(config),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_branch',
       title: 'Create branch',
       toolset: 'repos',
@@ -113,7 +113,7 @@ export function repoWriteTools(config: Config): GitHubTool[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'fork_repository',
       title: 'Fork repository',
       toolset: 'repos',
