@@ -1,7 +1,7 @@
 /**
- * The sanitiser of `untrusted`: neutralise user-authored text that came from upstream (issue and PR bodies,
- * comments, commit messages, chat messages, web pages) before a model reads it, and label it as
- * data (DESIGN.md §3; cases ALL-06, GH-04).
+ * The sanitiser of `untrusted`: neutralise user-authored text that came from upstream (issue and
+ * PR bodies, comments, commit messages, chat messages, web pages) before a model reads it, and
+ * label it as data (DESIGN.md §3; cases ALL-06, GH-04).
  *
  * What is neutralised, and why (each is a known way to show a model text a human reviewer does
  * not see, or to smuggle an active link through a rendered view):

@@ -1,7 +1,8 @@
 /**
- * What every GitHub tool shares: repository tools confined to --repos, scope notes, repository URL paths built
- * from validated, encoded segments, page-numbered list calls that report `hasMore` from the Link
- * header and lockdown gating. (The result envelope, `respond`, is @refmcp/shared/untrusted's.)
+ * What every GitHub tool shares: repository tools confined to --repos, scope notes, repository URL
+ * paths built from validated, encoded segments, page-numbered list calls that report `hasMore`
+ * from the Link header, and lockdown gating. (The result envelope, `respond`, and the annotation
+ * presets come from @refmcp/shared.)
  */
 import { encodeSegment, scopedTool, type ToolDefinition } from '@refmcp/shared';
 import type { z } from '@refmcp/shared/schema';
@@ -34,7 +35,10 @@ export function hasRepoArguments(tool: ToolDefinition): boolean {
   return 'owner' in shape && 'repo' in shape;
 }
 
-/** `/repos/{owner}/{repo}` with both segments encoded, after the --repos check (again, for tools; first, for resources). */
+/**
+ * `/repos/{owner}/{repo}` with both segments encoded, after the --repos check (repeated for tools,
+ * which {@link repoTool} checked already; the only one for resources).
+ */
 export function repoPath(config: Config, owner: string, repo: string): string {
   config.scope?.check(owner, repo);
   return `/repos/${encodeSegment(owner, 'owner')}/${encodeSegment(repo, 'repo')}`;
