@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { commonFlags, selectTools, splitList } from '../src/server/flags.js';
+import {
+  checkToolsets,
+  commonFlags,
+  defineToolsets,
+  selectTools,
+  splitList,
+  toolsetsHelp,
+} from '../src/server/flags.js';
 import { unknownOptionMessage } from '../src/server/run.js';
 
 const hints = (readOnly: boolean) => ({
@@ -83,5 +90,27 @@ describe('unknownOptionMessage', () => {
 
   it('suggests nothing when nothing is close', () => {
     expect(unknownOptionMessage(parseError('--frobnicate'), known)).toBe('unknown option --frobnicate');
+  });
+});
+
+describe('declared toolsets', () => {
+  const declared = defineToolsets([
+    { name: 'issues', description: 'Issues', default: true },
+    { name: 'actions', description: 'Actions', default: false },
+  ]);
+
+  it('help lists them with the defaults, from the declaration', () => {
+    expect(toolsetsHelp(declared)).toBe('Toolsets (--toolsets; default: issues):\n  issues, actions, all');
+    expect(toolsetsHelp([])).toBe('');
+  });
+
+  it('a tool naming an undeclared toolset, or none where toolsets are declared, is refused', () => {
+    expect(() => checkToolsets(tools, declared)).not.toThrow();
+    expect(() => checkToolsets([...tools, { name: 'x', toolset: 'repos' }], declared)).toThrow(
+      'tool(s) in an undeclared toolset: x (repos); declared: issues, actions',
+    );
+    expect(() => checkToolsets([{ name: 'y' }], declared)).toThrow(/y \(none\)/);
+    expect(() => checkToolsets([{ name: 'z', toolset: 'issues' }], [])).toThrow(/declared: none/);
+    expect(() => checkToolsets([{ name: 'y' }], [])).not.toThrow();
   });
 });

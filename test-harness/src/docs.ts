@@ -5,9 +5,6 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 
-const START = '<!-- tools:start -->';
-const END = '<!-- tools:end -->';
-
 /** First sentence of a description (up to the first ". " or newline), for the table. */
 function summary(description = ''): string {
   const first = description.split(/\n|(?<=\.)\s/)[0] ?? '';
@@ -34,10 +31,31 @@ export function renderToolsTable(tools: Tool[]): string {
 
 /** `readme` with the text between the tools markers replaced by `table`; throws if the markers are missing. */
 export function withToolsTable(readme: string, table: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README has no ${START} … ${END} section`);
-  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+  return withGeneratedSection(readme, 'tools', table);
+}
+
+/**
+ * A markdown table of a server's toolsets from its declaration (`defineToolsets`): name, whether
+ * it is on by default, what it holds.
+ */
+export function renderToolsetsTable(
+  toolsets: readonly { name: string; description: string; default: boolean }[],
+): string {
+  const rows = toolsets.map((s) => `| \`${s.name}\` | ${s.default ? 'on' : 'off'} | ${s.description} |`);
+  return ['| Toolset | Default | What it holds |', '|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * `readme` with the text between `<!-- NAME:start -->` and `<!-- NAME:end -->` replaced by `body`;
+ * throws if the markers are missing.
+ */
+export function withGeneratedSection(readme: string, name: string, body: string): string {
+  const startMarker = `<!-- ${name}:start -->`;
+  const endMarker = `<!-- ${name}:end -->`;
+  const start = readme.indexOf(startMarker);
+  const end = readme.indexOf(endMarker);
+  if (start < 0 || end < start) throw new Error(`README has no ${startMarker} … ${endMarker} section`);
+  return `${readme.slice(0, start + startMarker.length)}\n${body}\n${readme.slice(end)}`;
 }
 
 /** One README section of a server with toolsets: the toolset, whether it is off by default, its tools. */

@@ -47,7 +47,14 @@ export {
   MODERN_PROTOCOL_VERSION,
   serverBin,
 } from './connect.js';
-export { renderToolsetTables, renderToolsTable, type ToolsetSection, withToolsTable } from './docs.js';
+export {
+  renderToolsetsTable,
+  renderToolsetTables,
+  renderToolsTable,
+  type ToolsetSection,
+  withGeneratedSection,
+  withToolsTable,
+} from './docs.js';
 export * from './fake-api/index.js';
 export { formatCallResult, formatReport, formatTools } from './format.js';
 export {

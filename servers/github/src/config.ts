@@ -62,10 +62,7 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --repos a/b,c/*          limit every tool to these repositories (owner/name or owner/*)
   --lockdown               on public repositories, show only content by users with push access
-${httpOptionsHelp({ service: 'GitHub', writeNote: "GitHub's guidance", searchNote: '30/min limit' })}
-
-Toolsets (--toolsets; default: context,repos,issues,pull_requests,users):
-  context, repos, issues, pull_requests, users, actions, all`;
+${httpOptionsHelp({ service: 'GitHub', writeNote: "GitHub's guidance", searchNote: '30/min limit' })}`;
 
 /** The token variables, in the order they are read. */
 export const TOKEN_VARIABLES = ['GITHUB_PERSONAL_ACCESS_TOKEN', 'GITHUB_TOKEN'] as const;

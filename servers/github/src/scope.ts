@@ -1,14 +1,15 @@
 /**
  * `--repos owner/name,owner/*`: the repositories every tool is limited to, below whatever the
  * token can reach (case GH-03: a hostile issue in a public repository must not be able to steer
- * the agent into a private one). Names compare case-insensitively, as GitHub's do.
+ * the agent into a private one). Names compare case-insensitively, as GitHub's do. Tools are
+ * confined through the shared `scopedTool` (tools/common.ts `repoTool`).
  */
-import { ConfigError, ToolError } from '@refmcp/shared';
+import { ConfigError, type Scope, ToolError } from '@refmcp/shared';
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
 const REPO = /^[A-Za-z0-9._-]{1,100}$/;
 
-export class RepoScope {
+export class RepoScope implements Scope<[owner: string, repo: string]> {
   private constructor(
     /** Exact repositories, lower-cased "owner/name". */
     private readonly exact: ReadonlySet<string>,

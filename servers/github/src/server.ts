@@ -2,12 +2,13 @@
  * The GitHub server: toolsets, tools, the repository-contents resource template and the
  * create_pr_description prompt, as one ServerSpec for the shared bootstrap.
  */
-import type { ServerSpec } from '@refmcp/shared/server';
+import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { actionsTools } from './tools/actions.js';
+import { hasRepoArguments } from './tools/common.js';
 import { contextTools, userTools } from './tools/context.js';
 import { issueTools } from './tools/issues.js';
 import { pullReadTools } from './tools/pulls-read.js';
@@ -15,6 +16,7 @@ import { pullWriteTools } from './tools/pulls-write.js';
 import { repoReadTools } from './tools/repos-read.js';
 import { repoSearchTools } from './tools/repos-search.js';
 import { repoWriteTools } from './tools/repos-write.js';
+import { TOOLSETS } from './toolsets.js';
 
 export const githubServer: ServerSpec<Config> = {
   name: 'github',
@@ -23,39 +25,25 @@ export const githubServer: ServerSpec<Config> = {
   usage: 'mcp-server-github [options]',
   optionsHelp: OPTIONS_HELP,
   options: OPTIONS,
-  toolsets: [
-    { name: 'context', description: 'Who the token belongs to and what it may do', default: true },
-    {
-      name: 'repos',
-      description: 'Files, branches, commits, trees, tags, releases, repository search and changes',
-      default: true,
-    },
-    { name: 'issues', description: 'Issues and their comments', default: true },
-    {
-      name: 'pull_requests',
-      description: 'Pull requests, their files, diffs, reviews, status and merging',
-      default: true,
-    },
-    { name: 'users', description: 'User search', default: true },
-    {
-      name: 'actions',
-      description: 'GitHub Actions workflow runs, jobs and job logs (read-only)',
-      default: false,
-    },
-  ],
+  toolsets: TOOLSETS,
   capabilities: { resources: {} },
   configure,
-  tools: (config) => [
-    ...contextTools(config),
-    ...repoReadTools(config),
-    ...repoSearchTools(config),
-    ...repoWriteTools(config),
-    ...issueTools(config),
-    ...pullReadTools(config),
-    ...pullWriteTools(config),
-    ...userTools(config),
-    ...actionsTools(config),
-  ],
+  // Every tool with owner/repo arguments is confined to --repos before its handler runs.
+  tools: (config) =>
+    requireScoped(
+      [
+        ...contextTools(config),
+        ...repoReadTools(config),
+        ...repoSearchTools(config),
+        ...repoWriteTools(config),
+        ...issueTools(config),
+        ...pullReadTools(config),
+        ...pullWriteTools(config),
+        ...userTools(config),
+        ...actionsTools(config),
+      ],
+      hasRepoArguments,
+    ),
   register: (server, config) => {
     registerResources(server, config);
     registerPrompts(server);

@@ -8,6 +8,7 @@ import { readToolSnapshots, type ToolSnapshot } from '@refmcp/test-harness';
 import { describeConformance } from '@refmcp/test-harness/conformance';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLSETS } from '../src/toolsets.js';
 import { fakeEnv, NO_PACING, SCENE_TOKEN, startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
@@ -24,7 +25,7 @@ describeConformance({
   args: () => NO_PACING,
   env: () => fakeEnv(gh),
   allTools: ['--toolsets', 'all'],
-  toolsets: ['context', 'repos', 'issues', 'pull_requests', 'users', 'actions'],
+  toolsets: TOOLSETS.map((t) => t.name),
   check: () => ({ secrets: [SCENE_TOKEN], slowCall: { name: 'search_users', arguments: { q: 'slow' } } }),
 });
 

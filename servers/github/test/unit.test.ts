@@ -1,7 +1,6 @@
 /** Unit tests of the server's pure parts: name rules, Link-header pagination, and the OpenAPI nullable translation. */
 import { linkPageInfo as pageInfo, singular } from '@refmcp/shared';
 import { describe, expect, it } from 'vitest';
-import { UntrustedText } from '../src/content.js';
 import { hasGitSegment, isValidBranchName, OWNER_PATTERN, REPO_PATTERN } from '../src/names.js';
 import { parseContentsUri } from '../src/resources.js';
 
@@ -65,26 +64,6 @@ describe('names', () => {
     expect(REPO_PATTERN.test('my.repo_1')).toBe(true);
     expect(REPO_PATTERN.test('..')).toBe(false);
     expect(REPO_PATTERN.test('a/b')).toBe(false);
-  });
-});
-
-describe('cut untrusted text', () => {
-  it('GH-04 a cut never leaves a tag open or starts one inside an attribute value', () => {
-    const text = new UntrustedText();
-    // The budget cuts inside the alt value: the `>` that closed the tag is gone.
-    const cut = text.clean('See <img src=x alt="a long description of the picture"> here', 20, 'more');
-    expect(cut).toMatch(/^See &lt;img src=x alt="\n\[truncated/);
-  });
-
-  it('code keeps its markup exactly; only hidden characters are neutralised, and it says so', () => {
-    const text = new UntrustedText();
-    const source =
-      '<!-- keep -->\n<a href="javascript:void(0)" onclick="go()">[x](data:y)</a> &ZeroWidthSpace;\n';
-    expect(text.code(source)).toBe(source);
-    expect(text.note()).toBeUndefined();
-    expect(text.code('a\u202Eb\u200Bc', 100)).toBe('a⟦U+202E⟧bc');
-    expect(text.note()).toBe('Neutralised in upstream text: 1 bidi control, 1 invisible character.');
-    expect(text.code('<script>', 4, 'more')).toMatch(/^<scr\n\[truncated/);
   });
 });
 

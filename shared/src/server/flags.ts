@@ -23,10 +23,54 @@ export interface CommonFlags {
 }
 
 /** A named group of tools (servers with many tools); `default` sets are on unless --toolsets says otherwise. */
-export interface ToolsetInfo {
-  name: string;
+export interface ToolsetInfo<N extends string = string> {
+  name: N;
   description: string;
   default: boolean;
+}
+
+/**
+ * A server's toolsets, declared once (in `--toolsets` order) and returned unchanged, their names
+ * kept as a union type: `ToolsetName<typeof TOOLSETS>`. Give the same list to `ServerSpec.toolsets`;
+ * help lists it ({@link toolsetsHelp}), and {@link checkToolsets} refuses a tool naming another.
+ */
+export function defineToolsets<const T extends readonly ToolsetInfo[]>(toolsets: T): T {
+  return toolsets;
+}
+
+/** The union of the names in a {@link defineToolsets} declaration. */
+export type ToolsetName<T extends readonly ToolsetInfo[]> = T[number]['name'];
+
+/**
+ * Throws an Error (a bug in the server, so it fails at startup) when a tool names a toolset the
+ * server did not declare, or, in a server that declares toolsets, names none (it could only be
+ * served by --tools or --toolsets all).
+ */
+export function checkToolsets(
+  tools: readonly Pick<ToolDefinition, 'name' | 'toolset'>[],
+  toolsets: readonly ToolsetInfo[],
+): void {
+  const declared = new Set(toolsets.map((s) => s.name));
+  const bad = tools.filter((t) => (t.toolset === undefined ? declared.size > 0 : !declared.has(t.toolset)));
+  if (bad.length)
+    throw new Error(
+      `tool(s) in an undeclared toolset: ${bad.map((t) => `${t.name} (${t.toolset ?? 'none'})`).join(', ')}; declared: ${[...declared].join(', ') || 'none'}`,
+    );
+}
+
+/**
+ * The toolsets part of --help, from the declaration ("" without toolsets):
+ *
+ *   Toolsets (--toolsets; default: a,b):
+ *     a, b, c, all
+ */
+export function toolsetsHelp(toolsets: readonly ToolsetInfo[]): string {
+  if (!toolsets.length) return '';
+  const defaults = toolsets.filter((s) => s.default).map((s) => s.name);
+  return [
+    `Toolsets (--toolsets; default: ${defaults.join(',')}):`,
+    `  ${[...toolsets.map((s) => s.name), 'all'].join(', ')}`,
+  ].join('\n');
 }
 
 export const COMMON_OPTIONS = {

@@ -1,6 +1,7 @@
 export * from './budget.js';
 export * from './errors.js';
 export * from './flags.js';
+export * from './hints.js';
 export * from './int-flag.js';
 export * from './log.js';
 export * from './pages.js';
@@ -8,4 +9,5 @@ export * from './query-cursor.js';
 export * from './requests.js';
 export * from './resources.js';
 export * from './run.js';
+export * from './scope.js';
 export * from './tool.js';

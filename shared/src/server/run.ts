@@ -13,10 +13,12 @@ import { ConfigError, describeError } from './errors.js';
 import {
   COMMON_OPTIONS,
   type CommonFlags,
+  checkToolsets,
   commonFlags,
   commonHelp,
   selectTools,
   type ToolsetInfo,
+  toolsetsHelp,
 } from './flags.js';
 import { createLogger, guardStdout, type Logger } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
@@ -44,7 +46,8 @@ export interface ServerSpec<C> {
   optionsHelp?: string;
   options?: ParseArgsConfig['options'];
   allowPositionals?: boolean;
-  toolsets?: ToolsetInfo[];
+  /** The server's toolsets, declared once with `defineToolsets`; every tool names one of them. */
+  toolsets?: readonly ToolsetInfo[];
   /** Capabilities beyond tools (resources, prompts, completions, logging). */
   capabilities?: ServerCapabilities;
   /** Turns argv/env into the server's typed config; throw ConfigError for a bad one (exit 2). */
@@ -183,9 +186,12 @@ function withoutKeys<T extends object>(object: T, keys: string[]): T {
 }
 
 function usageText<C>(spec: ServerSpec<C>): string {
-  const sections = [spec.optionsHelp?.trimEnd(), commonHelp((spec.toolsets ?? []).length > 0)].filter(
-    Boolean,
-  );
+  const toolsets = spec.toolsets ?? [];
+  const sections = [
+    spec.optionsHelp?.trimEnd(),
+    toolsetsHelp(toolsets),
+    commonHelp(toolsets.length > 0),
+  ].filter(Boolean);
   return [`Usage: ${spec.usage}`, ...sections].join('\n\n');
 }
 
@@ -225,7 +231,9 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
     }
     const common = commonFlags(values, env);
     const config = await spec.configure({ values, positionals, env, common });
-    const tools = selectTools(spec.tools(config), common, spec.toolsets);
+    const all = spec.tools(config);
+    checkToolsets(all, spec.toolsets ?? []);
+    const tools = selectTools(all, common, spec.toolsets);
     return { config, common, tools };
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -34,13 +34,20 @@ export type ToolResult = CallToolResult;
  * A tool as data plus one handler. `tools/list`, read-only filtering, toolset selection, README
  * tables and annotation tests are all derived from these definitions.
  */
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  S extends string = string,
+> {
   name: string;
   title: string;
   /** Written for the model: what it does, when to use it, its limits. */
   description: string;
-  /** Toolset the tool belongs to (servers that group tools); omitted means the server's only set. */
-  toolset?: string;
+  /**
+   * Toolset the tool belongs to (servers that declare toolsets, see `defineToolsets`; `S` is their
+   * name union where the server types its tools with it); omitted in servers without toolsets.
+   */
+  toolset?: S;
   /** Strict zod object: unknown keys are refused with an error naming them. */
   inputSchema: I;
   /** Shape of `structuredContent` when the result has real structure. */
@@ -49,10 +56,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult>;
 }
 
-/** Identity helper that checks a definition's types; returns it unchanged. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(
-  definition: ToolDefinition<I, O>,
-): ToolDefinition<I, O> {
+/**
+ * Identity helper that checks a definition's types; returns it unchanged. The toolset name is kept
+ * as its literal type, so a list typed `ToolDefinition<…, …, MyToolsets>[]` refuses a misspelt one.
+ */
+export function defineTool<
+  I extends z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  S extends string = string,
+>(definition: ToolDefinition<I, O, S>): ToolDefinition<I, O, S> {
   return definition;
 }
 

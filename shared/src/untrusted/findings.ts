@@ -1,4 +1,4 @@
-/** Counts of what the untrusted-text sanitiser neutralised (see `../untrusted.ts`). */
+/** Counts of what the untrusted-text sanitiser neutralised (see `./sanitize.ts`). */
 export interface SanitizeFindings {
   tagCharacters: number;
   bidiControls: number;

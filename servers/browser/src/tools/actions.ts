@@ -4,13 +4,12 @@
  * (snapshot diff by default, the full snapshot, or nothing).
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { locate } from '../browser/target.js';
 import { type Ctx, runAction, snapshotArg } from './context.js';
 import { elementArg, targetArg } from './snapshot.js';
 
-const ACT = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const;
 
 function label(target: string, element?: string): string {
@@ -32,7 +31,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
       modifiers: z.array(z.enum(MODIFIERS)).max(5).optional().describe('Modifier keys held during the click'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ element, target, doubleClick, button, modifiers, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         const locator = await locate(tab, target);
@@ -60,7 +59,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
       slowly: z.boolean().optional().describe('Type one character at a time'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ element, target, text, submit, slowly, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         const locator = await locate(tab, target);
@@ -96,7 +95,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
         .describe('Fields to fill, in order'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ fields, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         for (const [i, field] of fields.entries()) {
@@ -136,7 +135,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
         .describe('Option values or labels to select'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ element, target, values, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         const locator = await locate(tab, target);
@@ -159,7 +158,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
       target: targetArg('Element to hover'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ element, target, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         try {
@@ -182,7 +181,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
       endTarget: targetArg('Element to drop onto'),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ startElement, startTarget, endElement, endTarget, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         const from = await locate(tab, startTarget, 'startTarget');
@@ -207,7 +206,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
       ),
       snapshot: snapshotArg(),
     }),
-    annotations: ACT,
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ key, snapshot }) =>
       runAction(ctx, snapshot, async (tab) => {
         try {

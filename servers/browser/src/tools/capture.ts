@@ -3,7 +3,13 @@
  * resource); with `filename` they are also saved — only inside --output-dir (case BR-03), like PDFs.
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError, type ToolResult } from '@refmcp/shared/server';
+import {
+  defineTool,
+  OPEN_WORLD_HINTS,
+  type ToolDefinition,
+  ToolError,
+  type ToolResult,
+} from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { locate } from '../browser/target.js';
 import { writeOutputFile } from '../output.js';
@@ -37,7 +43,7 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
       target: targetArg('Only this element').optional(),
       fullPage: z.boolean().optional().describe('The whole scrollable page instead of the viewport'),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ type, filename, element, target, fullPage }) => {
       if (fullPage && target)
         throw new ToolError('fullPage: cannot be combined with target (an element screenshot)');
@@ -81,7 +87,7 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
     title: 'Save as PDF',
     description: `Print the current page to a PDF file (headless only). ${outputNote}`,
     inputSchema: z.strictObject({ filename: filenameArg('PDF') }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
     handler: async ({ filename }) => {
       if (!ctx.config.outputDir) await writeOutputFile(undefined, filename, '');
       if (!ctx.config.headless)

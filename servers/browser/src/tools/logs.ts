@@ -8,6 +8,7 @@ import {
   decodeCursor,
   defineTool,
   encodeCursor,
+  LOCAL_HINTS,
   type ToolDefinition,
   ToolError,
   textResult,
@@ -17,7 +18,6 @@ import type { ConsoleLevel, Tab } from '../browser/tab.js';
 import { untrustedText } from '../sanitize.js';
 import type { Ctx } from './context.js';
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const SEVERITY: Record<ConsoleLevel, number> = { error: 0, warning: 1, info: 2, debug: 3 };
 const STATIC_TYPES = new Set(['image', 'font', 'stylesheet', 'script', 'media', 'manifest', 'texttrack']);
 
@@ -81,7 +81,7 @@ export function logTools(ctx: Ctx): ToolDefinition[] {
         .describe('Least severe level to include (default info: errors, warnings and info)'),
       cursor: cursorString().optional(),
     }),
-    annotations: READ,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async ({ level, cursor }) => {
       const tab = ctx.session.activeTab;
       if (!tab) return textResult('No browser tab is open, so there are no console messages.');
@@ -112,7 +112,7 @@ export function logTools(ctx: Ctx): ToolDefinition[] {
         .describe('Only URLs containing this text (case-insensitive)'),
       cursor: cursorString().optional(),
     }),
-    annotations: READ,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args) => {
       const tab = ctx.session.activeTab;
       if (!tab) return textResult('No browser tab is open, so there are no network requests.');

@@ -4,12 +4,10 @@
  * browser then makes; a redirect to a refused address makes the navigation an error too (BR-01/02).
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared/server';
+import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared/server';
 import type { Response } from 'playwright-core';
 import { browserError } from '../browser/errors.js';
 import { actionResult, activeTab, type Ctx, snapshotArg } from './context.js';
-
-const HINTS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 /** Every URL of a navigation's redirect chain, first request first. */
 function redirectChain(response: Response | null): string[] {
@@ -32,7 +30,7 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
       url: safeString({ max: 8192, min: 1 }).describe('Absolute URL to open, e.g. https://example.com/docs'),
       snapshot: snapshotArg(),
     }),
-    annotations: HINTS,
+    annotations: OPEN_WORLD_HINTS.additive,
     handler: async ({ url, snapshot }) => {
       const verdict = await policy.checkUrl(url);
       if (!verdict.ok) throw new ToolError(verdict.message);
@@ -76,7 +74,7 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
     title: 'Go back',
     description: "Go back to the previous page in the current tab's history and return its snapshot.",
     inputSchema: z.strictObject({ snapshot: snapshotArg() }),
-    annotations: HINTS,
+    annotations: OPEN_WORLD_HINTS.additive,
     handler: async ({ snapshot }) => {
       const tab = await activeTab(ctx);
       const requestMark = tab.lastRequestSeq;

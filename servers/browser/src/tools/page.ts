@@ -4,7 +4,13 @@
  * own scripts: its requests go through the same policy proxy (case BR-06).
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
+import {
+  defineTool,
+  OPEN_WORLD_HINTS,
+  type ToolDefinition,
+  ToolError,
+  textResult,
+} from '@refmcp/shared/server';
 import { browserError, withTimeout } from '../browser/errors.js';
 import { locate } from '../browser/target.js';
 import { resolveUploads } from '../output.js';
@@ -12,8 +18,6 @@ import { untrustedText } from '../sanitize.js';
 import { budgetLines } from '../snapshot/capture.js';
 import { actionResult, activeTab, type Ctx, pageLine, runAction, snapshotArg } from './context.js';
 import { targetArg } from './snapshot.js';
-
-const CHANGE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 export function pageTools(ctx: Ctx): ToolDefinition[] {
   const { policy } = ctx.config;
@@ -33,7 +37,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
         .describe('Tab index for close/select (close: default current)'),
       url: safeString({ max: 8192, min: 1 }).optional().describe('URL to open in the new tab (action new)'),
     }),
-    annotations: { ...CHANGE, destructiveHint: true },
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ action, index, url }) => {
       if (url !== undefined && action !== 'new') throw new ToolError('url: only with action "new"');
       if (action === 'select' && index === undefined)
@@ -90,7 +94,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
       accept: z.boolean().describe('Accept (true) or dismiss (false)'),
       promptText: safeString({ max: 10_000 }).optional().describe('Text to enter into a prompt dialog'),
     }),
-    annotations: { ...CHANGE, destructiveHint: true },
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ accept, promptText }) => {
       const tab = await activeTab(ctx, true);
       const open = tab.dialog;
@@ -122,7 +126,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
         .optional()
         .describe('Files to upload (inside the upload directories)'),
     }),
-    annotations: { ...CHANGE, destructiveHint: true },
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ paths }) => {
       const files = paths?.length ? await resolveUploads(ctx.config.uploadRoots, paths) : [];
       const tab = await activeTab(ctx);
@@ -157,7 +161,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
       height: z.number().int().min(200).max(10_000).describe('Viewport height'),
       snapshot: snapshotArg(),
     }),
-    annotations: { ...CHANGE, idempotentHint: true },
+    annotations: OPEN_WORLD_HINTS.additiveIdempotent,
     handler: async ({ width, height, snapshot }) =>
       runAction(ctx, snapshot ?? 'none', async (tab) => {
         await tab.page.setViewportSize({ width, height });
@@ -171,7 +175,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
     description:
       'Close the browser and every tab; the next tool that needs a page starts a fresh one (same profile settings).',
     inputSchema: z.strictObject({}),
-    annotations: { ...CHANGE, destructiveHint: true, idempotentHint: true },
+    annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
     handler: async () =>
       textResult((await ctx.session.closeBrowser()) ? 'Closed the browser.' : 'No browser was running.'),
   });
@@ -195,7 +199,7 @@ function evaluateTool(ctx: Ctx): ToolDefinition {
       ),
       target: targetArg('Element passed to the function').optional(),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: OPEN_WORLD_HINTS.destructive,
     handler: async ({ function: source, target }) => {
       const tab = await activeTab(ctx);
       const ms = ctx.config.timeouts.action;

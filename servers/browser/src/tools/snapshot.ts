@@ -3,13 +3,17 @@
  * by line offset or saved whole to the output directory) and browser_wait_for.
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
+import {
+  defineTool,
+  OPEN_WORLD_HINTS,
+  type ToolDefinition,
+  ToolError,
+  textResult,
+} from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { writeOutputFile } from '../output.js';
 import { budgetLines, takeSnapshot } from '../snapshot/capture.js';
 import { activeTab, type Ctx, pageLine, snapshotLimits } from './context.js';
-
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 export const targetArg = (what: string) =>
   safeString({ max: 4096, min: 1 }).describe(
@@ -43,7 +47,7 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
         .optional()
         .describe('Save the whole snapshot to this file in the output directory instead of returning it'),
     }),
-    annotations: { ...READ, idempotentHint: false },
+    annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
     handler: async ({ target, depth, offset, filename }) => {
       const tab = await activeTab(ctx);
       const snap = await takeSnapshot(tab, { target, depth }, snapshotLimits(ctx));
@@ -80,7 +84,7 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
       textGone: safeString({ max: 1000, min: 1 }).optional().describe('Text to wait to disappear'),
       timeout: z.number().min(0.1).max(120).optional().describe('Seconds before giving up on text/textGone'),
     }),
-    annotations: READ,
+    annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ time, text, textGone, timeout }, { signal }) => {
       if (time === undefined && text === undefined && textGone === undefined)
         throw new ToolError('time, text or textGone: give at least one');

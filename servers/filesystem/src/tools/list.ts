@@ -8,13 +8,13 @@ import type { ResolvedPath } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
+  LOCAL_HINTS,
   makeCursor,
   queryKey,
   readCursor,
   structuredResult,
   type ToolDefinition,
   ToolError,
-  type ToolHints,
   type ToolResult,
   truncationMarker,
 } from '@refmcp/shared/server';
@@ -32,13 +32,6 @@ import {
   sortKey,
 } from '../listing.js';
 import { buildTreePage, type TreeNode } from '../tree.js';
-
-const READ_ONLY: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** Bytes of a result kept free for summary and marker lines. */
 const RESERVE_BYTES = 2048;
@@ -238,7 +231,7 @@ export function listTools(config: Config): ToolDefinition[] {
       cursor: cursorString().optional(),
     }),
     outputSchema: listingOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args) => listingPage(config, args, false, 'name'),
   });
 
@@ -258,7 +251,7 @@ export function listTools(config: Config): ToolDefinition[] {
       cursor: cursorString().optional(),
     }),
     outputSchema: listingOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args) => listingPage(config, args, true, args.sortBy),
   });
 
@@ -287,7 +280,7 @@ export function listTools(config: Config): ToolDefinition[] {
       cursor: cursorString().optional(),
     }),
     outputSchema: treeOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const dir = await resolveDirectory(config, args.path);
       const key = queryKey('directory_tree', { real: dir.real, ex: args.excludePatterns, d: args.maxDepth });

@@ -5,20 +5,13 @@
  */
 
 import { pathString } from '@refmcp/shared/schema';
-import { defineTool, structuredResult, type ToolDefinition, type ToolHints } from '@refmcp/shared/server';
+import { defineTool, LOCAL_HINTS, structuredResult, type ToolDefinition } from '@refmcp/shared/server';
 import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
 import type { Config } from '../config.js';
 import { fileInfo } from '../file-info.js';
 import { readMediaFile } from '../media-read.js';
 import { readMultipleFiles } from '../multi-read.js';
 import { readTextFile } from '../text-read.js';
-
-const READ_ONLY: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 const lineCount = (what: string) => z.number().int().min(1).optional().describe(what);
 
@@ -79,7 +72,7 @@ export function readTools(config: Config): ToolDefinition[] {
     description: readTextDescription(config),
     inputSchema: readTextInput,
     outputSchema: readTextOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     // The context, not its signal: a small file is answered without one (see ToolContext.signal).
     handler: async (args, context) => {
       const read = await readTextFile(config.workspace.roots, args, limits, context);
@@ -107,7 +100,7 @@ export function readTools(config: Config): ToolDefinition[] {
         'Image, audio or other binary file: absolute, or relative to the first allowed directory.',
       ),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) =>
       readMediaFile(config.workspace.roots, args.path, mediaLimit(config), signal),
   });
@@ -142,7 +135,7 @@ export function readTools(config: Config): ToolDefinition[] {
         }),
       ),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const read = await readMultipleFiles(config.workspace.roots, args.paths, limits, signal);
       return structuredResult({ files: read.files }, read.text);
@@ -172,7 +165,7 @@ export function readTools(config: Config): ToolDefinition[] {
       permissions: z.string().describe('Octal permission bits, e.g. "644".'),
       permissionsText: z.string().describe('rwx form, e.g. "rw-r--r--".'),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args) => {
       const info = await fileInfo(config.workspace.roots, args.path);
       const text = Object.entries(info)
@@ -201,7 +194,7 @@ export function readTools(config: Config): ToolDefinition[] {
         }),
       ),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async () => {
       const roots = config.workspace.roots;
       const directories = roots.roots.map((r) => ({

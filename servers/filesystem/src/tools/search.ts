@@ -8,13 +8,13 @@ import path from 'node:path';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
+  LOCAL_HINTS,
   makeCursor,
   queryKey,
   readCursor,
   structuredResult,
   type ToolDefinition,
   ToolError,
-  type ToolHints,
   truncationMarker,
 } from '@refmcp/shared/server';
 import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
@@ -32,12 +32,6 @@ const depthLimitedField = z
   .optional()
   .describe(`Directories ${MAX_SEARCH_DEPTH} levels deep whose contents were not searched.`);
 
-const READ_ONLY: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 const RESERVE_BYTES = 2048;
 
 /** Matches per page of search_file_contents unless maxResults says otherwise. */
@@ -170,7 +164,7 @@ export function searchTools(config: Config): ToolDefinition[] {
       cursor: cursorString().optional(),
     }),
     outputSchema: searchFilesOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const dir = await resolveDirectory(config, args.path);
       const key = queryKey('search_files', { real: dir.real, p: args.pattern, ex: args.excludePatterns });
@@ -272,7 +266,7 @@ export function searchTools(config: Config): ToolDefinition[] {
       cursor: cursorString().optional(),
     }),
     outputSchema: grepOutput,
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       let re: RegExp;
       try {

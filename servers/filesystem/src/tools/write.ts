@@ -5,7 +5,13 @@
  */
 import { mkdirInside, moveInside, writeFileAtomic } from '@refmcp/shared/paths';
 import { pathString, safeString } from '@refmcp/shared/schema';
-import { defineTool, structuredResult, type ToolDefinition, textResult } from '@refmcp/shared/server';
+import {
+  defineTool,
+  LOCAL_HINTS,
+  structuredResult,
+  type ToolDefinition,
+  textResult,
+} from '@refmcp/shared/server';
 import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
 import type { Config } from '../config.js';
 import { editFile } from '../edit-file.js';
@@ -40,7 +46,7 @@ export function writeTools(config: Config): ToolDefinition[] {
         'The complete new content of the file (UTF-8 text).',
       ),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.destructiveIdempotent,
     handler: async (args) => {
       const before = await config.workspace.roots.resolve(args.path);
       await writeFileAtomic(config.workspace.roots, args.path, args.content);
@@ -88,7 +94,7 @@ export function writeTools(config: Config): ToolDefinition[] {
       ),
       diff: z.string().describe('Unified diff of the change (cut to the result budget).'),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.destructive,
     handler: async (args) => {
       const { result, text } = await editFile(config.workspace.roots, args.path, args.edits, {
         dryRun: args.dryRun,
@@ -106,7 +112,7 @@ export function writeTools(config: Config): ToolDefinition[] {
       'Create a directory, including any missing parent directories (like mkdir -p). Succeeds if it already ' +
       'exists. Fails if a file is in the way or a path component leads outside the allowed directories.',
     inputSchema: z.strictObject({ path: path('Directory to create') }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.additiveIdempotent,
     handler: async (args) => {
       const before = await config.workspace.roots.resolve(args.path);
       await mkdirInside(config.workspace.roots, args.path);
@@ -127,7 +133,7 @@ export function writeTools(config: Config): ToolDefinition[] {
       source: path('File or directory to move'),
       destination: path('New path (must not exist yet)'),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.destructive,
     handler: async (args) => {
       await moveInside(config.workspace.roots, args.source, args.destination);
       return textResult(`Moved ${args.source} to ${args.destination}.`);

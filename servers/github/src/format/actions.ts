@@ -1,7 +1,7 @@
 /** Compact GitHub Actions workflow runs and jobs. */
 import { count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
-import type { UntrustedText } from '../content.js';
+import type { UntrustedText } from '@refmcp/shared/untrusted';
 import { login } from './common.js';
 
 export const runShape = z.object({

@@ -5,7 +5,7 @@
  */
 import { compact, count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
-import { block, indent, type UntrustedText } from '../content.js';
+import { block, indent, type UntrustedText } from '@refmcp/shared/untrusted';
 import { at, login } from './common.js';
 
 export const issueShape = z.object({

@@ -3,7 +3,7 @@
  */
 import { compact, count, truncateUtf8, truncationMarker } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
-import { block, indent, type UntrustedText } from '../content.js';
+import { block, indent, type UntrustedText } from '@refmcp/shared/untrusted';
 import { at, login } from './common.js';
 
 const refShape = z.object({ ref: z.string(), sha: z.string(), label: z.string() });

@@ -4,7 +4,7 @@
  */
 import { compact, count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
-import type { UntrustedText } from '../content.js';
+import type { UntrustedText } from '@refmcp/shared/untrusted';
 import { login } from './common.js';
 import { fileShape, toChangedFile } from './pulls.js';
 

@@ -3,14 +3,20 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
+import {
+  count,
+  OPEN_WORLD_HINTS,
+  pageFields,
+  pageLine,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
 import { pageShape } from '../format/common.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, repoPath, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { listPage, repoPath, repoTool, scopeNote } from './common.js';
 
 /** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
 export function tail(
@@ -30,11 +36,11 @@ export function tail(
   return { text: kept.join('\n'), dropped: all.length - kept.length, total: all.length };
 }
 
-export function actionsTools(config: Config): ToolDefinition[] {
+export function actionsTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   const { budgets } = config;
   return [
-    defineTool({
+    repoTool(config, {
       name: 'list_workflow_runs',
       title: 'List workflow runs',
       toolset: 'actions',
@@ -76,7 +82,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, branch, status, event, actor, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -103,7 +109,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_workflow_run',
       title: 'Get workflow run',
       toolset: 'actions',
@@ -114,7 +120,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         run_id: arg.number('Workflow run id'),
       }),
       outputSchema: z.object({ repository: z.string(), run: runShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, run_id }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/actions/runs/${run_id}`,
@@ -126,7 +132,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_workflow_jobs',
       title: 'List workflow jobs',
       toolset: 'actions',
@@ -146,7 +152,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, run_id, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -175,7 +181,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_job_logs',
       title: 'Get job log tail',
       toolset: 'actions',
@@ -200,7 +206,7 @@ export function actionsTools(config: Config): ToolDefinition[] {
         log: z.string(),
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, job_id, tail_lines = 200 }, { signal }) => {
         const res = await config.github.request<Buffer>({
           path: `${repoPath(config, owner, repo)}/actions/jobs/${job_id}/logs`,

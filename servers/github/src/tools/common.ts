@@ -1,52 +1,44 @@
 /**
- * What every GitHub tool shares: annotation presets, scope checks, repository URL paths built
- * from validated, encoded segments, page-numbered list calls that report `hasMore` from the Link
- * header, lockdown gating and the result envelope (structuredContent + compact text, with the
- * untrusted-content notice and what was neutralised).
+ * What every GitHub tool shares: repository tools confined to --repos, scope notes, repository URL
+ * paths built from validated, encoded segments, page-numbered list calls that report `hasMore`
+ * from the Link header, and lockdown gating. (The result envelope, `respond`, and the annotation
+ * presets come from @refmcp/shared.)
  */
-import {
-  encodeSegment,
-  linkPageInfo,
-  type Page,
-  structuredResult,
-  type ToolHints,
-  type ToolResult,
-} from '@refmcp/shared';
-import { z } from '@refmcp/shared/schema';
+import { encodeSegment, linkPageInfo, type Page, scopedTool, type ToolDefinition } from '@refmcp/shared';
+import type { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
-import { UNTRUSTED_NOTICE, type UntrustedText } from '../content.js';
 import type { GitHubRequest } from '../github/client.js';
 import { Lockdown } from '../lockdown.js';
 
-export const READ: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: true,
-};
-/** A write that adds something new (issue, comment, PR, branch, commit). */
-export const CREATE: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: true,
-};
-/** A write that changes or replaces existing state. */
-export const UPDATE: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-};
-/** An update whose repetition changes nothing more. */
-export const SET: ToolHints = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: true,
-};
+/** A repository tool's target arguments. */
+export interface RepoArgs {
+  owner: string;
+  repo: string;
+}
 
-/** `/repos/{owner}/{repo}` with both segments encoded, after the --repos check. */
+/**
+ * A repository tool: `definition` (with `owner` and `repo` arguments) confined to --repos, its
+ * owner/repo checked before the handler runs (shared `scopedTool`). The server refuses to start
+ * with an owner/repo tool not made by it (see {@link hasRepoArguments}).
+ */
+export function repoTool<
+  I extends z.ZodType<RepoArgs> & z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  S extends string = string,
+>(config: Config, definition: ToolDefinition<I, O, S>): ToolDefinition<I, O, S> {
+  return scopedTool(config.scope, (args: RepoArgs): [string, string] => [args.owner, args.repo], definition);
+}
+
+/** True for a tool with `owner` and `repo` arguments: it must be a {@link repoTool}. */
+export function hasRepoArguments(tool: ToolDefinition): boolean {
+  const shape = tool.inputSchema.shape;
+  return 'owner' in shape && 'repo' in shape;
+}
+
+/**
+ * `/repos/{owner}/{repo}` with both segments encoded, after the --repos check (repeated for tools,
+ * which {@link repoTool} checked already; the only one for resources).
+ */
 export function repoPath(config: Config, owner: string, repo: string): string {
   config.scope?.check(owner, repo);
   return `/repos/${encodeSegment(owner, 'owner')}/${encodeSegment(repo, 'repo')}`;
@@ -126,31 +118,6 @@ export function repoOfApiUrl(url: string): [string, string] | undefined {
   const m = /\/repos\/([^/]+)\/([^/?#]+)/.exec(url);
   return m?.[1] && m[2] ? [decodeURIComponent(m[1]), decodeURIComponent(m[2])] : undefined;
 }
-
-/**
- * The result envelope: `structured` as structuredContent, and text = `lines` joined, headed by
- * the untrusted-content notice when `untrusted` carried user text, and followed by what was
- * neutralised.
- */
-export function respond(
-  structured: Record<string, unknown>,
-  lines: string[],
-  untrusted?: UntrustedText,
-): ToolResult {
-  const note = untrusted?.note();
-  const text = [untrusted ? UNTRUSTED_NOTICE : '', ...lines, note ?? ''].filter(Boolean).join('\n');
-  return structuredResult(note ? { ...structured, neutralized: note } : structured, text);
-}
-
-/** Output-schema field for {@link respond}'s note. */
-export const neutralizedField = {
-  neutralized: z
-    .string()
-    .optional()
-    .describe(
-      'What the sanitiser neutralised in upstream text (hidden characters, HTML comments, unsafe links)',
-    ),
-};
 
 const logins = new WeakMap<Config, Promise<string>>();
 

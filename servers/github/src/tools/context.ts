@@ -1,16 +1,23 @@
 /**
  * The context toolset (get_me) and the users toolset (search_users, reference arguments).
  */
-import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
+import {
+  count,
+  defineTool,
+  OPEN_WORLD_HINTS,
+  pageFields,
+  pageLine,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { pageShape } from '../format/common.js';
 import { toUser, userShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, READ, respond } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { listPage } from './common.js';
 
-export function contextTools(config: Config): ToolDefinition[] {
+export function contextTools(config: Config): GitHubTool[] {
   return [
     defineTool({
       name: 'get_me',
@@ -32,7 +39,7 @@ export function contextTools(config: Config): ToolDefinition[] {
         readOnly: z.boolean(),
         repositoryScope: z.string().nullable(),
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (_args, { signal }) => {
         const res = await config.github.request<{
           login: string;
@@ -78,7 +85,7 @@ export function contextTools(config: Config): ToolDefinition[] {
   ];
 }
 
-export function userTools(config: Config): ToolDefinition[] {
+export function userTools(config: Config): GitHubTool[] {
   return [
     defineTool({
       name: 'search_users',
@@ -97,7 +104,7 @@ export function userTools(config: Config): ToolDefinition[] {
           .describe('Sort field (default: best match)'),
       }),
       outputSchema: z.object({ totalCount: count(), users: z.array(userShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page, sort }, { signal }) => {
         const list = await listPage(
           config,

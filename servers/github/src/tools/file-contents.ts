@@ -4,14 +4,15 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { count, defineTool, type ToolDefinition, type ToolResult } from '@refmcp/shared';
+import { count, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { contentsUri, mimeType, readContents } from '../files.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
-import { neutralizedField, READ, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { repoTool, scopeNote } from './common.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
 const MAX_EMBEDDED_BINARY = 1024 * 1024;
@@ -37,9 +38,9 @@ const outputSchema = z.object({
   ...neutralizedField,
 });
 
-export function fileContentsTool(config: Config): ToolDefinition {
+export function fileContentsTool(config: Config): GitHubTool {
   const { budgets } = config;
-  return defineTool({
+  return repoTool(config, {
     name: 'get_file_contents',
     title: 'Get file or directory contents',
     toolset: 'repos',
@@ -54,7 +55,7 @@ export function fileContentsTool(config: Config): ToolDefinition {
       branch: arg.refName('Branch, tag or commit sha to read from (default: the default branch)').optional(),
     }),
     outputSchema,
-    annotations: READ,
+    annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ owner, repo, path, branch }, { signal }): Promise<ToolResult> => {
       const contents = await readContents(config, owner, repo, path, branch, signal);
       const base = { repository: `${owner}/${repo}`, ...(branch ? { ref: branch } : {}) };

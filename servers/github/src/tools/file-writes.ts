@@ -4,13 +4,15 @@
  * sha is fetched (documented), with a stale `sha` the result is an error carrying the current
  * one. The remedy offered is always another tool call, never a local git command.
  */
-import { defineTool, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { respond, SET, scopeNote, UPDATE } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { repoTool, scopeNote } from './common.js';
 
 /** The current blob sha of `path` on `branch`, or undefined when the file does not exist there. */
 async function currentSha(
@@ -51,10 +53,10 @@ function conflict(
 
 const commitShape = z.object({ sha: z.string(), url: z.string(), message: z.string() });
 
-export function fileWriteTools(config: Config): ToolDefinition[] {
+export function fileWriteTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
-    defineTool({
+    repoTool(config, {
       name: 'create_or_update_file',
       title: 'Create or update file',
       toolset: 'repos',
@@ -80,7 +82,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
         blobSha: z.string().nullable(),
         commit: commitShape,
       }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, path, content, message, branch, sha }, { signal }) => {
         const url = contentsPath(config, owner, repo, path);
         const previous = sha ?? (await currentSha(config, url, branch, signal));
@@ -130,7 +132,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'delete_file',
       title: 'Delete file',
       toolset: 'repos',
@@ -149,7 +151,7 @@ export function fileWriteTools(config: Config): ToolDefinition[] {
         branch: z.string(),
         commit: commitShape,
       }),
-      annotations: SET,
+      annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ owner, repo, path, message, branch, sha }, { signal }) => {
         const url = contentsPath(config, owner, repo, path);
         const current = sha ?? (await currentSha(config, url, branch, signal));

@@ -4,10 +4,16 @@
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
  * get_issue_comments.
  */
-import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
+import {
+  count,
+  defineTool,
+  OPEN_WORLD_HINTS,
+  pageFields,
+  pageLine,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { pageShape } from '../format/common.js';
 import {
   commentShape,
@@ -19,19 +25,16 @@ import {
   toIssue,
 } from '../format/issues.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import {
   authorOf,
-  CREATE,
   contentNote,
   formatAuthored,
   listPage,
-  neutralizedField,
-  READ,
   repoOfApiUrl,
   repoPath,
-  respond,
+  repoTool,
   scopeNote,
-  UPDATE,
   withheldFor,
 } from './common.js';
 import { searchQuery } from './search-query.js';
@@ -39,7 +42,7 @@ import { searchQuery } from './search-query.js';
 const labels = z.array(safeString({ max: 100 })).max(100);
 const logins = z.array(arg.owner()).max(10);
 
-export function issueTools(config: Config): ToolDefinition[] {
+export function issueTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);
@@ -60,7 +63,7 @@ export function issueTools(config: Config): ToolDefinition[] {
   };
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'get_issue',
       title: 'Get issue',
       toolset: 'issues',
@@ -71,7 +74,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         issue_number: arg.number('Issue number'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, issue_number }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/issues/${issue_number}`,
@@ -81,7 +84,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_issues',
       title: 'List issues',
       toolset: 'issues',
@@ -105,7 +108,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (
         { owner, repo, direction, labels: wanted, page, per_page, since, sort, state },
         { signal },
@@ -135,7 +138,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_issue_comments',
       title: 'Get issue comments',
       toolset: 'issues',
@@ -154,7 +157,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, issue_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -212,7 +215,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page, sort }, { signal }) => {
         const list = await listPage(
           config,
@@ -252,7 +255,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_issue',
       title: 'Create issue',
       toolset: 'issues',
@@ -267,7 +270,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         labels: labels.optional().describe('Label names'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -279,7 +282,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_issue',
       title: 'Update issue',
       toolset: 'issues',
@@ -296,7 +299,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         state: z.enum(['open', 'closed']).optional().describe('New state'),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, issue_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'PATCH',
@@ -308,7 +311,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'add_issue_comment',
       title: 'Add issue comment',
       toolset: 'issues',
@@ -325,7 +328,7 @@ export function issueTools(config: Config): ToolDefinition[] {
         comment: commentShape,
         ...neutralizedField,
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, issue_number, body }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',

@@ -5,16 +5,15 @@
  */
 import {
   count,
-  defineTool,
+  OPEN_WORLD_HINTS,
   pageFields,
   pageLine,
-  type ToolDefinition,
   truncateUtf8,
   truncationMarker,
 } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, indent, UntrustedText } from '../content.js';
 import { at, pageShape } from '../format/common.js';
 import {
   fileShape,
@@ -31,34 +30,33 @@ import {
   toStatus,
 } from '../format/pulls.js';
 import * as arg from '../names.js';
+import type { GitHubTool } from '../toolsets.js';
 import {
   authorOf,
   contentNote,
   formatAuthored,
   listPage,
-  neutralizedField,
-  READ,
   repoPath,
-  respond,
+  repoTool,
   scopeNote,
   withheldFor,
 } from './common.js';
 
-export function pullReadTools(config: Config): ToolDefinition[] {
+export function pullReadTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);
   const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request',
       title: 'Get pull request',
       toolset: 'pull_requests',
       description: `Get one pull request: title, state, draft/merged, author, head and base (ref and sha), mergeability, counts of commits/files/lines/comments, and the whole body. Use get_pull_request_files or get_pull_request_diff for the changes.${content}${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
@@ -79,7 +77,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_pull_requests',
       title: 'List pull requests',
       toolset: 'pull_requests',
@@ -108,7 +106,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, state, head, base, sort, direction, per_page, page }, { signal }) => {
         const list = await listPage(
           config,
@@ -135,7 +133,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
@@ -148,7 +146,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -169,7 +167,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_diff',
       title: 'Get pull request diff',
       toolset: 'pull_requests',
@@ -183,7 +181,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         truncated: z.boolean(),
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const res = await config.github.request<Buffer>({
           path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
@@ -215,14 +213,14 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_status',
       title: 'Get pull request status',
       toolset: 'pull_requests',
       description: `Get the combined commit status (success/failure/pending per context) of a pull request's head commit.${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), status: statusShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const base = repoPath(config, owner, repo);
         const pr = await config.github.request<{ head: { sha: string } }>({
@@ -244,7 +242,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_comments',
       title: 'Get pull request review comments',
       toolset: 'pull_requests',
@@ -257,7 +255,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -284,7 +282,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_pull_request_reviews',
       title: 'Get pull request reviews',
       toolset: 'pull_requests',
@@ -297,7 +295,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number, page, per_page }, { signal }) => {
         const list = await listPage(
           config,

@@ -3,15 +3,16 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { count, defineTool, type ToolDefinition } from '@refmcp/shared';
+import { count, OPEN_WORLD_HINTS, } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
 import * as arg from '../names.js';
-import { CREATE, neutralizedField, repoPath, respond, SET, scopeNote, UPDATE } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { repoPath, repoTool, scopeNote } from './common.js';
 
-export function pullWriteTools(config: Config): ToolDefinition[] {
+export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
@@ -27,7 +28,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
   const pullOutput = z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField });
 
   return [
-    defineTool({
+    repoTool(config, {
       name: 'create_pull_request',
       title: 'Create pull request',
       toolset: 'pull_requests',
@@ -48,7 +49,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           .describe('Whether maintainers can modify the pull request'),
       }),
       outputSchema: pullOutput,
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -60,7 +61,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_pull_request',
       title: 'Update pull request',
       toolset: 'pull_requests',
@@ -77,7 +78,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           .describe('Whether maintainers can modify the pull request'),
       }),
       outputSchema: pullOutput,
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'PATCH',
@@ -89,7 +90,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'merge_pull_request',
       title: 'Merge pull request',
       toolset: 'pull_requests',
@@ -111,7 +112,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         sha: z.string(),
         message: z.string(),
       }),
-      annotations: SET,
+      annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request<{ merged: boolean; sha: string; message: string }>({
           method: 'PUT',
@@ -132,7 +133,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
@@ -175,7 +176,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         review: reviewShape,
         ...neutralizedField,
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const res = await config.github.request({
           method: 'POST',
@@ -193,7 +194,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'update_pull_request_branch',
       title: 'Update pull request branch',
       toolset: 'pull_requests',
@@ -203,7 +204,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         expected_head_sha: arg.sha("The expected SHA of the pull request's HEAD ref").optional(),
       }),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), message: z.string() }),
-      annotations: UPDATE,
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ owner, repo, pull_number, expected_head_sha }, { signal }) => {
         const res = await config.github.request<{ message: string }>({
           method: 'PUT',

@@ -8,13 +8,15 @@
  * - a branch that moved meanwhile (not a fast-forward) is an error saying to call again.
  * The ref is never force-updated.
  */
-import { defineTool, encodePath, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { encodePath, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { respond } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { contentsPath } from '../files.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, repoPath, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { repoPath, repoTool, scopeNote } from './common.js';
 import { headsPath } from './refs.js';
 
 interface FileSpec {
@@ -41,8 +43,8 @@ async function branchHead(
   }
 }
 
-export function pushFilesTool(config: Config): ToolDefinition {
-  return defineTool({
+export function pushFilesTool(config: Config): GitHubTool {
+  return repoTool(config, {
     name: 'push_files',
     title: 'Push files in one commit',
     toolset: 'repos',
@@ -76,7 +78,7 @@ export function pushFilesTool(config: Config): ToolDefinition {
       initializedRepository: z.boolean(),
       files: z.array(z.string()),
     }),
-    annotations: CREATE,
+    annotations: OPEN_WORLD_HINTS.additive,
     handler: async ({ owner, repo, branch, files, message }, { signal }) => {
       const base = repoPath(config, owner, repo);
       const seen = new Set<string>();

@@ -3,10 +3,15 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import { compact, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
+import {
+  compact,
+  OPEN_WORLD_HINTS,
+  pageFields,
+  pageLine,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { block, UntrustedText } from '../content.js';
 import { pageShape } from '../format/common.js';
 import { renderFile } from '../format/pulls.js';
 import {
@@ -24,17 +29,18 @@ import {
   treeEntryShape,
 } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, repoPath, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { listPage, repoPath, repoTool, scopeNote } from './common.js';
 import { fileContentsTool } from './file-contents.js';
 import { refSegment } from './refs.js';
 
-export function repoReadTools(config: Config): ToolDefinition[] {
+export function repoReadTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   return [
     fileContentsTool(config),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'repos',
@@ -53,7 +59,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, sha, path, page, perPage }, { signal }) => {
         const list = await listPage(
           config,
@@ -74,7 +80,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_commit',
       title: 'Get commit with diff',
       toolset: 'repos',
@@ -92,7 +98,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, sha, page, per_page }, { signal }) => {
         const res = await listPage(
           config,
@@ -122,7 +128,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'repos',
@@ -134,7 +140,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         per_page: arg.perPage(),
       }),
       outputSchema: z.object({ repository: z.string(), branches: z.array(branchShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -151,7 +157,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_repository_tree',
       title: 'Get repository tree',
       toolset: 'repos',
@@ -172,7 +178,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         truncated: z.boolean(),
         ...pageShape,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async (
         { owner, repo, tree_sha, recursive, path_filter, page = 1, per_page = 1000 },
         { signal },
@@ -223,7 +229,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_tags',
       title: 'List tags',
       toolset: 'repos',
@@ -235,7 +241,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         per_page: arg.perPage(),
       }),
       outputSchema: z.object({ repository: z.string(), tags: z.array(tagShape), ...pageShape }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -252,7 +258,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'list_releases',
       title: 'List releases',
       toolset: 'repos',
@@ -269,7 +275,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, page, per_page }, { signal }) => {
         const list = await listPage(
           config,
@@ -293,14 +299,14 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'get_latest_release',
       title: 'Get latest release',
       toolset: 'repos',
       description: `Get the latest published, non-prerelease release of a repository with its notes.${scope}`,
       inputSchema: z.strictObject({ owner: arg.owner(), repo: arg.repo() }),
       outputSchema: z.object({ repository: z.string(), release: releaseShape, ...neutralizedField }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo }, { signal }) => {
         const res = await config.github.request({
           path: `${repoPath(config, owner, repo)}/releases/latest`,

@@ -2,17 +2,24 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import { count, defineTool, pageFields, pageLine, type ToolDefinition } from '@refmcp/shared';
+import {
+  count,
+  defineTool,
+  OPEN_WORLD_HINTS,
+  pageFields,
+  pageLine,
+} from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
-import { listPage, neutralizedField, READ, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { listPage, scopeNote } from './common.js';
 import { searchQuery } from './search-query.js';
 
-export function repoSearchTools(config: Config): ToolDefinition[] {
+export function repoSearchTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
     defineTool({
@@ -32,7 +39,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ query, page, perPage }, { signal }) => {
         const list = await listPage(
           config,
@@ -75,7 +82,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
         ...pageShape,
         ...neutralizedField,
       }),
-      annotations: READ,
+      annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ q, order, page, per_page }, { signal }) => {
         const list = await listPage(
           config,

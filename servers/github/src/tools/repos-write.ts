@@ -2,25 +2,26 @@
  * The repos toolset, writing: branches, new repositories, forks (reference names and arguments:
  * create_branch, create_repository, fork_repository), plus the file writes and push_files.
  */
-import { defineTool, encodeSegment, type ToolDefinition, ToolError } from '@refmcp/shared';
+import { defineTool, encodeSegment, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { UntrustedText } from '../content.js';
 import { renderRepo, repoShape, toRepo } from '../format/repos.js';
 import { GitHubApiError } from '../github/errors.js';
 import * as arg from '../names.js';
-import { CREATE, currentLogin, neutralizedField, repoPath, respond, scopeNote } from './common.js';
+import type { GitHubTool } from '../toolsets.js';
+import { currentLogin, repoPath, repoTool, scopeNote } from './common.js';
 import { fileWriteTools } from './file-writes.js';
 import { pushFilesTool } from './push-files.js';
 import { headsPath } from './refs.js';
 
-export function repoWriteTools(config: Config): ToolDefinition[] {
+export function repoWriteTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
   return [
     ...fileWriteTools(config),
     pushFilesTool(config),
 
-    defineTool({
+    repoTool(config, {
       name: 'create_branch',
       title: 'Create branch',
       toolset: 'repos',
@@ -37,7 +38,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
         from: z.string(),
         sha: z.string(),
       }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, branch, from_branch }, { signal }) => {
         const base = repoPath(config, owner, repo);
         const from =
@@ -97,7 +98,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
         autoInit: z.boolean().optional().describe('Initialise with a README.md (default false)'),
       }),
       outputSchema: z.object({ repository: repoShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ name, description, private: isPrivate, autoInit }, { signal }) => {
         if (config.scope) config.scope.check(await currentLogin(config, signal), name);
         const res = await config.github.request({
@@ -112,7 +113,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
       },
     }),
 
-    defineTool({
+    repoTool(config, {
       name: 'fork_repository',
       title: 'Fork repository',
       toolset: 'repos',
@@ -126,7 +127,7 @@ export function repoWriteTools(config: Config): ToolDefinition[] {
           .optional(),
       }),
       outputSchema: z.object({ repository: repoShape, ...neutralizedField }),
-      annotations: CREATE,
+      annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, organization }, { signal }) => {
         const base = repoPath(config, owner, repo);
         if (config.scope) config.scope.check(organization ?? (await currentLogin(config, signal)), repo);

@@ -8,6 +8,7 @@ import {
   decodeCursor,
   defineTool,
   encodeCursor,
+  LOCAL_HINTS,
   structuredResult,
   type ToolDefinition,
   ToolError,
@@ -147,7 +148,7 @@ export function queryTools(config: Config): ToolDefinition[] {
         .describe(`Rows per page (default and most: ${config.maxRows}).`),
     }),
     outputSchema: pageOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const statement: Statement = { sql: args.sql, params: args.params ?? [] };
       let offset = 0;
@@ -193,7 +194,7 @@ export function queryTools(config: Config): ToolDefinition[] {
       params: paramsArg,
     }),
     outputSchema: pageOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.destructive,
     handler: async (args, { signal }) => {
       const page = await execute(config, { sql: args.sql, params: args.params ?? [] }, signal);
       return pageResult(page, 1, undefined, 'committed');

@@ -7,23 +7,16 @@ import {
   decodeCursor,
   defineTool,
   encodeCursor,
+  LOCAL_HINTS,
   structuredResult,
   type ToolDefinition,
   ToolError,
-  type ToolHints,
   truncationMarker,
 } from '@refmcp/shared/server';
 import { describeTable, describeText, listSchemas, listTables } from '../catalog.js';
 import type { Config } from '../config.js';
 import { explain } from '../run.js';
 import { paramsArg, sqlArg } from './query.js';
-
-const READ_ONLY: ToolHints = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** A schema or table name: exact catalog spelling (PostgreSQL identifiers are at most 63 bytes). */
 const nameArg = (what: string) => safeString({ max: 256, min: 1 }).describe(what);
@@ -76,7 +69,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
       ),
       nextCursor: z.string().optional(),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const scope = String(args.includeSystem === true);
       const position = readListCursor<{ a: string }>(args.cursor, 'list_schemas', scope);
@@ -129,7 +122,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
       ),
       nextCursor: z.string().optional(),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const scope = args.schema ?? '';
       const position = readListCursor<{ a: [string, string] }>(args.cursor, 'list_tables', scope);
@@ -175,7 +168,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
       table: nameArg('Table or view name, exact and case-sensitive (e.g. users or sales.orders).'),
       schema: nameArg('Schema of the table (e.g. public).').optional(),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const table = await describeTable(config, args.table, args.schema, signal);
       return structuredResult({ ...table }, describeText(table));
@@ -203,7 +196,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
         .optional()
         .describe('Run it for actual timings (read-only transaction). Default false.'),
     }),
-    annotations: READ_ONLY,
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const plan = await explain(
         config,

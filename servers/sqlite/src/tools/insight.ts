@@ -4,7 +4,7 @@
  * never the database, so it is listed in read-only mode too (but not under --read-only).
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
+import { defineTool, LOCAL_HINTS, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import { MAX_INSIGHT_CHARS } from '../memo.js';
 
@@ -21,7 +21,7 @@ export function insightTools(config: Config): ToolDefinition[] {
         'The insight, e.g. "Repeat customers account for 62% of revenue in Q3."',
       ),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.additive,
     handler: async (args) => {
       if (args.insight.trim() === '') throw new ToolError('insight: must not be blank');
       let count: number;

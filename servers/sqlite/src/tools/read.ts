@@ -5,6 +5,7 @@
 import { cursorString, z } from '@refmcp/shared/schema';
 import {
   defineTool,
+  LOCAL_HINTS,
   makeCursor,
   queryKey,
   readCursor,
@@ -72,7 +73,7 @@ export function readTools(config: Config): ToolDefinition[] {
         .optional()
         .describe('Pass back as cursor (same query and params) for the next page.'),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const key = queryKey('read_query', [args.query, args.params ?? null]);
       const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key, SAME_QUERY)?.o ?? 0);
@@ -123,7 +124,7 @@ export function readTools(config: Config): ToolDefinition[] {
       plan: z.array(z.object({ id: z.number(), parent: z.number(), detail: z.string() })),
       truncated: z.boolean(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       let plan: PlanStep[];
       let truncated: boolean;

@@ -6,6 +6,7 @@
 import { cursorString, safeString, z } from '@refmcp/shared/schema';
 import {
   defineTool,
+  LOCAL_HINTS,
   makeCursor,
   queryKey,
   readCursor,
@@ -136,7 +137,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
       tables: z.array(z.object({ name: z.string(), type: z.enum(['table', 'view']) })),
       nextCursor: z.string().optional(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const key = queryKey('list_tables', null);
       const after = readCursor<{ after?: unknown }>(args.cursor, key, SAME_QUERY)?.after;
@@ -183,7 +184,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
       ),
     }),
     outputSchema: descriptionSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       let table: TableDescription | null;
       try {

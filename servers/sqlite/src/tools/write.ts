@@ -4,7 +4,13 @@
  * tells the client that the resource list (one schema resource per table) changed.
  */
 import { z } from '@refmcp/shared/schema';
-import { defineTool, structuredResult, type ToolContext, type ToolDefinition } from '@refmcp/shared/server';
+import {
+  defineTool,
+  LOCAL_HINTS,
+  structuredResult,
+  type ToolContext,
+  type ToolDefinition,
+} from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { Params, WriteResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
@@ -82,7 +88,7 @@ export function writeTools(config: Config): ToolDefinition[] {
       params: paramsArg,
     }),
     outputSchema: writeOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.destructive,
     handler: (args, ctx) => run(args.query, args.params, false, ctx),
   });
 
@@ -99,7 +105,7 @@ export function writeTools(config: Config): ToolDefinition[] {
       ),
     }),
     outputSchema: writeOutput,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: LOCAL_HINTS.additive,
     handler: (args, ctx) => run(args.query, undefined, true, ctx),
   });
 

@@ -1,10 +1,14 @@
 /**
- * User-authored text from GitHub (titles, bodies, comments, reviews, commit messages) on its way
- * to the model: neutralised by the shared sanitiser (case GH-04, ALL-06), bounded with an explicit
- * truncation marker, and labelled as data. One `UntrustedText` per tool result collects what was
- * neutralised so the result can say so.
+ * The result builder for third-party text (issue and PR bodies, comments, commit messages, chat
+ * messages, documents) on its way to the model: each piece is neutralised by the sanitiser (cases
+ * GH-04, ALL-06), bounded with an explicit truncation marker, and labelled as data. A tool makes
+ * one `UntrustedText` per result and passes every upstream text through it, which collects what
+ * was neutralised; {@link respond} renders the result in one place: the untrusted-content notice,
+ * the tool's lines, and what was neutralised (text and structuredContent alike).
  */
-import { truncateUtf8, truncationMarker } from '@refmcp/shared';
+import { z } from '../schema.js';
+import { truncateUtf8, truncationMarker } from '../server/budget.js';
+import { structuredResult, type ToolResult } from '../server/tool.js';
 import {
   addFindings,
   describeFindings,
@@ -13,9 +17,7 @@ import {
   noFindings,
   sanitizeUntrusted,
   UNTRUSTED_NOTICE,
-} from '@refmcp/shared/untrusted';
-
-export { UNTRUSTED_NOTICE };
+} from './sanitize.js';
 
 export class UntrustedText {
   private readonly findings = noFindings();
@@ -87,3 +89,29 @@ export function indent(text: string, prefix = '  '): string {
     .map((l) => (l ? `${prefix}${l}` : l))
     .join('\n');
 }
+
+/**
+ * The result envelope: `structured` as structuredContent, and text = `lines` joined, headed by
+ * the untrusted-content notice when `untrusted` carried user text, and followed by what was
+ * neutralised (also in structuredContent as `neutralized`; declare {@link neutralizedField} in the
+ * tool's outputSchema).
+ */
+export function respond(
+  structured: Record<string, unknown>,
+  lines: string[],
+  untrusted?: UntrustedText,
+): ToolResult {
+  const note = untrusted?.note();
+  const text = [untrusted ? UNTRUSTED_NOTICE : '', ...lines, note ?? ''].filter(Boolean).join('\n');
+  return structuredResult(note ? { ...structured, neutralized: note } : structured, text);
+}
+
+/** Output-schema field for {@link respond}'s note. */
+export const neutralizedField = {
+  neutralized: z
+    .string()
+    .optional()
+    .describe(
+      'What the sanitiser neutralised in upstream text (hidden characters, HTML comments, unsafe links)',
+    ),
+};
