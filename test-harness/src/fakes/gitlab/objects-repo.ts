@@ -117,7 +117,7 @@ export function fileObject(repo: Repository, c: CommitRecord, path: string, ref:
     const parent = x.parentIds[0] ? repo.commits.get(x.parentIds[0]) : undefined;
     const before = parent?.files.get(path);
     const now = x.files.get(path);
-    return now !== undefined && (!before || !before.equals(now));
+    return now !== undefined && !before?.equals(now);
   });
   return {
     file_name: path.split('/').pop() ?? path,

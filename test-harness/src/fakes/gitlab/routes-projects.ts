@@ -1,7 +1,7 @@
 // Fake GitLab routes: the caller and the instance (`/user`, `/version`, `/metadata`), projects
 // (list with offset or keyset pages and search, get by id or path, create, fork) and effective
 // membership (`members/all/:user_id`, what lockdown checks).
-import type { FakeGitLab } from './fake-gitlab.js';
+import type { FakeGitLab, GitLabHandler } from './fake-gitlab.js';
 import {
   body,
   glError,
@@ -28,8 +28,12 @@ export function registerProjectRoutes(gl: FakeGitLab): void {
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
     enterprise: state.version.enterprise,
   });
-  gl.route('GET', '/version', (_req, who) => (requireCaller(who), { body: version() }));
-  gl.route('GET', '/metadata', (_req, who) => (requireCaller(who), { body: version() }));
+  const instance: GitLabHandler = (_req, who) => {
+    requireCaller(who);
+    return { body: version() };
+  };
+  gl.route('GET', '/version', instance);
+  gl.route('GET', '/metadata', instance);
 
   gl.route('GET', '/projects', (req, who) => {
     const q = req.query;

@@ -297,7 +297,7 @@ export function registerRepositoryRoutes(gl: FakeGitLab): void {
     pusher(state, p, name, who);
     if (p.repo.branches.has(name)) throw new Reply(glError(400, 'Branch already exists'));
     const start = p.repo.resolve(ref);
-    if (!start) throw new Reply(glError(400, 'Invalid reference name: ' + ref));
+    if (!start) throw new Reply(glError(400, `Invalid reference name: ${ref}`));
     p.repo.branches.set(name, start.id);
     return { status: 201, body: branch(p, name, w(), true) };
   });
