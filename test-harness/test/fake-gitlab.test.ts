@@ -301,6 +301,16 @@ describe('fake GitLab through @gitbeaker/rest', () => {
     ).toBe(404);
   });
 
+  it('serves a self-hosted instance at a path', async () => {
+    const hosted = await startFakeGitLab({ prefix: '/gitlab/api/v4' });
+    seedScene(hosted);
+    const client = new Gitlab({ host: `${new URL(hosted.url).origin}/gitlab`, token: SCENE_TOKEN });
+    const p = await client.Projects.show('grp/sub/proj');
+    expect(p.web_url).toBe(`${new URL(hosted.url).origin}/gitlab/grp/sub/proj`);
+    expect(hosted.api.requests.map((r) => r.rawPath)).toEqual(['/gitlab/api/v4/projects/grp%2Fsub%2Fproj']);
+    await hosted.close();
+  });
+
   it('creates and forks projects', async () => {
     const created = await api.Projects.create({ name: 'demo' });
     expect(created.path_with_namespace).toBe('tester/demo');

@@ -74,7 +74,7 @@ function rateLimitHeaders(observed: number, resetIn = 60): Record<string, string
  */
 export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
   readonly state: GitLabState;
-  /** Web origin (the URL before the API prefix): web_url values start with it. */
+  /** Web base (the API URL without `/api/v4`): web_url values start with it. */
   readonly web: string;
   private readonly staged: Array<StagedReply & { left: number }> = [];
   private observed = 0;
@@ -95,7 +95,8 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
       }),
     });
     this.state = state;
-    this.web = api.url.slice(0, api.url.length - (options.prefix ?? '/api/v4').length);
+    // An instance at a path (`/gitlab/api/v4`) has its web pages at that path (`/gitlab/…`).
+    this.web = api.url.replace(/\/api\/v4$/, '');
   }
 
   /** Paging options for `offsetPage`/`keysetPage` (origin of Link URLs, count limit). */

@@ -139,8 +139,8 @@ export class GitLabState {
       starCount: 0,
       forksCount: 0,
       members: new Map(),
-      runnersToken:
-        seed.runnersToken ?? `GR1348941${createHash('sha1').update(String(id)).digest('hex').slice(0, 20)}`,
+      // Every project carries a recognisable runner token, so a leak shows in any result.
+      runnersToken: seed.runnersToken ?? `GR1348941RUNNERSECRET${id}`,
       importUrl: seed.importUrl ?? null,
       forkedFrom: seed.forkedFrom ?? null,
       repo: new Repository(seed.defaultBranch ?? 'main'),
