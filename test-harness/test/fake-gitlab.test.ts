@@ -4,12 +4,13 @@
  * it registers is an operation there, and every reply this file's traffic produced is declared
  * and validates. The check also fails when the fake answers a wrong field type or content type.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeRequest, readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
+import { renderErrata } from '../src/fakes/gitlab/errata-doc.js';
 import {
   type FakeGitLab,
   READ_ONLY_TOKEN,
@@ -375,6 +376,12 @@ describe('fake GitLab through @gitbeaker/rest', () => {
 
 describe('fake GitLab against GitLab’s OpenAPI description', () => {
   const spec = gitlabSpec();
+
+  it('documents its errata in specs/gitlab/ERRATA.md (generated from errata.ts)', () => {
+    const page = new URL('../specs/gitlab/ERRATA.md', import.meta.url);
+    if (process.env.REFMCP_WRITE_ERRATA) writeFileSync(page, renderErrata());
+    expect(readFileSync(page, 'utf8')).toBe(renderErrata());
+  });
 
   it('serves exactly the 42 described operations', () => {
     expect(gl.routes).toHaveLength(42);

@@ -5,13 +5,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type OpenApi30Document, openApi30Source } from '../../spec/openapi30.js';
 import type { SpecSource } from '../../spec/source.js';
-import {
-  COMMON_ERROR_STATUSES,
-  ERRATA_SCHEMAS,
-  ERROR_BODY_ERRATUM,
-  RESPONSE_ERRATA,
-  SCHEMA_ERRATA,
-} from './errata.js';
+import { COMMON_ERROR_STATUSES, ERRATA_SCHEMAS, ERROR_BODY_ERRATUM, RESPONSE_ERRATA } from './errata.js';
+import { SCHEMA_ERRATA } from './errata-schemas.js';
 
 type Json = Record<string, unknown>;
 type Operation = { responses?: Record<string, Json> };
