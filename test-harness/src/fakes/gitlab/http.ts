@@ -62,22 +62,17 @@ export function requireCaller(who: GitLabCaller | undefined, write = false): Git
 }
 
 /**
- * The project `:id` names (numeric id or URL-encoded full path), visible to `who`, with at least
- * `level` access (0 = read). Invisible → 404 "404 Project Not Found" (as GitLab hides it);
- * visible but below `level` → 403 (401 for anonymous).
+ * The project `:id` names (numeric id or URL-encoded full path) if `who` may see it; otherwise
+ * 404 "404 Project Not Found" (GitLab hides projects a caller may not see). Routes check the access
+ * level an action needs themselves (403 below it).
  */
 export function projectFor(
   state: GitLabState,
   req: FakeRequest,
   who: GitLabCaller | undefined,
-  level = 0,
 ): ProjectRecord {
   const project = state.project(req.params.id ?? '');
   if (!project || !state.canSee(project, who?.user.id)) throw notFound('Project');
-  if (level > 0) {
-    const caller = requireCaller(who, req.method !== 'GET');
-    if (state.accessLevel(project, caller.user.id) < level) throw forbidden();
-  }
   return project;
 }
 
