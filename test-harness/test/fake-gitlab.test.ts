@@ -172,6 +172,16 @@ describe('fake GitLab through @gitbeaker/rest', () => {
     });
     expect(big).toHaveLength(100);
     expect(last('/repository/tree').reply?.headers['x-next-page']).toBe('2');
+    const keyset = await api.Repositories.allRepositoryTrees(42, {
+      path: 'big',
+      ref: 'main',
+      pagination: 'keyset',
+      perPage: 60,
+    });
+    expect(keyset.map((e) => e.name)).toEqual(
+      Array.from({ length: 150 }, (_, i) => `file-${String(i + 1).padStart(3, '0')}.txt`),
+    );
+    expect(last('/repository/tree').rawQuery).toContain('page_token=');
     expect(
       await failure(api.Repositories.allRepositoryTrees(42, { path: 'nope', ref: 'main' })),
     ).toMatchObject({

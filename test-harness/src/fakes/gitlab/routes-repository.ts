@@ -56,6 +56,27 @@ function writeStart(p: ProjectRecord, b: Record<string, unknown>): CommitRecord 
   return existing;
 }
 
+/**
+ * A keyset page of tree entries (`pagination=keyset`): the entries after the one whose id is
+ * `page_token`, `per_page` (default 20, max 100) of them; `Link rel="next"` carries the last
+ * entry's id as the next `page_token`, while more follow. No totals.
+ */
+function treeKeysetPage<T extends { id: string }>(req: FakeRequest, entries: T[], origin: string) {
+  const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 20) || 20));
+  const token = req.query.get('page_token');
+  const start = token ? entries.findIndex((e) => e.id === token) + 1 : 0;
+  const window = token && start === 0 ? [] : entries.slice(start);
+  const page = window.slice(0, perPage);
+  const headers: Record<string, string> = {};
+  const last = page.at(-1);
+  if (last && window.length > perPage) {
+    const q = new URLSearchParams(req.rawQuery);
+    q.set('page_token', last.id);
+    headers.link = `<${origin}${req.rawPath}?${q.toString()}>; rel="next"`;
+  }
+  return { body: page, headers };
+}
+
 export function registerRepositoryRoutes(gl: FakeGitLab): void {
   const { state } = gl;
   const w = () => ({ web: gl.web, api: gl.url });
@@ -73,6 +94,9 @@ export function registerRepositoryRoutes(gl: FakeGitLab): void {
       ? treeEntries(c, req.query.get('path') ?? '', req.query.get('recursive') === 'true')
       : undefined;
     if (!entries) throw notFound('Tree');
+    const pagination = req.query.get('pagination');
+    if (pagination === 'none') return { body: entries };
+    if (pagination === 'keyset') return treeKeysetPage(req, entries, gl.paging.origin);
     return offsetPage(req, entries, gl.paging);
   });
 
