@@ -96,7 +96,8 @@ export interface TrafficReport {
  * exchanges of other vendors are ignored). For each exchange a route answered: the operation
  * exists; the status is declared, or is one of the vendor's common responses
  * (`SpecSource.commonResponse`); a JSON body validates against the described (or common) schema,
- * and a JSON body where a declared status describes none is a problem. Injected faults (a test's
+ * and a JSON body where a declared status describes none is a problem; a non-JSON body's content
+ * type must be one the source's `mediaTypes` names (when it has that member). Injected faults (a test's
  * own canned replies) and requests no route matched (the fake's not-found reply) are counted, not
  * checked. Problems are deduplicated by operation, status and error, each with a count and one
  * example request target.
@@ -149,6 +150,12 @@ export function checkTraffic(traffic: Exchange[], sources: Record<string, SpecSo
         problem(`${where}: status not declared (declared: ${declared.join(', ')})`, x.target);
         continue;
       }
+    }
+    if (x.raw !== undefined && source.mediaTypes) {
+      const allowed = source.mediaTypes(x.method, template, x.status);
+      const got = (x.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (allowed && !allowed.includes(got))
+        problem(`${where}: content type ${got || '(none)'}, described: ${allowed.join(', ')}`, x.target);
     }
     if (x.body === undefined || !schema) continue;
     report.validated++;

@@ -35,6 +35,12 @@ export interface SpecSource {
    */
   commonResponse?(status: number): JsonSchema | undefined;
   /**
+   * The media types a reply of `status` may have (e.g. ["text/plain"] for a log), checked
+   * against the content type of replies whose body is not JSON; undefined when the description
+   * does not say (no check). Optional: sources without it leave non-JSON bodies unchecked.
+   */
+  mediaTypes?(method: string, template: string, status: number): string[] | undefined;
+  /**
    * Shared schemas (each with an `$id`) that response schemas reference, registered with the
    * validator once before the first validation — e.g. OpenAPI `components` — so that each is
    * compiled once for all responses. Optional.
