@@ -3,12 +3,7 @@
  * of a job's log. Logs are downloaded through GitHub's redirect to its log storage (fetch drops
  * the Authorization header on that cross-origin hop) and are untrusted text, sanitised.
  */
-import {
-  count,
-  OPEN_WORLD_HINTS,
-  pageFields,
-  pageLine,
-} from '@refmcp/shared';
+import { count, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';

@@ -1,13 +1,7 @@
 /**
  * The context toolset (get_me) and the users toolset (search_users, reference arguments).
  */
-import {
-  count,
-  defineTool,
-  OPEN_WORLD_HINTS,
-  pageFields,
-  pageLine,
-} from '@refmcp/shared';
+import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';

@@ -4,13 +4,7 @@
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
  * get_issue_comments.
  */
-import {
-  count,
-  defineTool,
-  OPEN_WORLD_HINTS,
-  pageFields,
-  pageLine,
-} from '@refmcp/shared';
+import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';

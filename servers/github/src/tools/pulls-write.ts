@@ -3,7 +3,7 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { count, OPEN_WORLD_HINTS, } from '@refmcp/shared';
+import { count, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';

@@ -3,12 +3,7 @@
  * tree, tags and releases (searches are in repos-search.ts). Reference names and arguments kept
  * for get_file_contents and list_commits.
  */
-import {
-  compact,
-  OPEN_WORLD_HINTS,
-  pageFields,
-  pageLine,
-} from '@refmcp/shared';
+import { compact, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';

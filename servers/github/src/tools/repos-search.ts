@@ -2,13 +2,7 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import {
-  count,
-  defineTool,
-  OPEN_WORLD_HINTS,
-  pageFields,
-  pageLine,
-} from '@refmcp/shared';
+import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
