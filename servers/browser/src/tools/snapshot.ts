@@ -6,8 +6,9 @@ import { safeString, z } from '@refmcp/shared/schema';
 import { defineTool, type ToolDefinition, ToolError, textResult } from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { writeOutputFile } from '../output.js';
+import { untrustedText } from '../sanitize.js';
 import { budgetLines, takeSnapshot } from '../snapshot/capture.js';
-import { activeTab, type Ctx, pageLine, snapshotLimits } from './context.js';
+import { activeTab, type Ctx, DIALOG, pageLine, snapshotLimits, untilDialog } from './context.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
@@ -46,7 +47,13 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
     annotations: { ...READ, idempotentHint: false },
     handler: async ({ target, depth, offset, filename }) => {
       const tab = await activeTab(ctx);
-      const snap = await takeSnapshot(tab, { target, depth }, snapshotLimits(ctx));
+      const snap = await untilDialog(tab, takeSnapshot(tab, { target, depth }, snapshotLimits(ctx)));
+      if (snap === DIALOG) {
+        const dialog = tab.dialog;
+        return textResult(
+          `A ${dialog?.type() ?? ''} dialog opened: "${untrustedText(dialog?.message().slice(0, 500) ?? '')}"; no snapshot until it is handled with browser_handle_dialog.`,
+        );
+      }
       const full = snap.text;
       if (!target && !depth) tab.lastSnapshot = snap.outline ? undefined : full;
       const head = [await pageLine(tab, snap.title), ...ctx.session.takeNotices()];
