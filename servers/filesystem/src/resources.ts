@@ -13,7 +13,7 @@
  *   updates nobody listens for.
  * Watchers are closed on shutdown and when the connection closes.
  */
-import fs from 'node:fs/promises';
+
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -25,7 +25,7 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { openInside, PathError } from '@refmcp/shared/paths';
+import { pathFs as fs, openInside, PathError } from '@refmcp/shared/paths';
 import { type ConnectionContext, decodeCursor, describeError, encodeCursor } from '@refmcp/shared/server';
 import type { Config } from './config.js';
 import { looksBinary } from './grep.js';
