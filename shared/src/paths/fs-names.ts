@@ -13,8 +13,10 @@
 import { isUtf8 } from 'node:buffer';
 import fsp from 'node:fs/promises';
 
-const ESCAPED = /[\uDC80-\uDCFF]/;
-const ESCAPED_ALL = /[\uDC80-\uDCFF]/g;
+// A low surrogate is an escape only when it is lone: after a high surrogate it is half of a pair
+// (U+1F4F8 📸 is D83D DCF8).
+const ESCAPED = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+const ESCAPED_ALL = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
 const TYPED_ESCAPE = /\\x([89a-f][0-9a-f])/gi;
 
 /** Whether `p` carries bytes of a name that is not valid UTF-8. */
@@ -29,7 +31,8 @@ export function pathBytes(p: string): Buffer {
   for (let i = 0; i < p.length; i++) {
     const code = p.charCodeAt(i);
     if (code < 0xdc80 || code > 0xdcff) continue;
-    // A high surrogate before it would make a pair: that never happens for our escapes (U+DCxx alone).
+    const before = i > 0 ? p.charCodeAt(i - 1) : 0;
+    if (before >= 0xd800 && before <= 0xdbff) continue; // the second half of a pair
     parts.push(Buffer.from(p.slice(start, i), 'utf8'), Buffer.from([code - 0xdc00]));
     start = i + 1;
   }

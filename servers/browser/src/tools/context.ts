@@ -104,7 +104,9 @@ export async function snapshotSection(
     return { text: `A ${tab.dialog.type()} dialog is open; no snapshot until browser_handle_dialog.` };
   const snap = await untilDialog(tab, takeSnapshot(tab, {}, snapshotLimits(ctx)));
   if (snap === DIALOG)
-    return { text: `A ${tab.dialog?.type() ?? ''} dialog opened; no snapshot until browser_handle_dialog.` };
+    return {
+      text: `A ${(tab.dialog as Tab['dialog'])?.type() ?? ''} dialog opened; no snapshot until browser_handle_dialog.`,
+    };
   const full = snap.text;
   const before = tab.lastSnapshot;
   tab.lastSnapshot = snap.outline ? undefined : full;
