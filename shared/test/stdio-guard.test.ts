@@ -73,4 +73,36 @@ describe('StdinGuard', () => {
     expect(passed).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     expect(checkLine('{"jsonrpc":"2.0","method":"x"}')).toBeUndefined();
   });
+
+  it('answers every request the SDK message schema refuses, with its id: -32602 for params, -32600 else', async () => {
+    const lines = [
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}', -32602],
+      ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[1]}', -32602],
+      ['{"jsonrpc":"2.0","id":3,"method":"ping","params":null}', -32602],
+      ['{"jsonrpc":"2.0","id":"four","method":"tools/list","params":5}', -32602],
+      ['{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":7}}', -32602],
+      ['{"jsonrpc":"2.0","id":6}', -32600],
+      ['{"jsonrpc":"2.0","id":7,"method":7}', -32600],
+      ['{"jsonrpc":"2.0","id":8,"method":null,"params":{}}', -32600],
+      ['{"jsonrpc":"2.0","id":9,"method":"ping","extra":true}', -32600],
+    ] as const;
+    const { passed, replies } = await guard(lines.map(([l]) => `${l}\n`));
+    expect(passed).toBe('');
+    expect(
+      replies.map((r) => [(r as { id: unknown }).id, (r as { error: { code: number } }).error.code]),
+    ).toEqual(lines.map(([l, code]) => [JSON.parse(l).id, code]));
+  });
+
+  it('passes on what it must not answer: notifications and responses, even malformed, and valid requests', async () => {
+    const lines = [
+      '{"jsonrpc":"2.0","method":"notifications/x","params":"bad"}',
+      '{"jsonrpc":"2.0","id":1,"result":{}}',
+      '{"jsonrpc":"2.0","id":2,"error":5}',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{}}}',
+      '{"jsonrpc":"2.0","id":4,"method":"ping"}',
+    ];
+    const { passed, replies } = await guard(lines.map((l) => `${l}\n`));
+    expect(replies).toEqual([]);
+    expect(passed).toBe(lines.map((l) => `${l}\n`).join(''));
+  });
 });

@@ -1,5 +1,6 @@
 // checkServer: the conformance checks every server passes (cases ALL-01..ALL-08 in
-// shared/cases/all-servers.md, ALL-06 excepted: it is server-specific, see assertNoInvisible).
+// shared/cases/all-servers.md, ALL-06 excepted: it is server-specific, see assertNoInvisible;
+// ALL-09 and ALL-10 from issue 12: every request answered once, U+2028/U+2029 escaped on stdout).
 
 import {
   CheckContext,
@@ -7,6 +8,11 @@ import {
   type CheckResult,
   type CheckServerOptions,
 } from './checks/context.js';
+import {
+  checkEveryRequestAnswered,
+  exerciseLineSeparators,
+  lineSeparatorVerdict,
+} from './checks/envelopes.js';
 import { checkEras } from './checks/eras.js';
 import { checkHostileArguments } from './checks/hostile-args.js';
 import { checkToolMetadata } from './checks/metadata.js';
@@ -29,6 +35,8 @@ export const CHECKS = [
   { id: 'ALL-05', name: 'pagination contract' },
   { id: 'ALL-07', name: 'slow call does not block others' },
   { id: 'ALL-08', name: 'both protocol eras' },
+  { id: 'ALL-09', name: 'every request gets exactly one answer' },
+  { id: 'ALL-10', name: 'U+2028/U+2029 escaped on stdout' },
 ] as const;
 
 const nameOf = (id: string) => CHECKS.find((c) => c.id === id)?.name ?? id;
@@ -94,6 +102,13 @@ export async function checkServer(target: LaunchTarget, opts: CheckServerOptions
   await run('ALL-02', () => checkHostileArguments(ctx));
   await run('ALL-07', () => checkTimeouts(ctx));
   await run('ALL-08', () => checkEras(ctx));
+  await run('ALL-09', () => checkEveryRequestAnswered(ctx));
+  let lineSeparatorsSent = false;
+  await run('ALL-10', async () => {
+    await exerciseLineSeparators(ctx);
+    lineSeparatorsSent = true;
+    return undefined;
+  });
   await run('ALL-01', async () => {
     purityNotes = await exerciseUnderDebugEnv(ctx);
     return undefined;
@@ -106,6 +121,7 @@ export async function checkServer(target: LaunchTarget, opts: CheckServerOptions
   await ctx.closeAll();
   // Verdicts that cover the output of every connection, now that all of it has been read.
   if (purityNotes) results.set('ALL-01', stdoutPurityVerdict(ctx, purityNotes));
+  if (lineSeparatorsSent) results.set('ALL-10', lineSeparatorVerdict(ctx));
   if (!results.has('ALL-03')) await run('ALL-03', () => secretsVerdict(ctx));
 
   const checks = CHECKS.map((c) => results.get(c.id))

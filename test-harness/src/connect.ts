@@ -50,6 +50,13 @@ export interface Connection {
   requestLabel(id: unknown): string | undefined;
   /** Sends EOF on the server's stdin, as a host does when it shuts down. */
   closeStdin(): void;
+  /** Writes one raw line (plus newline) to the server's stdin, bypassing the client (malformed input). */
+  sendLine(line: string): Promise<void>;
+  /**
+   * The `_meta` the client put on its last request, e.g. the 2026-07-28 envelope (protocol version,
+   * client info and capabilities) that a raw line in the modern era needs to be taken as that era's.
+   */
+  lastRequestMeta(): Record<string, unknown> | undefined;
   /**
    * Closes the client, then EOF → SIGTERM → SIGKILL until the server exits; every descendant process
    * seen while it ran that is still alive is SIGKILLed too. Idempotent.
@@ -111,6 +118,8 @@ export async function connect(opts: ConnectOptions): Promise<Connection> {
     descendantsSeen: () => transport.descendantsSeen(),
     requestLabel: (id) => transport.requestLabel(id),
     closeStdin: () => transport.closeStdin(),
+    sendLine: (line) => transport.sendRaw(line),
+    lastRequestMeta: () => transport.lastMeta,
     close,
   };
 }

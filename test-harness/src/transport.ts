@@ -48,6 +48,8 @@ export class RecordingStdioTransport implements Transport {
   readonly nonJsonLines: string[] = [];
   /** Resolves once the child has exited. */
   readonly exited: Promise<ProcessExit>;
+  /** `params._meta` of the last request or notification sent that had one (the modern era's envelope). */
+  lastMeta: Record<string, unknown> | undefined;
 
   private child: ChildProcess | undefined;
   private readonly labels = new Map<string, string>();
@@ -150,6 +152,9 @@ export class RecordingStdioTransport implements Transport {
     if (!stdin || stdin.destroyed || !stdin.writable) {
       return Promise.reject(new Error('server stdin is closed'));
     }
+    const meta = (message as { params?: { _meta?: unknown } }).params?._meta;
+    if ('method' in message && meta && typeof meta === 'object')
+      this.lastMeta = meta as Record<string, unknown>;
     if ('method' in message && 'id' in message) {
       const name = (message.params as { name?: unknown } | undefined)?.name;
       this.labels.set(
@@ -159,6 +164,20 @@ export class RecordingStdioTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /**
+   * Writes `line` and a newline to the server's stdin as it is (not necessarily JSON-RPC, nor even
+   * JSON): for checks that send what a real client never should. Resolves when handed to the pipe.
+   */
+  sendRaw(line: string): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable) {
+      return Promise.reject(new Error('server stdin is closed'));
+    }
+    return new Promise((resolve, reject) => {
+      stdin.write(`${line}\n`, (error) => (error ? reject(error) : resolve()));
     });
   }
 

@@ -64,11 +64,14 @@ describe('checkServer on the good fixture', () => {
       'ALL-05',
       'ALL-07',
       'ALL-08',
+      'ALL-09',
+      'ALL-10',
     ]);
     expect(good.checks.every((c) => !c.skipped)).toBe(true);
   });
-  it.each(['META', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08'])('%s passes', (id) =>
-    passes(id),
+  it.each(['META', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08', 'ALL-09', 'ALL-10'])(
+    '%s passes',
+    (id) => passes(id),
   );
   it('ALL-05 walked every page of every list', () => {
     expect(check(good, 'ALL-05').details).toEqual(
@@ -133,6 +136,15 @@ describe('checkServer on the bad fixture fails each check for its planted fault'
     failsWith('ALL-07', /tools\/list did not answer within 1000 ms while slow was in flight/));
   it('ALL-08: tool list and answers differ between eras', () =>
     failsWith('ALL-08', /^legacy_only: listed only in the legacy era$/, /^whoami: answers differ/));
+  it('ALL-09: requests whose params are not an object go unanswered, in both eras', () =>
+    failsWith(
+      'ALL-09',
+      /^\[legacy\] tools\/call params "x": no answer/,
+      /^\[modern\] \d+ of \d+ request\(s\) got no answer$/,
+      /^\[legacy\] \d+ of \d+ request\(s\) got no answer$/,
+    ));
+  it('ALL-10: an echoed id holding U+2028 reaches stdout raw', () =>
+    failsWith('ALL-10', /^\[line separators\] stdout line holds a raw U\+2028\/U\+2029/));
 });
 
 describe('checkServer options', () => {
@@ -149,7 +161,7 @@ describe('checkServer options', () => {
     expect(check(report, 'ALL-02').details).toContain(
       'save_note: not read-only; skipped (destructive calls not allowed)',
     );
-  });
+  }, 30_000);
   it('reports a server that cannot start as a failed CONNECT, with its stderr (secrets masked)', async () => {
     const report = await checkServer(
       {

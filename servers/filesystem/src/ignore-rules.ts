@@ -6,8 +6,9 @@
  * Not covered: `.git/info/exclude` and the user's global excludes file.
  */
 import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { pathFs as fs } from '@refmcp/shared/paths';
 import ignore, { type Ignore } from 'ignore';
 import type { WalkEntry } from './walk.js';
 
@@ -15,7 +16,7 @@ const MAX_RULES_BYTES = 1024 * 1024;
 
 /** Reads a rules file if it is a regular, non-symlink file of sane size; undefined otherwise. */
 async function readRulesFile(file: string): Promise<string | undefined> {
-  let handle: fs.FileHandle | undefined;
+  let handle: FileHandle | undefined;
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = await handle.stat();

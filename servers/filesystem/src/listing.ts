@@ -4,9 +4,16 @@
  * those leading outside the allowed directories (or dangling) are left out and counted.
  */
 import type { Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type DirPin, PathError, pinDirectory, pinTarget, targetKind, unpin } from '@refmcp/shared/paths';
+import {
+  type DirPin,
+  pathFs as fs,
+  PathError,
+  pinDirectory,
+  pinTarget,
+  targetKind,
+  unpin,
+} from '@refmcp/shared/paths';
 import { compareNames, type EntryKind } from './walk.js';
 
 export interface ListedEntry {

@@ -13,7 +13,7 @@
  *   updates nobody listens for.
  * Watchers are closed on shutdown and when the connection closes.
  */
-import fs from 'node:fs/promises';
+
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -24,7 +24,7 @@ import {
   ResourceNotFoundError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { openInside, PathError } from '@refmcp/shared/paths';
+import { pathFs as fs, openInside, PathError } from '@refmcp/shared/paths';
 import { z } from '@refmcp/shared/schema';
 import {
   type ConnectionContext,

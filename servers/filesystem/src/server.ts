@@ -2,7 +2,8 @@
  * The filesystem server: its tools, resources and the client-roots handshake, as one ServerSpec
  * for the shared bootstrap.
  */
-import type { ServerSpec } from '@refmcp/shared/server';
+import { displayPath, hasRawBytes } from '@refmcp/shared/paths';
+import type { ServerSpec, ToolDefinition, ToolResult } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerResources } from './resources.js';
@@ -24,12 +25,10 @@ export const filesystemServer: ServerSpec<Config> = {
   capabilities: { resources: { subscribe: true, listChanged: false } },
   ready: (config) => config.workspace.settled(),
   configure,
-  tools: (config) => [
-    ...readTools(config),
-    ...listTools(config),
-    ...searchTools(config),
-    ...writeTools(config),
-  ],
+  tools: (config) =>
+    [...readTools(config), ...listTools(config), ...searchTools(config), ...writeTools(config)].map(
+      showingRawBytes,
+    ),
   instructions: (config) =>
     `Files under ${config.workspace.operator.roots.map((r) => r.configured).join(', ')}` +
     (config.readOnly ? ' (read-only).' : '.') +
@@ -40,3 +39,35 @@ export const filesystemServer: ServerSpec<Config> = {
     registerRoots(server, config, context);
   },
 };
+
+/**
+ * `tool`, its results showing each raw byte of a name that is not valid UTF-8 as `\xHH` (the form
+ * every path argument accepts back), wherever a path appears (trees, search hits, file info). Only
+ * paths carry such bytes (U+DC80–U+DCFF; file text decodes invalid UTF-8 to U+FFFD), so a result
+ * without one is returned as it is, after one scan.
+ */
+function showingRawBytes(tool: ToolDefinition): ToolDefinition {
+  const handler = tool.handler;
+  return {
+    ...tool,
+    handler: async (args, context) => {
+      const result = await handler(args, context);
+      return carriesRawBytes(result) ? (displayed(result) as ToolResult) : result;
+    },
+  };
+}
+
+function carriesRawBytes(value: unknown): boolean {
+  if (typeof value === 'string') return hasRawBytes(value);
+  if (Array.isArray(value)) return value.some(carriesRawBytes);
+  if (value && typeof value === 'object') return Object.values(value).some(carriesRawBytes);
+  return false;
+}
+
+function displayed(value: unknown): unknown {
+  if (typeof value === 'string') return displayPath(value);
+  if (Array.isArray(value)) return value.map(displayed);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayed(v)]));
+  return value;
+}

@@ -26,8 +26,15 @@
  *   real path of each directory after reading it.
  */
 import type { Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
-import { type DirPin, pinChild, pinDirectory, pinTarget, targetKind, unpin } from '@refmcp/shared/paths';
+import {
+  type DirPin,
+  pathFs as fs,
+  pinChild,
+  pinDirectory,
+  pinTarget,
+  targetKind,
+  unpin,
+} from '@refmcp/shared/paths';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
 

@@ -55,6 +55,11 @@ export class Lockdown {
     return known;
   }
 
+  /** Whether lockdown filters owner/repo at all: it is on and the repository is public. */
+  async appliesTo(owner: string, repo: string, signal?: AbortSignal): Promise<boolean> {
+    return this.enabled && (await this.isPublic(owner, repo, signal));
+  }
+
   /**
    * Whether content by `author` on owner/repo may be shown: always when lockdown is off or the
    * repository is private; otherwise only for authors with push access.

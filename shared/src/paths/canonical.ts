@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errnoOf } from './errors.js';
+import { fs } from './fs-names.js';
 import { MAX_NAME_BYTES } from './input.js';
 
 /** Symlinks followed in one resolution before we call it a loop (Linux's MAXSYMLINKS). */

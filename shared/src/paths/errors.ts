@@ -1,3 +1,5 @@
+import { displayPath } from './fs-names.js';
+
 /** Why a path was refused. Stable strings: servers map them to `isError` results and tests assert on them. */
 export type PathErrorCode = 'invalid' | 'outside' | 'not_found' | 'not_a_directory' | 'exists';
 
@@ -21,7 +23,7 @@ export class PathError extends Error {
 /** Quote a path for a message: JSON escaping makes NUL and control characters visible; long inputs are cut. */
 export function quote(p: string): string {
   const cut = p.length > 200 ? `${p.slice(0, 200)}…` : p;
-  return JSON.stringify(cut);
+  return JSON.stringify(displayPath(cut));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 export { isWithin } from './canonical.js';
 export { PathError, type PathErrorCode } from './errors.js';
+export { decodeEscapes, displayPath, fromFsName, fs as pathFs, hasRawBytes, toFsPath } from './fs-names.js';
 export { expandHome } from './home.js';
 export { MAX_NAME_BYTES, MAX_PATH_BYTES } from './input.js';
 export { mkdirInside, mkdirResolved } from './mkdir.js';

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import { type DirPin, pinChild, pinDirectory, unpin } from './pin.js';
 import type { ResolvedPath } from './resolve.js';
 import type { AllowedRoots } from './roots.js';

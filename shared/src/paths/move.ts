@@ -1,7 +1,7 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin } from './canonical.js';
 import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import type { ResolvedPath } from './resolve.js';
 import type { AllowedRoots } from './roots.js';
 import { changedError } from './verify.js';

@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import fs from 'node:fs/promises';
 import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import { kindOf } from './kind.js';
 import { openPinned, pinInside, readPinned, reopenPinned } from './pinned-open.js';
 import type { ResolvedPath } from './resolve.js';

@@ -10,6 +10,7 @@
  */
 import { closeSync, constants, fstatSync, open, readlinkSync, type Stats } from 'node:fs';
 import { errnoOf } from './errors.js';
+import { fromFsName, toFsPath } from './fs-names.js';
 
 /** O_PATH (asm-generic value, Linux ≥ 2.6.39): shared by every architecture Node ships for except alpha/parisc/sparc. */
 export const O_PATH = 0o10000000;
@@ -38,7 +39,7 @@ export function procPath(fd: number): string {
 /** open(2) through the callback API: a raw fd, no FileHandle (cheaper when it is closed right away). */
 export function openFd(p: string, flags: number, mode?: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    open(p, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd)));
+    open(toFsPath(p), flags, mode, (error, fd) => (error ? reject(error) : resolve(fd)));
   });
 }
 
@@ -65,7 +66,7 @@ function describeFd(fd: number): { real: string; stat: Stats } {
   let real: string;
   try {
     stat = fstatSync(fd);
-    real = readlinkSync(procPath(fd));
+    real = fromFsName(readlinkSync(procPath(fd), { encoding: 'buffer' }));
   } catch (error) {
     closeSync(fd);
     throw error;

@@ -16,8 +16,9 @@
  * precise error. So this path never decides an error, it only ever opens what the general path would open.
  */
 import { close, closeSync, constants, fstatSync, read, readlinkSync, type Stats } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { fromFsName, fs } from './fs-names.js';
 import { parseInput } from './input.js';
 import { O_PATH, openFd, pinningAvailable, pinningUnavailable } from './pin.js';
 import type { ResolvedPath } from './resolve.js';
@@ -80,7 +81,7 @@ export async function pinInside(
   let held: string;
   try {
     stat = fstatSync(fd);
-    held = readlinkSync(`/proc/self/fd/${fd}`);
+    held = fromFsName(readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' }));
   } catch {
     pinningUnavailable(); // no /proc (or fstat refused an O_PATH fd): use the general path from now on
     return closed(fd);

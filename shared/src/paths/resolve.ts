@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type Canonical, canonicalize, isWithin, PathChangedError } from './canonical.js';
 import { changedWhileUsed, fsErrorToPathError, PathError, quote } from './errors.js';
+import { decodeEscapes } from './fs-names.js';
 import { backslashError, parseInput } from './input.js';
 import type { AllowedRoot, RootSet } from './root-set.js';
 
@@ -81,6 +82,15 @@ export async function resolvePath(
   };
   let absolute = relative ? path.resolve(first.configured, parsed.path) : path.resolve(parsed.path);
   let canon = await canonical(absolute);
+  // `\xHH` escapes as a listing shows a name that is not UTF-8: those bytes, unless the literal exists.
+  const decoded = canon.exists ? undefined : decodeEscapes(absolute);
+  if (decoded !== undefined) {
+    const raw = await canonical(decoded);
+    if (raw.exists) {
+      absolute = decoded;
+      canon = raw;
+    }
+  }
   if (relative && roots.roots.length > 1 && !(canon.exists && roots.containsReal(canon.real))) {
     for (const r of roots.roots.slice(1)) {
       const abs = path.resolve(r.configured, parsed.path);

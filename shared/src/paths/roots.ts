@@ -1,7 +1,7 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalize, isWithin } from './canonical.js';
 import { errnoOf, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import { parseInput } from './input.js';
 import { type ResolvedPath, type ResolveOptions, resolvePath } from './resolve.js';
 import type { AllowedRoot, RootSet } from './root-set.js';

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
-import fs from 'node:fs/promises';
 import { canonicalize } from './canonical.js';
 import { changedWhileUsed, errnoOf, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import type { AllowedRoots } from './roots.js';
 
 /**

@@ -1,8 +1,8 @@
 import { constants, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errnoOf, fsErrorToPathError, PathError, quote } from './errors.js';
+import { fs } from './fs-names.js';
 import { kindOf } from './kind.js';
 import { type DirPin, pinDirectory, unpin } from './pin.js';
 import type { ResolvedPath } from './resolve.js';

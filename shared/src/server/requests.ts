@@ -25,9 +25,13 @@ interface RequestLike {
  * - `tools/call` writes one audit line per call when `audit` is given — every call, including those
  *   the SDK refuses before a tool runs (invalid arguments, unknown or hidden tools).
  * - The first `tools/list` answered lets a first start save its code cache again (launch/refresh.ts).
+ * - A request whose params the SDK's schema for its method refuses (tools/list with a numeric
+ *   cursor, resources/read with a numeric uri) is answered -32602 Invalid params, as the SDK does
+ *   for tools/call; the SDK throws a plain Error there, which goes out as -32603 Internal error.
  */
 export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {}): void {
   const low = server.server;
+  refusedParamsAsInvalidParams(low);
   const setRequestHandler = low.setRequestHandler.bind(low) as (method: string, handler: unknown) => void;
   (low as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: unknown) => {
     if (typeof handler !== 'function') return setRequestHandler(method, handler);
@@ -39,6 +43,57 @@ export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {})
       return setRequestHandler(method, audited(handler as Handler, opts.audit));
     return setRequestHandler(method, handler);
   };
+}
+
+/**
+ * Whether `error` is the SDK's refusal of a request's params: for spec methods other than
+ * tools/call it validates the request with its wire schema and throws a plain Error whose message
+ * is zod's issue list (a JSON array of issues, each with a path under "params").
+ */
+function isParamsRefusal(error: unknown): error is Error {
+  if (!(error instanceof Error) || error.constructor !== Error || !error.message.startsWith('['))
+    return false;
+  try {
+    const issues = JSON.parse(error.message) as unknown;
+    return (
+      Array.isArray(issues) &&
+      issues.length > 0 &&
+      issues.every(
+        (i) =>
+          Array.isArray((i as { path?: unknown })?.path) && (i as { path: unknown[] }).path[0] === 'params',
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Wraps every request handler the low-level server holds, and every one it is given later (the
+ * constructor installs some before any hook can run), so that the SDK's params refusal goes out as
+ * -32602. tools/call is left alone: the SDK already answers its refusal with -32602.
+ */
+function refusedParamsAsInvalidParams(low: McpServer['server']): void {
+  const handlers = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  const map = handlers as Map<string, Handler>;
+  const set = map.set.bind(map);
+  const wrap = (method: string, handler: Handler): Handler =>
+    method === 'tools/call'
+      ? handler
+      : async (request, ctx) => {
+          try {
+            return await handler(request, ctx);
+          } catch (error) {
+            if (!isParamsRefusal(error)) throw error;
+            throw new ProtocolError(
+              ProtocolErrorCode.InvalidParams,
+              `Invalid ${method} request: ${error.message}`,
+            );
+          }
+        };
+  map.set = (method, handler) => set(method, wrap(method, handler));
+  for (const [method, handler] of [...map]) set(method, wrap(method, handler));
 }
 
 function refusingCursors(method: string, handler: Handler): Handler {

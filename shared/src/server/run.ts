@@ -24,6 +24,7 @@ import { createLogger, guardStdout, type Logger } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
 import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
+import { escapeLineSeparatorsOn } from './stdout.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -271,6 +272,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
  */
 export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = {}): Promise<void> {
   guardStdout();
+  escapeLineSeparatorsOn(process.stdout);
   const log = createLogger(`refmcp-${spec.name}`);
   const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
   const secrets = spec.secrets?.(config) ?? [];

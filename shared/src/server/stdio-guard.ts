@@ -8,9 +8,16 @@
  * - not JSON → -32700 Parse error;
  * - a JSON array (a batch) → -32600;
  * - not a JSON-RPC 2.0 object, or an id that is not a string or integer → -32600;
- * and everything else passes through unchanged, one line at a time.
+ * - a request (it has an `id` and is not a response) that the SDK's own JSON-RPC message schema
+ *   rejects — the SDK would log it and drop it — → -32602 when `method` is a string (the params are
+ *   the fault: not an object, an array, null, a `_meta` that is not an object…), else -32600 (no
+ *   `method`, a `method` that is not a string, members JSON-RPC does not have);
+ * and everything else passes through unchanged, one line at a time. A malformed message without
+ * an id (a notification) or with `result`/`error` (a response to one of our requests: answering
+ * it would put an id of our own id space on the wire) cannot be answered and passes on to the SDK.
  */
 import { Transform, type TransformCallback } from 'node:stream';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 
 /** Largest message accepted, in bytes (UTF-8, one line). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -52,7 +59,45 @@ export function checkLine(line: string): string | undefined {
   if (jsonrpc !== '2.0') {
     return errorLine((id as Id | undefined) ?? null, -32600, 'Invalid Request: "jsonrpc" must be "2.0"');
   }
-  return undefined;
+  if (id === undefined || 'result' in message || 'error' in message) return undefined;
+  return unservableRequest(message as Record<string, unknown>, id as string | number);
+}
+
+/** Members a JSON-RPC 2.0 request has (§4). */
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * The error for a request the SDK cannot take (its message schema refuses it), else undefined.
+ * The SDK validates the envelope with the same schema before dispatch (about 2 µs a message).
+ */
+function unservableRequest(message: Record<string, unknown>, id: string | number): string | undefined {
+  try {
+    parseJSONRPCMessage(message);
+    return undefined;
+  } catch {
+    // Refused: say which part, below. (zod's own issues for a union name no useful path.)
+  }
+  const { method, params } = message;
+  if (typeof method !== 'string') return errorLine(id, -32600, 'Invalid Request: "method" must be a string');
+  const extra = Object.keys(message).filter((k) => !REQUEST_MEMBERS.has(k));
+  if (extra.length > 0) {
+    const names = extra.map((k) => JSON.stringify(k)).join(', ');
+    return errorLine(id, -32600, `Invalid Request: a request has no member ${names}`);
+  }
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    const got = params === null ? 'null' : Array.isArray(params) ? 'an array' : typeof params;
+    return errorLine(
+      id,
+      -32602,
+      `Invalid params for ${method.slice(0, 100)}: "params" must be an object (got ${got})`,
+    );
+  }
+  const meta = (params as { _meta?: unknown })._meta;
+  const why =
+    meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))
+      ? '"params._meta" must be an object'
+      : 'not a valid request params object';
+  return errorLine(id, -32602, `Invalid params for ${method.slice(0, 100)}: ${why}`);
 }
 
 /**

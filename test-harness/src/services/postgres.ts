@@ -7,7 +7,9 @@
  *   and user; later starts copy ~40 MB and take well under a second), gets a fresh random superuser
  *   password (single-user mode, before it listens), and listens on 127.0.0.1 only, on a free port,
  *   with no Unix socket;
- * - runs as the `postgres` OS user when this process is root (PostgreSQL refuses to run as root);
+ * - runs as the `postgres` OS user when this process is root (PostgreSQL refuses to run as root),
+ *   from a cached copy of the binaries in the OS temp dir when that user cannot reach node_modules
+ *   (a clone in a private directory such as /root);
  * - is watched by a small `sh` watchdog holding a pipe from this process: when the pipe closes —
  *   `stop()`, a normal exit, a crash or SIGKILL of this process — the watchdog stops the cluster
  *   (SIGQUIT, immediate shutdown; SIGKILL after 5 s) and deletes its directory. So no postgres
@@ -16,7 +18,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -65,6 +67,8 @@ interface Binaries {
   initdb: string;
   postgres: string;
   version: string;
+  /** The package's `native` directory (bin, lib, share: PostgreSQL finds lib and share beside bin). */
+  native: string;
 }
 
 /**
@@ -93,11 +97,65 @@ function binaries(): Binaries {
       `no PostgreSQL binaries for ${process.platform}-${process.arch} (${platformPkg} is not installed); set DATABASE_URL instead`,
     );
   }
-  const bin = join(dirname(entry), '..', 'native', 'bin');
+  const native = join(dirname(entry), '..', 'native');
+  const bin = join(native, 'bin');
   const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as {
     version: string;
   };
-  return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres'), version: pkg.version };
+  return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres'), version: pkg.version, native };
+}
+
+/** Whether the user `ids` may execute `file` (the kernel decides: `test -x` run as that user). */
+function canExecute(file: string, ids: { uid?: number; gid?: number }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', 'test -x "$1"', 'refmcp-pg-probe', file], { ...ids, stdio: 'ignore' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
+/** Whether `dir` is ours and only we may write it (a shared temp dir must not hand us someone's binaries). */
+async function ownedByUs(dir: string): Promise<boolean> {
+  const st = await lstat(dir).catch(() => undefined);
+  return !!st && st.isDirectory() && st.uid === userInfo().uid && (st.mode & 0o022) === 0;
+}
+
+/**
+ * The binaries as the user `ids` can run them. Run as root, PostgreSQL runs as another user, who
+ * cannot reach node_modules inside a private directory (a clone under /root, mode 0700: "spawn
+ * …/initdb EACCES"). Then the native directory (~60 MB) is copied once, per PostgreSQL version, to
+ * a cache in the OS temp dir that only we may write and everyone may read; later starts reuse it.
+ * Errors: one line saying what to do, when even the copy cannot be run by that user.
+ */
+async function reachableBinaries(bins: Binaries, ids: { uid?: number; gid?: number }): Promise<Binaries> {
+  if (ids.uid === undefined || (await canExecute(bins.initdb, ids))) return bins;
+  const cached = join(tmpdir(), `refmcp-pg-bin-${bins.version}-${userInfo().uid}`);
+  const copy = {
+    ...bins,
+    native: cached,
+    initdb: join(cached, 'bin', 'initdb'),
+    postgres: join(cached, 'bin', 'postgres'),
+  };
+  if (!existsSync(copy.postgres) || !(await ownedByUs(cached))) {
+    await rm(cached, { recursive: true, force: true });
+    const building = `${cached}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    try {
+      // cp -a keeps the relative library symlinks and the modes (bin 0755, the rest readable).
+      await run('cp', ['-a', bins.native, building]);
+      await chmod(building, 0o755);
+      await rename(building, cached).catch((error: NodeJS.ErrnoException) => {
+        if (!existsSync(copy.postgres)) throw error; // else another process won the race
+      });
+    } finally {
+      await rm(building, { recursive: true, force: true });
+    }
+  }
+  if (!(await ownedByUs(cached)) || !(await canExecute(copy.initdb, ids))) {
+    throw new Error(
+      `PostgreSQL runs as uid ${ids.uid} (it refuses root), which can reach neither ${bins.initdb} nor a copy in ${cached}: set DATABASE_URL, or run as a non-root user, or put the repository where uid ${ids.uid} can read it`,
+    );
+  }
+  return copy;
 }
 
 /**
@@ -228,8 +286,8 @@ function startWatchdog(pid: number, dir: string): ChildProcess {
 }
 
 async function startEmbedded(timeoutMs: number): Promise<PostgresService> {
-  const bins = binaries();
   const ids = await runAs();
+  const bins = await reachableBinaries(binaries(), ids);
   const templateDir = await template(bins, ids);
   const base = await mkdtemp(join(tmpdir(), 'refmcp-pg-'));
   let postgres: ChildProcess | undefined;

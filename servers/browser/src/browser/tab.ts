@@ -72,6 +72,11 @@ export class Tab {
   closing = false;
   /** The compact snapshot last shown to the model, for diffs. */
   lastSnapshot: string | undefined;
+  /**
+   * The document (page-facts `document`) in which a snapshot waited out an iframe that never shows
+   * a document (a chat widget, long polling): later snapshots of it do not wait for it again.
+   */
+  stuckFrameDocument: number | undefined;
   private consoleSeq = 0;
   private requestSeq = 0;
 

@@ -65,6 +65,9 @@ export async function takeSnapshot(
   }
 }
 
+/** First snapshot wait (ms, plus 1 ms per element) in a document with a frame already waited out. */
+const STUCK_FRAME_WAIT_MS = 300;
+
 /** Playwright's and CDP's messages for a document replaced while it was being read. */
 const NAVIGATED =
   /Execution context was destroyed|because of a navigation|Frame was detached|Cannot find default execution context|Inspected target navigated/i;
@@ -98,8 +101,16 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
       return locator ? locator.ariaSnapshot(options) : tab.page.ariaSnapshot(options);
     };
     // First try with a wait scaled to the page (frames that never load cost seconds, not the whole
-    // budget); a page merely slow to snapshot (a busy machine) gets the rest of the budget.
-    const first = request.target ? timeoutMs : Math.min(timeoutMs, 5000 + elements * 2);
+    // budget); a page merely slow to snapshot (a busy machine) gets the rest of the budget. In a
+    // document where a frame was already waited out, the first try is short: Playwright polls each
+    // iframe for a document until the timeout, and that frame will not get one by waiting again.
+    const stuck = !request.target && facts !== undefined && tab.stuckFrameDocument === facts.document;
+    const scaled = Math.min(timeoutMs, 5000 + elements * 2);
+    const first = request.target
+      ? timeoutMs
+      : stuck
+        ? Math.min(scaled, STUCK_FRAME_WAIT_MS + elements)
+        : scaled;
     const raw = await withTimeout(
       what,
       timeoutMs,
@@ -109,6 +120,9 @@ async function snapshotOnce(tab: Tab, request: SnapshotRequest, limits: Snapshot
         return snap(left);
       }),
     );
+    // Took (nearly) the whole first wait and still succeeded: an iframe was waited out, not the page.
+    if (!request.target && facts && !stuck && Date.now() - started >= first - 250)
+      tab.stuckFrameDocument = facts.document;
     // The title is read after the snapshot, from the same document: a page that navigated on its own
     // between the count and the snapshot (meta refresh) is read again rather than given one
     // document's count and another's snapshot.

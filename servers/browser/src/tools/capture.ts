@@ -13,6 +13,7 @@ import {
 import { browserError } from '../browser/errors.js';
 import { locate } from '../browser/target.js';
 import { writeOutputFile } from '../output.js';
+import { type BoundedShot, fullPageScreenshot, MAX_IMAGE_SIDE } from '../snapshot/bounded-screenshot.js';
 import { activeTab, type Ctx, pageLine } from './context.js';
 import { elementArg, targetArg } from './snapshot.js';
 
@@ -35,6 +36,7 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
     title: 'Take a screenshot',
     description:
       'Screenshot of the viewport, the full page (fullPage) or one element (target), returned as an image and kept as a screenshot:// resource. ' +
+      `A full page over ${MAX_IMAGE_SIDE} px on a side is scaled down to fit (the result says so). ` +
       `You cannot act on a screenshot: use browser_snapshot for refs. ${outputNote}`,
     inputSchema: z.strictObject({
       type: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
@@ -55,14 +57,19 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
         ...(format === 'jpeg' ? { quality: 80 } : {}),
         animations: 'disabled' as const,
       };
-      let data: Buffer;
+      let shot: BoundedShot;
       try {
-        data = target
-          ? await (await locate(tab, target)).screenshot(options)
-          : await tab.page.screenshot({ ...options, fullPage: fullPage ?? false });
+        shot = target
+          ? { data: await (await locate(tab, target)).screenshot(options) }
+          : fullPage
+            ? await fullPageScreenshot(tab.page, format, () =>
+                tab.page.screenshot({ ...options, fullPage: true }),
+              )
+            : { data: await tab.page.screenshot({ ...options, fullPage: false }) };
       } catch (error) {
         throw browserError(`Screenshot${target ? ` of ${element ?? target}` : ''}`, error, ms);
       }
+      const data = shot.data;
       const mimeType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
       const what = target ? `element ${element ?? target}` : fullPage ? 'full page' : 'viewport';
       const uri = ctx.resources.addScreenshot(data, mimeType, `${what} of ${tab.page.url().slice(0, 300)}`);
@@ -70,6 +77,12 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
         `Screenshot of the ${what} (${data.length} bytes, ${mimeType}) — resource ${uri}`,
         await pageLine(tab),
       ];
+      if (shot.scaled) {
+        const { from, to } = shot.scaled;
+        lines.push(
+          `Scaled down to about ${to.width}×${to.height} px from ${from.width}×${from.height} (hosts reject images over ${MAX_IMAGE_SIDE} px on a side); for detail, screenshot a region with target=<ref> or scroll and take the viewport.`,
+        );
+      }
       if (filename) lines.push(`Saved to ${await writeOutputFile(ctx.config.outputDir, filename, data)}`);
       const inline = data.length <= MAX_INLINE_IMAGE;
       if (!inline)

@@ -66,6 +66,29 @@ export function refusalLines(tab: Tab, requestMark: number): string[] {
   return [`Requests of the page refused by the network policy (${refused.length}):`, ...shown];
 }
 
+/** What {@link untilDialog} resolves with when a dialog opened first. */
+export const DIALOG = Symbol('dialog');
+
+/**
+ * `work` (a navigation, a snapshot), or {@link DIALOG} as soon as the page opens a dialog (an
+ * alert/confirm/prompt during load or onload): a dialog blocks the page, so the work would not settle
+ * until its timeout and then report an unrelated error. It goes on in the background (its outcome
+ * dropped) and the page continues once the dialog is handled.
+ */
+export async function untilDialog<T>(tab: Tab, work: Promise<T>): Promise<T | typeof DIALOG> {
+  work.catch(() => {});
+  let onDialog: (() => void) | undefined;
+  const opened = new Promise<typeof DIALOG>((resolve) => {
+    onDialog = () => resolve(DIALOG);
+    tab.page.once('dialog', onDialog);
+  });
+  try {
+    return await Promise.race([work, opened]);
+  } finally {
+    if (onDialog) tab.page.off('dialog', onDialog);
+  }
+}
+
 /**
  * The snapshot part of a result per `mode`; records the full snapshot on the tab for later diffs.
  * A diff is given only when the page did not navigate and the diff is smaller than the snapshot.
@@ -79,7 +102,11 @@ export async function snapshotSection(
   if (mode === 'none') return { text: '' };
   if (tab.dialog)
     return { text: `A ${tab.dialog.type()} dialog is open; no snapshot until browser_handle_dialog.` };
-  const snap = await takeSnapshot(tab, {}, snapshotLimits(ctx));
+  const snap = await untilDialog(tab, takeSnapshot(tab, {}, snapshotLimits(ctx)));
+  if (snap === DIALOG)
+    return {
+      text: `A ${(tab.dialog as Tab['dialog'])?.type() ?? ''} dialog opened; no snapshot until browser_handle_dialog.`,
+    };
   const full = snap.text;
   const before = tab.lastSnapshot;
   tab.lastSnapshot = snap.outline ? undefined : full;

@@ -7,7 +7,12 @@ import { safeString, z } from '@refmcp/shared/schema';
 import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared/server';
 import type { Response } from 'playwright-core';
 import { browserError } from '../browser/errors.js';
-import { actionResult, activeTab, type Ctx, snapshotArg } from './context.js';
+import { actionResult, activeTab, type Ctx, DIALOG, snapshotArg, untilDialog } from './context.js';
+
+/** The headline of a navigation a dialog interrupted (actionResult adds the dialog and what to do). */
+function dialogHeadline(what: string): string {
+  return `${what}: the page opened a dialog while loading; it finishes loading once the dialog is handled (browser_handle_dialog), then take a snapshot.`;
+}
 
 /** Every URL of a navigation's redirect chain, first request first. */
 function redirectChain(response: Response | null): string[] {
@@ -40,10 +45,17 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
       const urlBefore = tab.page.url();
       let response: Response | null;
       try {
-        response = await tab.page.goto(url, {
-          waitUntil: 'domcontentloaded',
-          timeout: ctx.config.timeouts.navigation,
-        });
+        const outcome = await untilDialog(
+          tab,
+          tab.page.goto(url, { waitUntil: 'domcontentloaded', timeout: ctx.config.timeouts.navigation }),
+        );
+        if (outcome === DIALOG)
+          return actionResult(ctx, tab, dialogHeadline(`Navigating to ${url.slice(0, 300)}`), {
+            mode: snapshot ?? 'full',
+            requestMark,
+            urlBefore,
+          });
+        response = outcome;
       } catch (error) {
         const refused = policy.refusalsAfter(mark)[0];
         if (refused) throw new ToolError(refused.message);
@@ -81,10 +93,17 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
       const urlBefore = tab.page.url();
       let response: Response | null;
       try {
-        response = await tab.page.goBack({
-          waitUntil: 'domcontentloaded',
-          timeout: ctx.config.timeouts.navigation,
-        });
+        const outcome = await untilDialog(
+          tab,
+          tab.page.goBack({ waitUntil: 'domcontentloaded', timeout: ctx.config.timeouts.navigation }),
+        );
+        if (outcome === DIALOG)
+          return actionResult(ctx, tab, dialogHeadline('Going back'), {
+            mode: snapshot ?? 'full',
+            requestMark,
+            urlBefore,
+          });
+        response = outcome;
       } catch (error) {
         throw browserError('Going back', error, ctx.config.timeouts.navigation);
       }

@@ -12,8 +12,9 @@ import {
 } from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { writeOutputFile } from '../output.js';
+import { untrustedText } from '../sanitize.js';
 import { budgetLines, takeSnapshot } from '../snapshot/capture.js';
-import { activeTab, type Ctx, pageLine, snapshotLimits } from './context.js';
+import { activeTab, type Ctx, DIALOG, pageLine, snapshotLimits, untilDialog } from './context.js';
 
 export const targetArg = (what: string) =>
   safeString({ max: 4096, min: 1 }).describe(
@@ -50,7 +51,13 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
     annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
     handler: async ({ target, depth, offset, filename }) => {
       const tab = await activeTab(ctx);
-      const snap = await takeSnapshot(tab, { target, depth }, snapshotLimits(ctx));
+      const snap = await untilDialog(tab, takeSnapshot(tab, { target, depth }, snapshotLimits(ctx)));
+      if (snap === DIALOG) {
+        const dialog = tab.dialog;
+        return textResult(
+          `A ${dialog?.type() ?? ''} dialog opened: "${untrustedText(dialog?.message().slice(0, 500) ?? '')}"; no snapshot until it is handled with browser_handle_dialog.`,
+        );
+      }
       const full = snap.text;
       if (!target && !depth) tab.lastSnapshot = snap.outline ? undefined : full;
       const head = [await pageLine(tab, snap.title), ...ctx.session.takeNotices()];

@@ -3,8 +3,9 @@
  * and text shapes are the official server's ([FILE]/[DIR] lines, the JSON tree); what is added —
  * pagination, depth/entry/byte/time budgets, symlink containment — is optional or explicit.
  */
-import fs from 'node:fs/promises';
+
 import type { ResolvedPath } from '@refmcp/shared/paths';
+import { displayPath, pathFs as fs, hasRawBytes } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
@@ -91,13 +92,18 @@ export async function resolveDirectory(config: Config, input: string): Promise<R
   return resolved;
 }
 
+/** Said after a name that is not valid UTF-8 (shown with its raw bytes as \xHH). */
+const NOT_UTF8 = ' (name not valid UTF-8: each \\xHH is a raw byte; pass the name exactly as shown)';
+
 function entryLine(e: ListedEntry, withSizes: boolean): string {
   const tag = entryTag(e);
   const link = e.type === 'symlink' ? ` (link to a ${e.target ?? 'file'})` : '';
-  if (!withSizes) return `${tag} ${e.name}${link}`;
+  const note = hasRawBytes(e.name) ? NOT_UTF8 : '';
+  const name = displayPath(e.name);
+  if (!withSizes) return `${tag} ${name}${link}${note}`;
   const isFile = e.type === 'file' || (e.type === 'symlink' && e.target === 'file');
   const size = e.size !== undefined ? formatSize(e.size).padStart(10) : isFile ? '(size unknown)' : '';
-  return `${tag} ${`${e.name}${link}`.padEnd(30)} ${size}`;
+  return `${tag} ${`${name}${link}`.padEnd(30)} ${size}${note}`;
 }
 
 async function listingPage(
@@ -153,8 +159,8 @@ async function listingPage(
   }
   return structuredResult(
     {
-      path: dir.absolute,
-      entries: page,
+      path: displayPath(dir.absolute),
+      entries: page.map((e) => (hasRawBytes(e.name) ? { ...e, name: displayPath(e.name) } : e)),
       total,
       files: listing.files,
       directories: listing.directories,
@@ -298,7 +304,16 @@ export function listTools(config: Config): ToolDefinition[] {
       const resumable = page.stoppedBy && page.stoppedBy !== 'cancelled';
       const after = page.last ?? position?.after;
       const nextCursor = resumable && after ? makeCursor(key, { after }) : undefined;
-      const content: ToolResult['content'] = [{ type: 'text', text: JSON.stringify(page.tree, null, 2) }];
+      const content: ToolResult['content'] = [
+        {
+          type: 'text',
+          text: JSON.stringify(
+            page.tree,
+            (_k, v: unknown) => (typeof v === 'string' ? displayPath(v) : v),
+            2,
+          ),
+        },
+      ];
       const notes: string[] = [];
       if (page.stoppedBy && nextCursor)
         notes.push(treeMarker(page.stoppedBy, page.pending, config, nextCursor));

@@ -3,8 +3,9 @@
  * search_file_contents (grep, which the official server lacks). Both walk with the shared bounded
  * walker and return bounded, cursor-paginated pages with structured matches.
  */
-import fs from 'node:fs/promises';
+
 import path from 'node:path';
+import { pathFs as fs } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,

@@ -12,7 +12,8 @@ import { contentsUri, mimeType, readContents } from '../files.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { repoTool, scopeNote } from './common.js';
+import { repoPath, repoTool, scopeNote } from './common.js';
+import { withheldAtRef } from './lockdown-content.js';
 
 /** Largest binary file embedded in a result (base64 grows it by a third). */
 const MAX_EMBEDDED_BINARY = 1024 * 1024;
@@ -57,6 +58,14 @@ export function fileContentsTool(config: Config): GitHubTool {
     outputSchema,
     annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ owner, repo, path, branch }, { signal }): Promise<ToolResult> => {
+      const withheld = await withheldAtRef(
+        config,
+        owner,
+        repo,
+        branch,
+        repoPath(config, owner, repo),
+        signal,
+      );
       const contents = await readContents(config, owner, repo, path, branch, signal);
       const base = { repository: `${owner}/${repo}`, ...(branch ? { ref: branch } : {}) };
       const where = `${owner}/${repo}:${path || '/'}${branch ? `@${branch}` : ''}`;
@@ -89,6 +98,11 @@ export function fileContentsTool(config: Config): GitHubTool {
         size: contents.size,
         downloadUrl: contents.downloadUrl,
       };
+      // --lockdown: a file at a ref authored by a user without push access (a fork's head) is withheld.
+      if (withheld)
+        return respond({ ...facts, content: withheld }, [
+          `${where} — ${contents.size} bytes, sha ${contents.sha}: ${withheld}`,
+        ]);
       if (contents.text !== undefined) {
         const text = new UntrustedText();
         const more = `the file is ${contents.size} bytes; read the rest through the resource ${contentsUri(owner, repo, path)} or ${contents.downloadUrl ?? 'its download URL'}`;

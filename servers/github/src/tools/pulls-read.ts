@@ -41,11 +41,15 @@ import {
   scopeNote,
   withheldFor,
 } from './common.js';
+import { withheldForPull } from './lockdown-content.js';
 
 export function pullReadTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);
+  const lockdownNote = config.lockdown.enabled
+    ? " Lockdown is on: on public repositories, a pull request's changes by a user without push access are withheld."
+    : '';
   const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
 
   return [
@@ -137,7 +141,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
-      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), one page at a time (hasMore/nextPage; GitHub lists at most 3000 files).${scope}`,
+      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), one page at a time (hasMore/nextPage; GitHub lists at most 3000 files).${lockdownNote}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -154,8 +158,21 @@ export function pullReadTools(config: Config): GitHubTool[] {
           page,
           per_page,
         );
+        const withheld = await withheldForPull(
+          config,
+          owner,
+          repo,
+          pull_number,
+          repoPath(config, owner, repo),
+          signal,
+        );
         const text = new UntrustedText();
-        const files = list.items.map((f) => toChangedFile(f, text, 8 * 1024));
+        const files = list.items.map((f) => {
+          const file = toChangedFile(f, text, 8 * 1024);
+          if (!withheld || file.patch === undefined) return file;
+          const { patchTruncated: _cut, ...facts } = file;
+          return { ...facts, patch: withheld };
+        });
         return respond(
           { repository: `${owner}/${repo}`, pullNumber: pull_number, files, ...pageFields(list.info) },
           [
@@ -171,7 +188,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_diff',
       title: 'Get pull request diff',
       toolset: 'pull_requests',
-      description: `Get the unified diff of a pull request, cut at ${budgets.diffBytes / 1024} KB with a marker (get_pull_request_files pages through large changes file by file).${scope}`,
+      description: `Get the unified diff of a pull request, cut at ${budgets.diffBytes / 1024} KB with a marker (get_pull_request_files pages through large changes file by file).${lockdownNote}${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({
         repository: z.string(),
@@ -183,6 +200,26 @@ export function pullReadTools(config: Config): GitHubTool[] {
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
+        const withheld = await withheldForPull(
+          config,
+          owner,
+          repo,
+          pull_number,
+          repoPath(config, owner, repo),
+          signal,
+        );
+        if (withheld) {
+          return respond(
+            {
+              repository: `${owner}/${repo}`,
+              pullNumber: pull_number,
+              diff: withheld,
+              bytes: 0,
+              truncated: false,
+            },
+            [`${owner}/${repo}#${pull_number} diff: ${withheld}`],
+          );
+        }
         const res = await config.github.request<Buffer>({
           path: `${repoPath(config, owner, repo)}/pulls/${pull_number}`,
           accept: 'application/vnd.github.diff',

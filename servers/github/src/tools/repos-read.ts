@@ -25,8 +25,9 @@ import {
 } from '../format/repos.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
-import { listPage, repoPath, repoTool, scopeNote } from './common.js';
+import { listPage, repoPath, repoTool, scopeNote, withheldFor } from './common.js';
 import { fileContentsTool } from './file-contents.js';
+import { commitAuthorOf } from './lockdown-content.js';
 import { refSegment } from './refs.js';
 
 export function repoReadTools(config: Config): GitHubTool[] {
@@ -63,7 +64,13 @@ export function repoReadTools(config: Config): GitHubTool[] {
           perPage,
         );
         const text = new UntrustedText();
-        const commits = list.items.map((c) => toCommit(c, text, budgets.listBodyBytes));
+        const commits = await Promise.all(
+          list.items.map(async (c) => {
+            const withheld = await withheldFor(config, owner, repo, commitAuthorOf(c), signal);
+            const commit = toCommit(c, text, budgets.listBodyBytes);
+            return withheld ? { ...commit, message: withheld } : commit;
+          }),
+        );
         return respond(
           { repository: `${owner}/${repo}`, commits, ...pageFields(list.info) },
           [
@@ -108,7 +115,18 @@ export function repoReadTools(config: Config): GitHubTool[] {
           Math.floor(budgets.diffBytes / Math.max(1, raw.files?.length ?? 1)),
         );
         const text = new UntrustedText();
-        const commit = toCommitDetail(raw, text, budgets.bodyBytes, patchBytes);
+        const withheld = await withheldFor(config, owner, repo, commitAuthorOf(raw), signal);
+        const detail = toCommitDetail(raw, text, budgets.bodyBytes, patchBytes);
+        // --lockdown: the message and every patch are the commit author's text.
+        const commit = withheld
+          ? {
+              ...detail,
+              message: withheld,
+              files: detail.files.map(({ patchTruncated: _cut, ...f }) =>
+                f.patch === undefined ? f : { ...f, patch: withheld },
+              ),
+            }
+          : detail;
         return respond(
           { repository: `${owner}/${repo}`, commit, ...pageFields(res.info) },
           [

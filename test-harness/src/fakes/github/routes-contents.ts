@@ -9,11 +9,18 @@ import type { GitHubState, RepoRecord } from './state.js';
 /** Files larger than this come back without content unless the raw media type is asked for. */
 export const CONTENTS_INLINE_LIMIT = 1024 * 1024;
 
+/**
+ * The commit a contents `ref` names: a branch, a tag, a sha or a 7+ character prefix of one, or a
+ * pull request's `refs/pull/N/head` (its head; `…/merge` is answered with the head too); 404 else.
+ */
 function refSha(state: GitHubState, repo: RepoRecord, ref: string): string {
-  void state;
+  const pull = /^(?:refs\/)?pull\/(\d+)\/(?:head|merge)$/.exec(ref)?.[1];
+  const issue = pull ? repo.issues.find((i) => i.number === Number(pull) && i.pull) : undefined;
+  if (issue) return state.headSha(repo, issue);
   const name = ref.replace(/^refs\/(heads|tags)\//, '');
-  const sha =
-    repo.branches.get(name) ?? repo.tags.get(name) ?? (repo.store.commits.has(ref) ? ref : undefined);
+  let sha = repo.branches.get(name) ?? repo.tags.get(name) ?? (repo.store.commits.has(ref) ? ref : undefined);
+  if (!sha && /^[0-9a-f]{7,40}$/.test(ref))
+    sha = [...repo.store.commits.keys()].find((candidate) => candidate.startsWith(ref));
   if (!sha) throw new Reply(ghError(404, `No commit found for the ref ${ref}`));
   return sha;
 }
