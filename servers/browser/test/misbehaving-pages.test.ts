@@ -7,8 +7,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, callOk, resultText } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, ok, resultText, servePages, startServer } from './support.js';
+import { servePages, startServer } from './support.js';
 
 let site: Awaited<ReturnType<typeof servePages>>;
 let conn: Connection;
@@ -55,16 +56,16 @@ describe('a dialog during load does not block browser_navigate', () => {
     ['prompt', '/prompt-onload', 'Name?'],
   ])('%s: returns promptly, says the dialog is open and how to handle it', async (type, path, message) => {
     const started = Date.now();
-    const result = await call(conn, 'browser_navigate', { url: `${site.base}${path}` });
+    const result = await callChecked(conn, 'browser_navigate', { url: `${site.base}${path}` });
     const text = resultText(result);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError, text).toBeFalsy();
     expect(text).toContain(`A ${type} dialog`);
     expect(text).toContain(message);
     expect(text).toContain('browser_handle_dialog');
-    const handled = await ok(conn, 'browser_handle_dialog', { accept: true });
+    const handled = await callOk(conn, 'browser_handle_dialog', { accept: true });
     expect(handled).not.toMatch(/no dialog is open/);
-    const snap = await ok(conn, 'browser_snapshot');
+    const snap = await callOk(conn, 'browser_snapshot');
     expect(snap).toMatch(/after|body/);
   });
 });
@@ -73,11 +74,11 @@ describe('a frame that never finishes loading', () => {
   it.each(['/hanging-frame', '/hanging-frames', '/silent-frame'])(
     '%s: snapshots stay fast after the first',
     async (path) => {
-      await ok(conn, 'browser_navigate', { url: `${site.base}${path}` });
+      await callOk(conn, 'browser_navigate', { url: `${site.base}${path}` });
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
-        const snap = await ok(conn, 'browser_snapshot');
+        const snap = await callOk(conn, 'browser_snapshot');
         times.push(Date.now() - started);
         expect(snap).toMatch(/button/);
       }
@@ -97,8 +98,8 @@ describe('full-page screenshots of tall pages', () => {
   it.each(['/tall', '/wide-tall'])(
     '%s: no side over 8000 px, and the result says it was scaled',
     async (path) => {
-      await ok(conn, 'browser_navigate', { url: `${site.base}${path}` });
-      const result = await call(conn, 'browser_take_screenshot', { fullPage: true });
+      await callOk(conn, 'browser_navigate', { url: `${site.base}${path}` });
+      const result = await callChecked(conn, 'browser_take_screenshot', { fullPage: true });
       const text = resultText(result);
       expect(result.isError, text).toBeFalsy();
       const images = (result.content ?? []).filter((c) => c.type === 'image') as { data: string }[];
@@ -112,8 +113,8 @@ describe('full-page screenshots of tall pages', () => {
   );
 
   it('a page that fits is not scaled', async () => {
-    await ok(conn, 'browser_navigate', { url: `${site.base}/short` });
-    const result = await call(conn, 'browser_take_screenshot', { fullPage: true });
+    await callOk(conn, 'browser_navigate', { url: `${site.base}/short` });
+    const result = await callChecked(conn, 'browser_take_screenshot', { fullPage: true });
     expect(resultText(result)).not.toMatch(/scaled/i);
   });
 });

@@ -6,8 +6,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 const text = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(conn, name, args);
+  const r = await callChecked(conn, name, args);
   return { text: resultText(r), isError: r.isError === true, data: r.structuredContent };
 };
 

@@ -6,8 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, resultText, startServer, tempDir } from './support.js';
+import { startServer } from './support.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -64,7 +65,7 @@ describe.each(['legacy', 'modern'] as const)('robust stdio (%s era)', (era) => {
   });
 
   it('reads a file holding U+2028/U+2029: the text arrives intact, stdout never carries them raw', async () => {
-    const result = await call(conn, 'read_text_file', { path: join(dir, 'seps.txt') });
+    const result = await callChecked(conn, 'read_text_file', { path: join(dir, 'seps.txt') });
     expect(resultText(result)).toContain('one\u2028two\u2029three');
     const raw = conn.stdoutLines().filter((l) => /[\u2028\u2029]/.test(l));
     expect(raw).toEqual([]);
