@@ -120,7 +120,9 @@ if (process.argv.includes('--check')) {
     }
   });
   if (stale.length) {
-    process.stderr.write(`stale: ${stale.map(([n]) => n).join(', ')} (run node test-harness/scripts/slack-schemas.mjs)\n`);
+    process.stderr.write(
+      `stale: ${stale.map(([n]) => n).join(', ')} (run node test-harness/scripts/slack-schemas.mjs)\n`,
+    );
     process.exit(1);
   }
 } else {

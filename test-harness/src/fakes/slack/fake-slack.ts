@@ -4,13 +4,17 @@
 // `Retry-After` and `{ok:false,error:"ratelimited"}`), the 2025 limit for apps that are not
 // Marketplace-approved, staged `ok:false` answers and arbitrary staged replies. Routes are
 // registered by start.ts; they import this file, never the barrel.
-import type { FakeApi, FakeReply, FakeRequest, RequestMatcher } from '../../fake-api/index.js';
+import type { FakeApi, FakeReply, FakeRequest } from '../../fake-api/index.js';
 import { FakeVendor, Reply } from '../../fake-api/index.js';
 import { authenticate, type SlackArgs, type SlackCaller, slackArgs, slackError } from './http.js';
 import { SlackState } from './state.js';
 
 /** A method handler: the request, its arguments and the caller. */
-export type SlackHandler = (req: FakeRequest, args: SlackArgs, who: SlackCaller) => FakeReply | Promise<FakeReply>;
+export type SlackHandler = (
+  req: FakeRequest,
+  args: SlackArgs,
+  who: SlackCaller,
+) => FakeReply | Promise<FakeReply>;
 
 /** Requests per minute of Slack's rate-limit tiers (api.slack.com/apis/rate-limits). */
 export const SLACK_TIERS: Readonly<Record<1 | 2 | 3 | 4, number>> = { 1: 1, 2: 20, 3: 50, 4: 100 };
@@ -216,5 +220,9 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
 
 /** Slack's rate-limited answer: 429, `Retry-After` seconds, `{ok:false,error:"ratelimited"}`. */
 export function ratelimited(retryAfter: number): FakeReply {
-  return { status: 429, headers: { 'retry-after': String(retryAfter) }, body: { ok: false, error: 'ratelimited' } };
+  return {
+    status: 429,
+    headers: { 'retry-after': String(retryAfter) },
+    body: { ok: false, error: 'ratelimited' },
+  };
 }

@@ -93,5 +93,6 @@ export function authenticate(state: SlackState, req: FakeRequest): SlackCaller {
  */
 export function requireScopes(who: SlackCaller, needed: string[]): void {
   const missing = needed.filter((s) => !who.record.scopes.includes(s));
-  if (missing.length) fail('missing_scope', { needed: missing.join(','), provided: who.record.scopes.join(',') });
+  if (missing.length)
+    fail('missing_scope', { needed: missing.join(','), provided: who.record.scopes.join(',') });
 }

@@ -48,8 +48,11 @@ export function channelObject(c: ChannelRecord, viewer: string): Json {
   };
 }
 
-/** A user's profile (users.profile.get, and `profile` of users.list / users.info). */
-export function profileObject(u: UserRecord, state: SlackState): Json {
+/**
+ * A user's profile: `profile` of users.list / users.info, or (`own`) users.profile.get's, whose
+ * type has no `team`, `bot_id` or `api_app_id`.
+ */
+export function profileObject(u: UserRecord, state: SlackState, own = false): Json {
   const avatar = (size: number) => `https://avatars.example.com/${u.id}_${size}.png`;
   return {
     title: u.title,
@@ -64,7 +67,8 @@ export function profileObject(u: UserRecord, state: SlackState): Json {
     status_expiration: 0,
     avatar_hash: `g${u.id.toLowerCase()}`,
     ...(u.email ? { email: u.email } : {}),
-    ...(u.botId ? { bot_id: u.botId, api_app_id: state.appId, always_active: true } : {}),
+    ...(u.botId ? { always_active: true } : {}),
+    ...(u.botId && !own ? { bot_id: u.botId, api_app_id: state.appId } : {}),
     first_name: u.realName.split(' ')[0] ?? u.realName,
     last_name: u.realName.split(' ').slice(1).join(' '),
     image_24: avatar(24),
@@ -73,7 +77,7 @@ export function profileObject(u: UserRecord, state: SlackState): Json {
     image_72: avatar(72),
     image_192: avatar(192),
     image_512: avatar(512),
-    team: state.team.id,
+    ...(own ? {} : { team: state.team.id }),
   };
 }
 

@@ -3,7 +3,17 @@
 // kind, time windows (`oldest`/`latest`/`inclusive`), and `response_metadata.next_cursor` pages.
 import { cursorPage } from '../../fake-api/index.js';
 import type { FakeSlack } from './fake-slack.js';
-import { fail, int, need, type SlackArgs, type SlackCaller, requireScopes, slackError, str, bool } from './http.js';
+import {
+  bool,
+  fail,
+  int,
+  need,
+  requireScopes,
+  type SlackArgs,
+  type SlackCaller,
+  slackError,
+  str,
+} from './http.js';
 import { channelObject, messageObject } from './objects.js';
 import type { ChannelRecord, ConversationKind, MessageRecord } from './state.js';
 
@@ -13,10 +23,16 @@ const TYPE_OF: Record<string, ConversationKind> = {
   im: 'im',
   mpim: 'mpim',
 };
-const SCOPE_PREFIX: Record<ConversationKind, string> = { public: 'channels', private: 'groups', im: 'im', mpim: 'mpim' };
+const SCOPE_PREFIX: Record<ConversationKind, string> = {
+  public: 'channels',
+  private: 'groups',
+  im: 'im',
+  mpim: 'mpim',
+};
 
 /** The `<prefix>:<what>` scope conversation `c` needs (channels:history, groups:read, …). */
-export const scopeFor = (kind: ConversationKind, what: 'read' | 'history'): string => `${SCOPE_PREFIX[kind]}:${what}`;
+export const scopeFor = (kind: ConversationKind, what: 'read' | 'history'): string =>
+  `${SCOPE_PREFIX[kind]}:${what}`;
 
 /** The conversation `id` as the caller may see it; `channel_not_found` otherwise. */
 export function visibleChannel(slack: FakeSlack, id: string | undefined, who: SlackCaller): ChannelRecord {
@@ -32,10 +48,20 @@ export function joinedChannel(slack: FakeSlack, id: string | undefined, who: Sla
   return c;
 }
 
-/** A readable conversation: visible, the kind's history scope held, and (bots) a member. */
-export function readableChannel(slack: FakeSlack, args: SlackArgs, who: SlackCaller): ChannelRecord {
+/** A readable conversation: visible, the kind's history scope held, no scripted error for `method`, and (bots) a member. */
+export function readableChannel(
+  slack: FakeSlack,
+  args: SlackArgs,
+  who: SlackCaller,
+  method: string,
+): ChannelRecord {
   const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
   requireScopes(who, [scopeFor(c.kind, 'history')]);
+  const scripted = c.errors?.[method];
+  if (scripted) {
+    const { error, ...extra } = scripted;
+    fail(error, extra);
+  }
   return joinedChannel(slack, c.id, who);
 }
 
@@ -106,7 +132,7 @@ export function registerConversationRoutes(slack: FakeSlack): void {
   slack.method(
     'conversations.history',
     (_req, args, who) => {
-      const c = readableChannel(slack, args, who);
+      const c = readableChannel(slack, args, who, 'conversations.history');
       const messages = inWindow(c.messages, args).reverse(); // newest first
       const page = cursorPage(messages, {
         cursor: str(args, 'cursor'),
@@ -133,7 +159,7 @@ export function registerConversationRoutes(slack: FakeSlack): void {
   slack.method(
     'conversations.replies',
     (_req, args, who) => {
-      const c = readableChannel(slack, args, who);
+      const c = readableChannel(slack, args, who, 'conversations.replies');
       const ts = need(args, 'ts', 'thread_not_found');
       const parent = c.messages.find((m) => m.ts === ts && !(m.threadTs && m.threadTs !== m.ts));
       if (!parent) fail('thread_not_found');

@@ -64,7 +64,7 @@ export function registerUserRoutes(slack: FakeSlack): void {
       const id = str(args, 'user') ?? who.user.id;
       const user = state.users.get(id);
       if (!user) fail('user_not_found');
-      return { body: { ok: true, profile: profileObject(user, state) } };
+      return { body: { ok: true, profile: profileObject(user, state, true) } };
     },
     ['users.profile:read'],
   );

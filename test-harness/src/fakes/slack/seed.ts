@@ -27,11 +27,19 @@ export const HUGE_MESSAGE_BYTES = 20_000;
 
 /** Adds `count` users named `user-0001`…; returns their ids. */
 export function addUsers(state: SlackState, count: number, prefix = 'user'): string[] {
-  return Array.from({ length: count }, (_, i) => state.addUser(`${prefix}-${String(i + 1).padStart(4, '0')}`).id);
+  return Array.from(
+    { length: count },
+    (_, i) => state.addUser(`${prefix}-${String(i + 1).padStart(4, '0')}`).id,
+  );
 }
 
 /** Adds `count` public channels named `chan-0001`… (members: `members`); returns their ids. */
-export function addChannels(state: SlackState, count: number, members: string[] = [], prefix = 'chan'): string[] {
+export function addChannels(
+  state: SlackState,
+  count: number,
+  members: string[] = [],
+  prefix = 'chan',
+): string[] {
   return Array.from(
     { length: count },
     (_, i) => state.addChannel(`${prefix}-${String(i + 1).padStart(4, '0')}`, { members }).id,
@@ -39,7 +47,12 @@ export function addChannels(state: SlackState, count: number, members: string[] 
 }
 
 /** Adds `count` messages `message N` to `channelId`, one a second from `start` (epoch seconds). */
-export function addMessages(state: SlackState, channelId: string, count: number, start = 1_700_100_000): string[] {
+export function addMessages(
+  state: SlackState,
+  channelId: string,
+  count: number,
+  start = 1_700_100_000,
+): string[] {
   const users = [...state.users.keys()];
   return Array.from(
     { length: count },
@@ -69,7 +82,13 @@ export function addReplies(state: SlackState, channelId: string, parentTs: strin
 export function seedScene(slack: FakeSlack) {
   const s = slack.state;
   s.addUser('refmcp', { id: BOT_USER, realName: 'refmcp', isBot: true });
-  s.addUser('alice', { id: ALICE, realName: 'Alice Example', displayName: 'alice', title: 'Engineer', isAdmin: true });
+  s.addUser('alice', {
+    id: ALICE,
+    realName: 'Alice Example',
+    displayName: 'alice',
+    title: 'Engineer',
+    isAdmin: true,
+  });
   s.addUser('bob', { id: BOB, realName: 'Bob Builder', title: 'SRE' });
   s.addUser('carol', { id: CAROL, realName: 'Carol Chen', displayName: 'cc', title: 'PM' });
   s.addUser('gone', { id: 'U0GONE', realName: 'Gone User', deleted: true });
@@ -92,12 +111,19 @@ export function seedScene(slack: FakeSlack) {
   s.addChannel(ALICE, { id: 'D0ALICE', kind: 'im', members: [BOT_USER, ALICE], imUser: ALICE });
   s.addChannel('huge', { id: 'C0HUGE', members: [BOT_USER, ALICE] });
 
-  s.addMessage('C111', `Deploy plan for <#C222|ops>, cc <@${BOB}>: see <https://docs.example.com/deploy|the runbook>`, {
-    ts: THREAD_TS,
-    user: ALICE,
-  });
+  s.addMessage(
+    'C111',
+    `Deploy plan for <#C222|ops>, cc <@${BOB}>: see <https://docs.example.com/deploy|the runbook>`,
+    {
+      ts: THREAD_TS,
+      user: ALICE,
+    },
+  );
   s.addReply('C111', THREAD_TS, 'Looks good to me', { user: BOB });
-  s.addReply('C111', THREAD_TS, `<@${ALICE}> shipped, also posted to channel`, { user: CAROL, broadcast: true });
+  s.addReply('C111', THREAD_TS, `<@${ALICE}> shipped, also posted to channel`, {
+    user: CAROL,
+    broadcast: true,
+  });
   s.addMessage('C111', HOSTILE_TEXT, { user: 'U0GONE' });
   s.addMessage('C111', 'Status: green :white_check_mark: <https://status.example.com>', {
     user: BOT_USER,
@@ -113,15 +139,18 @@ export function seedScene(slack: FakeSlack) {
   s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
   s.addMessage('C0OUT', 'the bot is not here', { user: BOB });
   for (let i = 0; i < 60; i++)
-    s.addMessage('C0HUGE', `${i} ${'x'.repeat(HUGE_MESSAGE_BYTES - 8)}`, { ts: slackTs(1_700_050_000 + i, 100), user: ALICE });
+    s.addMessage('C0HUGE', `${i} ${'x'.repeat(HUGE_MESSAGE_BYTES - 8)}`, {
+      ts: slackTs(1_700_050_000 + i, 100),
+      user: ALICE,
+    });
 
   // SL-07: history of C0SCOPE answers missing_scope (as for a token without channels:history).
-  slack.fail({
-    method: 'conversations.history',
-    match: (_req, args) => args.channel === 'C0SCOPE',
-    error: 'missing_scope',
-    extra: { needed: 'channels:history', provided: BOT_SCOPES.filter((x) => x !== 'channels:history').join(',') },
-    times: Number.POSITIVE_INFINITY,
-  });
+  s.channel('C0SCOPE').errors = {
+    'conversations.history': {
+      error: 'missing_scope',
+      needed: 'channels:history',
+      provided: BOT_SCOPES.filter((x) => x !== 'channels:history').join(','),
+    },
+  };
   return { threadTs: THREAD_TS, botToken: BOT_TOKEN, userToken: USER_TOKEN };
 }

@@ -38,6 +38,8 @@ export interface ChannelRecord {
   imUser?: string;
   /** Top-level messages (thread broadcasts included), oldest first. */
   messages: MessageRecord[];
+  /** Errors a method answers for this conversation whatever the token (method → `{error, ...extra}`); survive `resetFaults`. */
+  errors?: Record<string, { error: string } & Record<string, unknown>>;
 }
 
 /** A message; a thread parent holds its replies. */
@@ -161,7 +163,11 @@ export class SlackState {
   /** Adds `token` for `userId` (kind from its prefix: `xoxb-` bot, otherwise user). */
   addToken(token: string, userId: string, scopes?: string[]): TokenRecord {
     const kind = token.startsWith('xoxb-') ? 'bot' : 'user';
-    const record: TokenRecord = { userId, kind, scopes: scopes ?? (kind === 'bot' ? BOT_SCOPES : USER_SCOPES) };
+    const record: TokenRecord = {
+      userId,
+      kind,
+      scopes: scopes ?? (kind === 'bot' ? BOT_SCOPES : USER_SCOPES),
+    };
     this.tokens.set(token, record);
     return record;
   }
