@@ -1,8 +1,9 @@
 // Generates test-harness/specs/slack from @slack/web-api's own response types: one closed JSON
 // Schema per Web API method the fake Slack serves (ts-json-schema-generator over
 // dist/types/response/<Type>.d.ts) and methods.json, every method name of the client's method tree
-// (walked on `new WebClient()`). Run: `node test-harness/scripts/slack-schemas.mjs` (`--check`
-// exits 1 when the committed files differ). See specs/slack/SOURCE.md.
+// (walked on `new WebClient()`), formatted by the repository's Biome. Run:
+// `node test-harness/scripts/slack-schemas.mjs`, then `git diff` shows what changed. See specs/slack/SOURCE.md.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -111,22 +112,7 @@ files['methods.json'] = `${JSON.stringify(
   2,
 )}\n`;
 
-if (process.argv.includes('--check')) {
-  const stale = Object.entries(files).filter(([name, text]) => {
-    try {
-      return readFileSync(join(out, name), 'utf8') !== text;
-    } catch {
-      return true;
-    }
-  });
-  if (stale.length) {
-    process.stderr.write(
-      `stale: ${stale.map(([n]) => n).join(', ')} (run node test-harness/scripts/slack-schemas.mjs)\n`,
-    );
-    process.exit(1);
-  }
-} else {
-  mkdirSync(out, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
-  process.stderr.write(`wrote ${Object.keys(files).length} files to ${out}\n`);
-}
+mkdirSync(out, { recursive: true });
+for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
+execFileSync('npx', ['biome', 'format', '--write', out], { stdio: 'ignore' });
+process.stderr.write(`wrote ${Object.keys(files).length} files to ${out}\n`);
