@@ -162,7 +162,12 @@ describe('fake Slack through @slack/web-api', () => {
     const parent = eng.messages?.find((m) => m.ts === THREAD_TS);
     expect(parent).toMatchObject({ reply_count: 2, thread_ts: THREAD_TS, user: ALICE });
     expect(parent?.text).toContain('<#C222|ops>');
-    expect(eng.messages?.some((m) => m.text?.includes('also posted to channel'))).toBe(true); // broadcast
+    const broadcast = eng.messages?.find((m) => m.text?.includes('also posted to channel'));
+    expect(broadcast).toMatchObject({
+      subtype: 'thread_broadcast',
+      thread_ts: THREAD_TS,
+      root: { ts: THREAD_TS },
+    });
   });
 
   it('conversations.history refuses as Slack does: not_in_channel, missing_scope with needed/provided', async () => {
@@ -353,6 +358,11 @@ describe('fake Slack through @slack/web-api', () => {
     slack.throttle({ method: 'users.info', retryAfter: 600 });
     expect((await failure(strict.users.info({ user: ALICE }))).retryAfter).toBe(600);
     expect((await strict.users.info({ user: ALICE })).ok).toBe(true);
+    slack.slow('users.info', 300);
+    const started = Date.now();
+    await strict.users.info({ user: ALICE });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    slack.resetFaults();
   });
 
   it('serves huge pages (byte bounds), GET with a query string, JSON bodies and unknown_method', async () => {
@@ -370,6 +380,12 @@ describe('fake Slack through @slack/web-api', () => {
     });
     expect(((await json.json()) as { ok: boolean }).ok).toBe(true);
     expect(slack.calls('chat.postMessage').at(-1)?.unfurl_links).toBe(false);
+    const bare = await fetch(`${slack.apiUrl}auth.test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BOT_TOKEN}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(await bare.json()).toMatchObject({ ok: true, warning: 'missing_charset' });
     const unknown = await fetch(`${slack.apiUrl}nope.nothing`, {
       method: 'POST',
       headers: { authorization: `Bearer ${BOT_TOKEN}` },

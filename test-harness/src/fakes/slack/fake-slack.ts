@@ -116,7 +116,9 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
   /** Registers Web API method `name` (GET and POST `/<name>`); `scopes` are what `x-accepted-oauth-scopes` names. */
   method(name: string, handler: SlackHandler, scopes: string[] = []): this {
     this.scopes.set(name, scopes);
-    const wrapped = async (req: FakeRequest, who: SlackCaller): Promise<FakeReply> => {
+    const wrapped = async (req: FakeRequest, who: SlackCaller): Promise<FakeReply> =>
+      withCharsetWarning(req, await answer(req, who));
+    const answer = async (req: FakeRequest, who: SlackCaller): Promise<FakeReply> => {
       const args = slackArgs(req);
       const limited = this.limited(name);
       if (limited) return limited;
@@ -137,6 +139,12 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
     };
     this.route('POST', `/${name}`, wrapped);
     this.route('GET', `/${name}`, wrapped);
+    return this;
+  }
+
+  /** Delays every call of `method` by `ms` (a slow `users.list` page on a big workspace). */
+  slow(method: string, ms: number): this {
+    this.api.latency(ms, { path: `/${method}` });
     return this;
   }
 
@@ -216,6 +224,20 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
     const oldest = window.calls[0] ?? now;
     return ratelimited(Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000)));
   }
+}
+
+/**
+ * As Slack does, a successful answer to a JSON body whose content type names no charset carries
+ * `warning: "missing_charset"` (still `ok: true`).
+ */
+function withCharsetWarning(req: FakeRequest, reply: FakeReply): FakeReply {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const body = reply.body as { ok?: boolean; warning?: string } | undefined;
+  if (!type.startsWith('application/json') || type.includes('charset') || body?.ok !== true) return reply;
+  return {
+    ...reply,
+    body: { ...body, warning: body.warning ? `${body.warning},missing_charset` : 'missing_charset' },
+  };
 }
 
 /** Slack's rate-limited answer: 429, `Retry-After` seconds, `{ok:false,error:"ratelimited"}`. */

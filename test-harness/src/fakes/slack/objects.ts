@@ -107,11 +107,29 @@ export function userObject(u: UserRecord, state: SlackState): Json {
   };
 }
 
+/** Thread fields of a parent: `thread_ts`, `reply_count`, `reply_users(_count)`, `latest_reply`. */
+function threadFields(m: MessageRecord): Json {
+  const users = [...new Set(m.replies.map((r) => r.user))];
+  return {
+    thread_ts: m.ts,
+    reply_count: m.replies.length,
+    reply_users: users,
+    reply_users_count: users.length,
+    latest_reply: m.replies.at(-1)?.ts,
+  };
+}
+
 /**
- * A message as conversations.history / replies answer it: thread parents carry `reply_count`,
- * `reply_users`, `latest_reply`; replies `thread_ts` and `parent_user_id`.
+ * A message as conversations.history / replies / chat.postMessage answer it: thread parents carry
+ * the thread fields, replies `thread_ts` and `parent_user_id`; in history (`inHistory`) a reply
+ * also sent to the channel is Slack's `thread_broadcast` with the parent as `root` (the replies
+ * type has no `subtype`, so there it is a plain reply).
  */
-export function messageObject(m: MessageRecord, state: SlackState, parent?: MessageRecord): Json {
+export function messageObject(
+  m: MessageRecord,
+  state: SlackState,
+  o: { parent?: MessageRecord | undefined; inHistory?: boolean } = {},
+): Json {
   const author = state.users.get(m.user);
   const out: Json = {
     type: 'message',
@@ -121,17 +139,20 @@ export function messageObject(m: MessageRecord, state: SlackState, parent?: Mess
     team: state.team.id,
     ...(author?.botId ? { bot_id: author.botId, app_id: state.appId } : {}),
   };
-  if (m.replies.length) {
-    out.thread_ts = m.ts;
-    out.reply_count = m.replies.length;
-    out.reply_users = [...new Set(m.replies.map((r) => r.user))];
-    out.reply_users_count = (out.reply_users as string[]).length;
-    out.latest_reply = m.replies.at(-1)?.ts;
-    out.is_locked = false;
-    out.subscribed = false;
-  } else if (m.threadTs && m.threadTs !== m.ts) {
+  if (m.replies.length) Object.assign(out, threadFields(m), { is_locked: false, subscribed: false });
+  else if (m.threadTs && m.threadTs !== m.ts) {
     out.thread_ts = m.threadTs;
-    if (parent) out.parent_user_id = parent.user;
+    if (o.parent) out.parent_user_id = o.parent.user;
+    if (o.inHistory && m.broadcast && o.parent) {
+      out.subtype = 'thread_broadcast';
+      out.root = {
+        type: 'message',
+        text: o.parent.text,
+        ts: o.parent.ts,
+        ...threadFields(o.parent),
+        subscribed: false,
+      };
+    }
   }
   if (m.reactions.size)
     out.reactions = [...m.reactions].map(([name, users]) => ({ name, users, count: users.length }));

@@ -17,7 +17,9 @@ export function registerChatRoutes(slack: FakeSlack): void {
     'chat.postMessage',
     (_req, args, who) => {
       requireScopes(who, ['chat:write']);
-      const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      // chat.postMessage alone also takes a channel name ("#random" or "random"), as Slack documents.
+      const asked = need(args, 'channel', 'channel_not_found');
+      const c = visibleChannel(slack, state.channelByName(asked)?.id ?? asked, who);
       if (!c.members.has(who.user.id)) fail('not_in_channel');
       if (c.archived) fail('is_archived');
       const text = str(args, 'text');
@@ -39,7 +41,7 @@ export function registerChatRoutes(slack: FakeSlack): void {
           ok: true,
           channel: c.id,
           ts: message.ts,
-          message: messageObject(message, state, parent),
+          message: messageObject(message, state, { parent }),
         },
       };
     },

@@ -86,6 +86,9 @@ function inWindow(list: MessageRecord[], args: SlackArgs): MessageRecord[] {
 
 const invalidCursor = () => slackError('invalid_cursor');
 
+/** The thread parent of reply `m` in `c`. */
+const parentOf = (c: ChannelRecord, m: MessageRecord) => c.messages.find((p) => p.ts === m.threadTs);
+
 export function registerConversationRoutes(slack: FakeSlack): void {
   const { state } = slack;
 
@@ -143,7 +146,9 @@ export function registerConversationRoutes(slack: FakeSlack): void {
       return {
         body: {
           ok: true,
-          messages: page.items.map((m) => messageObject(m, state)),
+          messages: page.items.map((m) =>
+            messageObject(m, state, { parent: m.broadcast ? parentOf(c, m) : undefined, inHistory: true }),
+          ),
           has_more: page.next !== undefined,
           pin_count: 0,
           channel_actions_count: 0,
@@ -173,7 +178,10 @@ export function registerConversationRoutes(slack: FakeSlack): void {
       return {
         body: {
           ok: true,
-          messages: [messageObject(parent, state), ...page.items.map((r) => messageObject(r, state, parent))],
+          messages: [
+            messageObject(parent, state),
+            ...page.items.map((r) => messageObject(r, state, { parent })),
+          ],
           has_more: page.next !== undefined,
           ...(page.next ? { response_metadata: { next_cursor: page.next } } : {}),
         },
