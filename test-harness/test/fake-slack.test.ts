@@ -208,6 +208,20 @@ describe('fake Slack through @slack/web-api', () => {
       cursor = page.response_metadata?.next_cursor || undefined;
     } while (cursor);
     expect(got).toEqual(replies);
+    slack.repliesParent = 'first-page';
+    const firstPage = await bot.conversations.replies({
+      channel: 'C0BULK',
+      ts: '1690000000.000100',
+      limit: 100,
+    });
+    const next = await bot.conversations.replies({
+      channel: 'C0BULK',
+      ts: '1690000000.000100',
+      limit: 100,
+      cursor: firstPage.response_metadata?.next_cursor ?? '',
+    });
+    expect(next.messages?.[0]?.ts).toBe(replies[99]);
+    slack.repliesParent = 'every-page';
     expect((await failure(bot.conversations.replies({ channel: 'C111', ts: '1.000000' }))).data?.error).toBe(
       'thread_not_found',
     );

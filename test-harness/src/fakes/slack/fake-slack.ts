@@ -79,6 +79,12 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
   readonly state: SlackState;
   /** conversations.history / replies: largest (and default) page in messages, when capped. */
   messageLimitCap: number | undefined;
+  /**
+   * Where conversations.replies puts the thread parent: on every page (default; also when it is
+   * older than `oldest`) or on the first page only. Reports differ on what Slack does on cursor
+   * pages, so a client should pass with both.
+   */
+  repliesParent: 'every-page' | 'first-page' = 'every-page';
   private readonly staged: Array<StagedReply & { left: number }> = [];
   private readonly windows = new Map<string, Window>();
   private readonly scopes = new Map<string, string[]>();

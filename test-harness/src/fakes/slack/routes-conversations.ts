@@ -168,7 +168,8 @@ export function registerConversationRoutes(slack: FakeSlack): void {
       const ts = need(args, 'ts', 'thread_not_found');
       const parent = c.messages.find((m) => m.ts === ts && !(m.threadTs && m.threadTs !== m.ts));
       if (!parent) fail('thread_not_found');
-      // As Slack does, the parent leads every page; the cursor walks the replies.
+      // The parent leads every page (or only the first: slack.repliesParent); the cursor walks the replies.
+      const lead = slack.repliesParent === 'every-page' || !str(args, 'cursor');
       const page = cursorPage(inWindow(parent.replies, args), {
         cursor: str(args, 'cursor'),
         limit: Math.max(1, messageLimit(slack, args, 1000, 1000) - 1),
@@ -179,7 +180,7 @@ export function registerConversationRoutes(slack: FakeSlack): void {
         body: {
           ok: true,
           messages: [
-            messageObject(parent, state),
+            ...(lead ? [messageObject(parent, state)] : []),
             ...page.items.map((r) => messageObject(r, state, { parent })),
           ],
           has_more: page.next !== undefined,
