@@ -420,6 +420,15 @@ describe('fake Slack against @slack/web-api response types', () => {
     expect(slackSpec().declaredStatuses('GET', '/users.info')).toEqual(['200']);
   });
 
+  it('the committed schemas are those of the installed @slack/web-api and generator (else regenerate)', () => {
+    const list = JSON.parse(readFileSync(join(SLACK_SPECS, 'methods.json'), 'utf8'));
+    const version = (name: string) =>
+      JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', name, 'package.json'), 'utf8'))
+        .version;
+    expect(list.package).toBe(`@slack/web-api@${version('@slack/web-api')}`);
+    expect(list.generator).toBe(`ts-json-schema-generator@${version('ts-json-schema-generator')}`);
+  });
+
   it('the committed schemas are closed: every object lists its properties, extra fields refused', () => {
     const schema = JSON.parse(readFileSync(join(SLACK_SPECS, 'conversations.history.json'), 'utf8'));
     expect(schema.additionalProperties).toBe(false);
