@@ -1,0 +1,74 @@
+// chat.postMessage, chat.getPermalink and reactions.add of the fake Slack: posting only where the
+// caller is a member (`not_in_channel`), threads (`thread_ts`, `reply_broadcast`), what was asked
+// of unfurling recorded on the message, permalinks, and reactions with Slack's refusals.
+import type { FakeSlack } from './fake-slack.js';
+import { bool, fail, need, requireScopes, str } from './http.js';
+import { messageObject, permalink } from './objects.js';
+import { joinedChannel, visibleChannel } from './routes-conversations.js';
+import type { MessageRecord } from './state.js';
+
+/** Slack refuses message text longer than this (`msg_too_long`). */
+export const MAX_MESSAGE_CHARS = 40_000;
+
+export function registerChatRoutes(slack: FakeSlack): void {
+  const { state } = slack;
+
+  slack.method(
+    'chat.postMessage',
+    (_req, args, who) => {
+      requireScopes(who, ['chat:write']);
+      // chat.postMessage alone also takes a channel name ("#random" or "random"), as Slack documents.
+      const asked = need(args, 'channel', 'channel_not_found');
+      const c = visibleChannel(slack, state.channelByName(asked)?.id ?? asked, who);
+      if (!c.members.has(who.user.id)) fail('not_in_channel');
+      if (c.archived) fail('is_archived');
+      const text = str(args, 'text');
+      if (!text && !str(args, 'blocks') && !str(args, 'attachments')) fail('no_text');
+      if (text && text.length > MAX_MESSAGE_CHARS) fail('msg_too_long');
+      const threadTs = str(args, 'thread_ts');
+      const parent = threadTs ? c.messages.find((m) => m.ts === threadTs) : undefined;
+      let message: MessageRecord;
+      if (parent)
+        message = state.addReply(c.id, parent.ts, text ?? '', {
+          user: who.user.id,
+          broadcast: bool(args, 'reply_broadcast', false),
+        });
+      else message = state.addMessage(c.id, text ?? '', { user: who.user.id });
+      message.unfurlLinks = bool(args, 'unfurl_links', true);
+      message.unfurlMedia = bool(args, 'unfurl_media', true);
+      return {
+        body: {
+          ok: true,
+          channel: c.id,
+          ts: message.ts,
+          message: messageObject(message, state, { parent }),
+        },
+      };
+    },
+    ['chat:write'],
+  );
+
+  slack.method('chat.getPermalink', (_req, args, who) => {
+    const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+    const m = state.findMessage(c, need(args, 'message_ts', 'message_not_found'));
+    if (!m) fail('message_not_found');
+    return { body: { ok: true, channel: c.id, permalink: permalink(state, c, m) } };
+  });
+
+  slack.method(
+    'reactions.add',
+    (_req, args, who) => {
+      requireScopes(who, ['reactions:write']);
+      const c = joinedChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      const m = state.findMessage(c, need(args, 'timestamp', 'no_item_specified'));
+      if (!m) fail('message_not_found');
+      const name = need(args, 'name', 'invalid_name');
+      if (!/^[a-z0-9_+'-]+$/.test(name)) fail('invalid_name');
+      const users = m.reactions.get(name) ?? [];
+      if (users.includes(who.user.id)) fail('already_reacted');
+      m.reactions.set(name, [...users, who.user.id]);
+      return { body: { ok: true } };
+    },
+    ['reactions:write'],
+  );
+}
