@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
+import { leanJsonSchema } from './lean-schema.js';
 
 type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 
@@ -7,7 +8,8 @@ type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 type JsonSchemaHook = { input: JsonSchemaOf; output: JsonSchemaOf };
 
 /**
- * `std.jsonSchema` with each conversion done once. The SDK derives a tool's JSON Schema from its
+ * `std.jsonSchema` with each conversion done once, and made lean and portable for the model
+ * ({@link leanJsonSchema}: no `$schema`, no meaningless bounds, no type arrays, no `const`). The SDK derives a tool's JSON Schema from its
  * zod schema on every `tools/list` (tens of ms for a server with many tools; the conformance
  * harness lists tools after every hostile call); the JSON derives from an immutable schema, so it
  * cannot go stale. A copy is handed out each time: the SDK spreads or wraps what it gets.
@@ -20,7 +22,7 @@ function memoised(jsonSchema: JsonSchemaHook): JsonSchemaHook {
       const key = `${io} ${options.target}`;
       let json = memo.get(key);
       if (!json) {
-        json = jsonSchema[io](options);
+        json = leanJsonSchema(jsonSchema[io](options));
         memo.set(key, json);
       }
       return structuredClone(json);
