@@ -57,6 +57,7 @@ describe('checkServer on the good fixture', () => {
     expect(good.checks.map((c) => c.id)).toEqual([
       'CONNECT',
       'META',
+      'PORT',
       'ALL-01',
       'ALL-02',
       'ALL-03',
@@ -67,7 +68,7 @@ describe('checkServer on the good fixture', () => {
     ]);
     expect(good.checks.every((c) => !c.skipped)).toBe(true);
   });
-  it.each(['META', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08'])('%s passes', (id) =>
+  it.each(['META', 'PORT', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08'])('%s passes', (id) =>
     passes(id),
   );
   it('ALL-05 walked every page of every list', () => {

@@ -10,6 +10,11 @@ import { safeString, z } from '@refmcp/shared/schema';
 export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
 /** Repository names: letters, digits, ".", "-", "_"; not "." or "..". */
 export const REPO_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
+/**
+ * REPO_PATTERN without its lookahead, for the advertised schema: RE2-style engines (Go, Rust,
+ * Gemini) have no lookaround. "." and ".." are refused by the server (repoSchema's refine).
+ */
+export const REPO_CHARS = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
  * `git check-ref-format` rules for one branch name (git-check-ref-format(1)): no control
@@ -49,7 +54,8 @@ export const owner = () => ownerSchema(0);
 
 const repoSchema = once((_: 0) =>
   safeString({ max: 100 })
-    .regex(REPO_PATTERN, 'must be a repository name (letters, digits, ".", "-", "_")')
+    .regex(REPO_CHARS, 'must be a repository name (letters, digits, ".", "-", "_")')
+    .refine((name) => REPO_PATTERN.test(name), { message: 'must be a repository name, not "." or ".."' })
     .describe('Repository name'),
 );
 export const repo = () => repoSchema(0);

@@ -6,6 +6,8 @@
  * strict zod schema, so a bound or a lookaround dropped here is still enforced there.
  */
 
+import { ADVERTISED } from '../schema.js';
+
 type Json = Record<string, unknown>;
 
 /**
@@ -16,6 +18,12 @@ const MEANINGLESS_BOUND = 2 ** 31 - 1;
 const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
 /** Lower bounds of zero on lengths and counts: every length already is ≥ 0. */
 const ZERO_FLOORS = ['minLength', 'minItems', 'minProperties'] as const;
+/**
+ * Upper bounds on lengths and counts no model call comes near (a 4096-character path, a
+ * 100000-character SQL text): guards against abuse, enforced by the server, noise to the model.
+ */
+const GUARD_LIMIT = 1000;
+const GUARDS = ['maxLength', 'maxItems', 'maxProperties'] as const;
 
 /** Keywords whose value is one subschema, and those whose value is a list or a map of them. */
 const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'] as const;
@@ -41,9 +49,11 @@ const typeOfValue = (value: unknown): string | undefined => {
 
 /**
  * A lean, portable copy of a tool's JSON Schema (zod's draft-2020-12 output), for `tools/list`:
+ * - a node marked with `advertisedAs` (shared/schema) replaced by its advertised form;
  * - no `$schema` (MCP's default dialect is 2020-12; Gemini refuses the keyword);
  * - no bounds that mean nothing to a model: `minimum`/`maximum` at or beyond ±(2^31 − 1), zero
- *   floors on `minLength`/`minItems`/`minProperties`;
+ *   floors on `minLength`/`minItems`/`minProperties`, abuse guards of 1000 or more on
+ *   `maxLength`/`maxItems`/`maxProperties` (the server enforces all of them);
  * - `const: v` spelled `enum: [v]` with the value's `type` (hosts that drop `const` keep `enum`);
  * - a type array `type: [T, "null"]` spelled `anyOf: [{type: T, …}, {type: "null"}]`, the
  *   description staying outside — the form `@modelcontextprotocol/inspector --strict` accepts
@@ -59,7 +69,16 @@ export function leanJsonSchema(schema: Json): Json {
 
 function lean(node: unknown): unknown {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-  const src = node as Json;
+  let src = node as Json;
+  const advertised = src[ADVERTISED];
+  if (typeof advertised === 'object' && advertised !== null) {
+    const { description, title } = src;
+    src = {
+      ...(title !== undefined ? { title } : {}),
+      ...(description !== undefined ? { description } : {}),
+      ...(advertised as Json),
+    };
+  }
   const out: Json = {};
   for (const [key, value] of Object.entries(src)) {
     if (key === '$schema') continue;
@@ -67,6 +86,8 @@ function lean(node: unknown): unknown {
       if (Math.abs(value) >= MEANINGLESS_BOUND) continue;
     }
     if ((ZERO_FLOORS as readonly string[]).includes(key) && value === 0) continue;
+    if ((GUARDS as readonly string[]).includes(key) && typeof value === 'number' && value >= GUARD_LIMIT)
+      continue;
     if ((ONE as readonly string[]).includes(key)) out[key] = lean(value);
     else if ((LIST as readonly string[]).includes(key) && Array.isArray(value)) out[key] = value.map(lean);
     else if ((MAP as readonly string[]).includes(key) && typeof value === 'object' && value !== null)

@@ -145,26 +145,26 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('The review action to perform'),
         comments: z
           .array(
-            z.union([
-              z.strictObject({
+            z
+              .strictObject({
                 path: arg.repoPath('The relative path to the file being commented on'),
                 position: z
                   .number()
                   .int()
                   .min(1)
+                  .optional()
                   .describe('The position in the diff where you want to add a review comment'),
-                body: arg.text('Text of the review comment'),
-              }),
-              z.strictObject({
-                path: arg.repoPath('The relative path to the file being commented on'),
                 line: z
                   .number()
                   .int()
                   .min(1)
+                  .optional()
                   .describe('The line number in the file where you want to add a review comment'),
                 body: arg.text('Text of the review comment'),
+              })
+              .refine((c) => (c.position === undefined) !== (c.line === undefined), {
+                message: 'give either position or line, not both and not neither',
               }),
-            ]),
           )
           .max(100)
           .optional()

@@ -3,7 +3,7 @@
  * (writes; only with --allow-writes, never with --read-only).
  */
 import { createHash } from 'node:crypto';
-import { cursorString, safeString, z } from '@refmcp/shared/schema';
+import { advertisedAs, cursorString, safeString, z } from '@refmcp/shared/schema';
 import {
   decodeCursor,
   defineTool,
@@ -26,14 +26,24 @@ export const sqlArg = (what: string) =>
     .describe(what)
     .meta({ examples: ['SELECT 1'] });
 
-/** A $n parameter: JSON scalars (arrays and objects are passed as JSON text for json/jsonb columns). */
-export const paramsArg = z
-  .array(z.union([safeString({ max: MAX_SQL }), z.number(), z.boolean(), z.null()]))
-  .max(1000)
+/**
+ * The $n parameters. Advertised as strings, the one form every host accepts without a union:
+ * PostgreSQL reads each as text in the type the statement gives its placeholder, exactly as the
+ * driver sends numbers and booleans anyway. JSON numbers, booleans and null are still accepted.
+ */
+export const paramsArg = advertisedAs(
+  z.array(z.union([safeString({ max: MAX_SQL }), z.number(), z.boolean(), z.null()])).max(1000),
+  { type: 'array', items: { type: 'string' } },
+)
   .optional()
   .describe(
-    'Values for the placeholders $1, $2, … in order (strings, numbers, booleans, null); sent separately from the SQL, never spliced into it. Pass big integers and exact decimals as strings.',
+    "Values for $1, $2, … in order, as text, never spliced into the SQL (cast where the type is unclear: $1::int). For NULL write NULL or NULLIF($1, '').",
   );
+
+/** Any JSON value, spelled with a type on every branch (Inspector --strict warns on a bare {}). */
+const jsonValue = advertisedAs(z.unknown(), {
+  anyOf: ['string', 'number', 'boolean', 'null', 'object', 'array'].map((type) => ({ type })),
+});
 
 const column = z.object({
   name: z.string(),
@@ -43,7 +53,7 @@ const column = z.object({
 const pageOutput = z.object({
   columns: z.array(column),
   rows: z
-    .array(z.array(z.unknown()))
+    .array(z.array(jsonValue))
     .describe(
       'Rows as arrays in column order. bigint/numeric/money: strings; dates and times: PostgreSQL text; bytea: base64; json/jsonb: JSON values.',
     ),

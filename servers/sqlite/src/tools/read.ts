@@ -16,7 +16,16 @@ import type { Config } from '../config.js';
 import type { PlanStep, RowsResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows, visibleJson } from '../render.js';
-import { budgetOf, paramsArg, rowsShape, SAME_QUERY, sqlArg, VALUE_ENCODING } from './schemas.js';
+import {
+  bindings,
+  budgetOf,
+  namedParamsArg,
+  paramsArg,
+  rowsShape,
+  SAME_QUERY,
+  sqlArg,
+  VALUE_ENCODING,
+} from './schemas.js';
 
 /** One sentence on what this server may do, for tool descriptions. */
 export function modeSentence(config: Config): string {
@@ -62,6 +71,7 @@ export function readTools(config: Config): ToolDefinition[] {
     inputSchema: z.strictObject({
       query: sqlArg('One SQL statement that reads, e.g. SELECT name FROM users WHERE id = ?'),
       params: paramsArg,
+      named_params: namedParamsArg,
       cursor: cursorString().optional(),
     }),
     outputSchema: z.object({
@@ -74,7 +84,8 @@ export function readTools(config: Config): ToolDefinition[] {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (args, { signal }) => {
-      const key = queryKey('read_query', [args.query, args.params ?? null]);
+      const params = bindings(args);
+      const key = queryKey('read_query', [args.query, params ?? null]);
       const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key, SAME_QUERY)?.o ?? 0);
       if (!Number.isSafeInteger(offset) || offset < 0) {
         throw new ToolError('cursor: not a cursor this server issued; pass the exact nextCursor value');
@@ -82,7 +93,7 @@ export function readTools(config: Config): ToolDefinition[] {
       let page: RowsResult;
       try {
         const result = await config.pool.read(
-          { op: 'query', sql: args.query, params: args.params, offset, budget: budgetOf(config) },
+          { op: 'query', sql: args.query, params, offset, budget: budgetOf(config) },
           signal,
         );
         if (result.op !== 'query') throw new Error(`unexpected ${result.op} result`);
@@ -118,6 +129,7 @@ export function readTools(config: Config): ToolDefinition[] {
     inputSchema: z.strictObject({
       query: sqlArg('The one SQL statement to explain (without EXPLAIN).'),
       params: paramsArg,
+      named_params: namedParamsArg,
     }),
     outputSchema: z.object({
       plan: z.array(z.object({ id: z.number(), parent: z.number(), detail: z.string() })),
@@ -129,7 +141,7 @@ export function readTools(config: Config): ToolDefinition[] {
       let truncated: boolean;
       try {
         const result = await config.pool.read(
-          { op: 'explain', sql: args.query, params: args.params, budget: budgetOf(config) },
+          { op: 'explain', sql: args.query, params: bindings(args), budget: budgetOf(config) },
           signal,
         );
         if (result.op !== 'explain') throw new Error(`unexpected ${result.op} result`);

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { Params, WriteResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows } from '../render.js';
-import { budgetOf, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
+import { bindings, budgetOf, namedParamsArg, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
 
 const writeOutput = z.object({
   changes: z.number().describe('Rows inserted, updated or deleted by the statement.'),
@@ -80,10 +80,11 @@ export function writeTools(config: Config): ToolDefinition[] {
     inputSchema: z.strictObject({
       query: sqlArg('One SQL statement that changes data, e.g. UPDATE users SET name = ? WHERE id = ?'),
       params: paramsArg,
+      named_params: namedParamsArg,
     }),
     outputSchema: writeOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    handler: (args, ctx) => run(args.query, args.params, false, ctx),
+    handler: (args, ctx) => run(args.query, bindings(args), false, ctx),
   });
 
   const createTable = defineTool({
