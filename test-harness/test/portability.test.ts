@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   inputSchemaPortabilityProblems,
   outputSchemaStrictProblems,
-  toolPortabilityProblems,
   toOpenAiStrict,
+  toolPortabilityProblems,
 } from '../src/index.js';
 
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({

@@ -4,7 +4,7 @@
  * segment (no "." / ".."), plus the numbers and page arguments every tool shares. Messages name
  * what is allowed, and zod puts the argument's name in front.
  */
-import { safeString, z } from '@refmcp/shared/schema';
+import { advertisedAs, safeString, z } from '@refmcp/shared/schema';
 
 /** GitHub logins: letters, digits, "-" (and "_" on Enterprise Managed Users), ≤ 100 here. */
 export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
@@ -45,18 +45,26 @@ function once<K, V>(make: (key: K) => V): (key: K) => V {
   };
 }
 
+// owner and repo are advertised as plain strings (a model knows GitHub's names; 37 tools × two
+// patterns were a fifth of the server's tools/list); the server still checks both patterns.
 const ownerSchema = once((_: 0) =>
-  safeString({ max: 100 })
-    .regex(OWNER_PATTERN, 'must be a GitHub user or organization name (letters, digits, "-", "_")')
-    .describe('Repository owner (username or organization)'),
+  advertisedAs(
+    safeString({ max: 100 }).regex(
+      OWNER_PATTERN,
+      'must be a GitHub user or organization name (letters, digits, "-", "_")',
+    ),
+    { type: 'string' },
+  ).describe('Repository owner (user or organization)'),
 );
 export const owner = () => ownerSchema(0);
 
 const repoSchema = once((_: 0) =>
-  safeString({ max: 100 })
-    .regex(REPO_CHARS, 'must be a repository name (letters, digits, ".", "-", "_")')
-    .refine((name) => REPO_PATTERN.test(name), { message: 'must be a repository name, not "." or ".."' })
-    .describe('Repository name'),
+  advertisedAs(
+    safeString({ max: 100 })
+      .regex(REPO_CHARS, 'must be a repository name (letters, digits, ".", "-", "_")')
+      .refine((name) => REPO_PATTERN.test(name), { message: 'must be a repository name, not "." or ".."' }),
+    { type: 'string', pattern: REPO_CHARS.source },
+  ).describe('Repository name'),
 );
 export const repo = () => repoSchema(0);
 
@@ -109,11 +117,10 @@ export const writePath = (description: string) =>
 export const number = (description: string) =>
   z.number().int().min(1).max(2_147_483_647).describe(description);
 
-export const page = () =>
-  z.number().int().min(1).max(10_000).optional().describe('Page number, from 1 (default 1)');
+export const page = () => z.number().int().min(1).max(10_000).optional().describe('Page, from 1 (default 1)');
 
 export const perPage = (max = 100) =>
-  z.number().int().min(1).max(max).optional().describe(`Results per page (default 30, max ${max})`);
+  z.number().int().min(1).max(max).optional().describe('Results per page (default 30)');
 
 /** Free text written by the model (bodies, messages): bounded, no NUL/lone surrogates. */
 export const text = (description: string, max = 65_536) => safeString({ max }).describe(description);

@@ -38,7 +38,10 @@ describe('portable params', () => {
   });
 
   it('positional text values match integer columns by affinity; CAST and unhex say the rest', async () => {
-    const byId = await call(rw, 'read_query', { query: 'SELECT name FROM users WHERE id = ?', params: ['2'] });
+    const byId = await call(rw, 'read_query', {
+      query: 'SELECT name FROM users WHERE id = ?',
+      params: ['2'],
+    });
     expect(structured(byId)).toMatchObject({ rows: [['Ann']] });
     await call(rw, 'create_table', { query: 'CREATE TABLE p (v)' });
     const insert = await call(rw, 'write_query', {
@@ -46,7 +49,9 @@ describe('portable params', () => {
       params: ['9007199254740993', 'CAFE', ''],
     });
     expect(insert.isError, resultText(insert)).toBeFalsy();
-    const stored = await call(rw, 'read_query', { query: 'SELECT typeof(v), quote(v) FROM p ORDER BY rowid' });
+    const stored = await call(rw, 'read_query', {
+      query: 'SELECT typeof(v), quote(v) FROM p ORDER BY rowid',
+    });
     expect(structured(stored)).toMatchObject({
       rows: [
         ['integer', '9007199254740993'],
@@ -72,7 +77,9 @@ describe('portable params', () => {
       named_params: [{ name: 'a', value: '1' }],
     });
     expect(both.isError).toBe(true);
-    expect(resultText(both)).toContain('named_params: give params (for ?) or named_params (for :name), not both');
+    expect(resultText(both)).toContain(
+      'named_params: give params (for ?) or named_params (for :name), not both',
+    );
     const twice = await call(rw, 'explain_query', {
       query: 'SELECT :a',
       named_params: [

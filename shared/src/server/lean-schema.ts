@@ -19,11 +19,10 @@ const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as
 /** Lower bounds of zero on lengths and counts: every length already is ≥ 0. */
 const ZERO_FLOORS = ['minLength', 'minItems', 'minProperties'] as const;
 /**
- * Upper bounds on lengths and counts no model call comes near (a 4096-character path, a
- * 100000-character SQL text): guards against abuse, enforced by the server, noise to the model.
+ * Upper bounds no model call comes near (a 100-character name, a 4096-character path, 1000
+ * items): guards against abuse, enforced by the server, noise to the model.
  */
-const GUARD_LIMIT = 1000;
-const GUARDS = ['maxLength', 'maxItems', 'maxProperties'] as const;
+const GUARDS: Record<string, number> = { maxLength: 100, maxItems: 1000, maxProperties: 1000 };
 
 /** Keywords whose value is one subschema, and those whose value is a list or a map of them. */
 const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'] as const;
@@ -52,8 +51,8 @@ const typeOfValue = (value: unknown): string | undefined => {
  * - a node marked with `advertisedAs` (shared/schema) replaced by its advertised form;
  * - no `$schema` (MCP's default dialect is 2020-12; Gemini refuses the keyword);
  * - no bounds that mean nothing to a model: `minimum`/`maximum` at or beyond ±(2^31 − 1), zero
- *   floors on `minLength`/`minItems`/`minProperties`, abuse guards of 1000 or more on
- *   `maxLength`/`maxItems`/`maxProperties` (the server enforces all of them);
+ *   floors on `minLength`/`minItems`/`minProperties`, abuse guards (`maxLength` of 100 or more,
+ *   `maxItems`/`maxProperties` of 1000 or more) — the server enforces all of them;
  * - `const: v` spelled `enum: [v]` with the value's `type` (hosts that drop `const` keep `enum`);
  * - a type array `type: [T, "null"]` spelled `anyOf: [{type: T, …}, {type: "null"}]`, the
  *   description staying outside — the form `@modelcontextprotocol/inspector --strict` accepts
@@ -86,8 +85,8 @@ function lean(node: unknown): unknown {
       if (Math.abs(value) >= MEANINGLESS_BOUND) continue;
     }
     if ((ZERO_FLOORS as readonly string[]).includes(key) && value === 0) continue;
-    if ((GUARDS as readonly string[]).includes(key) && typeof value === 'number' && value >= GUARD_LIMIT)
-      continue;
+    const guard = GUARDS[key];
+    if (guard !== undefined && typeof value === 'number' && value >= guard) continue;
     if ((ONE as readonly string[]).includes(key)) out[key] = lean(value);
     else if ((LIST as readonly string[]).includes(key) && Array.isArray(value)) out[key] = value.map(lean);
     else if ((MAP as readonly string[]).includes(key) && typeof value === 'object' && value !== null)

@@ -193,7 +193,8 @@ export function toOpenAiStrict(schema: unknown): StrictConversion {
       problems.push(`${path}: no type`);
     if (Array.isArray(out.enum) && out.enum.length > OPENAI_MAX_ENUM)
       problems.push(`${path}: enum of ${out.enum.length} values (at most ${OPENAI_MAX_ENUM})`);
-    if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((sub, i) => convert(sub, `${path}/anyOf/${i}`, depth));
+    if (Array.isArray(out.anyOf))
+      out.anyOf = out.anyOf.map((sub, i) => convert(sub, `${path}/anyOf/${i}`, depth));
     if (out.items !== undefined) out.items = convert(out.items, `${path}/items`, depth + 1);
     if (typeof out.$defs === 'object' && out.$defs !== null)
       out.$defs = Object.fromEntries(
@@ -203,7 +204,9 @@ export function toOpenAiStrict(schema: unknown): StrictConversion {
     if (isObject) {
       if (out.additionalProperties !== false)
         problems.push(`${path}: object not closed (strict mode needs additionalProperties: false)`);
-      const props = (typeof out.properties === 'object' && out.properties !== null ? out.properties : {}) as Json;
+      const props = (
+        typeof out.properties === 'object' && out.properties !== null ? out.properties : {}
+      ) as Json;
       const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
       const converted: Json = {};
       for (const [name, sub] of Object.entries(props)) {
@@ -231,7 +234,8 @@ function nullable(schema: Json): Json {
     if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
     return out;
   }
-  if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
+  if (Array.isArray(schema.type))
+    return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
   const { description, ...rest } = schema;
   return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
 }
@@ -250,7 +254,8 @@ export function toolPortabilityProblems(tool: Tool): string[] {
 export async function checkPortability(ctx: CheckContext): Promise<CheckResult> {
   const tools = await ctx.tools();
   const details: string[] = [];
-  for (const tool of tools) for (const problem of toolPortabilityProblems(tool)) details.push(`${tool.name}: ${problem}`);
+  for (const tool of tools)
+    for (const problem of toolPortabilityProblems(tool)) details.push(`${tool.name}: ${problem}`);
   const ok = details.length === 0;
   details.push(tools.length === 0 ? 'server lists no tools' : `${tools.length} tool(s) checked`);
   return { id: 'PORT', name: 'portable schemas (any host, OpenAI strict, Inspector --strict)', ok, details };

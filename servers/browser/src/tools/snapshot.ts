@@ -12,14 +12,10 @@ import { activeTab, type Ctx, pageLine, snapshotLimits } from './context.js';
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 export const targetArg = (what: string) =>
-  safeString({ max: 4096, min: 1 }).describe(
-    `${what}: a ref from the latest browser_snapshot (e.g. "e12", "f1e3" inside a frame), or a unique CSS/Playwright selector`,
-  );
+  safeString({ max: 4096, min: 1 }).describe(`${what}: a ref from browser_snapshot, or a CSS selector`);
 
 export const elementArg = () =>
-  safeString({ max: 1000 })
-    .optional()
-    .describe('Human-readable description of the element (for the transcript; not used to find it)');
+  safeString({ max: 1000 }).optional().describe('What the element is, for the log (not used to find it)');
 
 export function snapshotTools(ctx: Ctx): ToolDefinition[] {
   const budget = ctx.config.maxSnapshotBytes;
@@ -27,7 +23,7 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
     name: 'browser_snapshot',
     title: 'Page snapshot',
     description:
-      'The current page as an accessibility snapshot: one line per element ("- role "name" [state] [ref=e12]") with refs for every actionable element — pass a ref as `target` to actions. ' +
+      'The current page as an accessibility snapshot: one line per element ("- role "name" [state] [ref=e12]"). Pass a ref (e12; f1e3 inside a frame) from the latest snapshot as `target` to actions, or a unique CSS/Playwright selector. ' +
       `Better than a screenshot for acting on the page. At most ${budget} bytes per call: a longer snapshot ends with a "[truncated: …]" line giving the offset to continue from; ` +
       'or narrow it with target (a region) or depth, or save it whole with filename (output directory). For reading text content prefer browser_read_markdown.',
     inputSchema: z.strictObject({

@@ -1,6 +1,7 @@
 /** Argument and result schemas shared by the SQL tools. */
-import { ToolError } from '@refmcp/shared/server';
+
 import { advertisedAs, safeString, z } from '@refmcp/shared/schema';
+import { ToolError } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { Budget, Params } from '../engine/protocol.js';
 import { int64Problem, type ParamValue } from '../sql/params.js';
@@ -89,9 +90,10 @@ export const namedParamsArg = z
  * old object form), or `named_params` as an object by name. Throws ToolError when both are given
  * or a name repeats.
  */
-export function bindings(args: { params?: Params; named_params?: { name: string; value: ParamValue }[] }):
-  | Params
-  | undefined {
+export function bindings(args: {
+  params?: Params;
+  named_params?: { name: string; value: ParamValue }[];
+}): Params | undefined {
   if (args.named_params === undefined) return args.params;
   if (args.params !== undefined)
     throw new ToolError('named_params: give params (for ?) or named_params (for :name), not both');

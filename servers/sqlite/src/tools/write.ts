@@ -9,7 +9,15 @@ import type { Config } from '../config.js';
 import type { Params, WriteResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows } from '../render.js';
-import { bindings, budgetOf, namedParamsArg, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
+import {
+  bindings,
+  budgetOf,
+  namedParamsArg,
+  paramsArg,
+  rowsShape,
+  sqlArg,
+  VALUE_ENCODING,
+} from './schemas.js';
 
 const writeOutput = z.object({
   changes: z.number().describe('Rows inserted, updated or deleted by the statement.'),
