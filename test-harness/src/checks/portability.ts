@@ -44,7 +44,7 @@ function children(node: Json): [string, unknown][] {
     if (typeof node[key] === 'object' && node[key] !== null) out.push([key, node[key]]);
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => out.push([`${key}/${i}`, sub]));
+    if (Array.isArray(list)) for (const [i, sub] of list.entries()) out.push([`${key}/${i}`, sub]);
   }
   for (const key of ['properties', '$defs', 'definitions', 'patternProperties'] as const) {
     const map = node[key];
