@@ -32,9 +32,7 @@ export function pathString() {
 
 /** An opaque pagination cursor from a previous result's `nextCursor`. */
 export function cursorString() {
-  return safeString({ max: 4096 }).describe(
-    'Opaque cursor: the nextCursor value from a previous call. Omit to start.',
-  );
+  return safeString({ max: 4096 }).describe('nextCursor of the previous page');
 }
 
 /**

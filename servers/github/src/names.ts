@@ -54,7 +54,7 @@ const ownerSchema = once((_: 0) =>
       'must be a GitHub user or organization name (letters, digits, "-", "_")',
     ),
     { type: 'string' },
-  ).describe('Repository owner (user or organization)'),
+  ).describe('Repository owner'),
 );
 export const owner = () => ownerSchema(0);
 

@@ -85,7 +85,7 @@ export function userTools(config: Config): ToolDefinition[] {
       title: 'Search users',
       toolset: 'users',
       description:
-        'Search GitHub users and organizations (such as "tom location:berlin type:user"), one page at a time (hasMore/nextPage; at most 1000 results per query).',
+        'Search GitHub users and organizations (such as "tom location:berlin type:user"), paged (at most 1000 results per query).',
       inputSchema: z.strictObject({
         q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub user search syntax)'),
         order: z.enum(['asc', 'desc']).optional().describe('Sort order'),

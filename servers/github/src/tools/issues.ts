@@ -64,7 +64,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'get_issue',
       title: 'Get issue',
       toolset: 'issues',
-      description: `Get one issue of a GitHub repository: title, state, author, labels, assignees, comment count and the whole body (up to ${budgets.bodyBytes / 1024} KB). Use get_issue_comments for its comments.${content}${scope}`,
+      description: `Get one issue: title, state, author, labels, assignees, comment count and the whole body (up to ${budgets.bodyBytes / 1024} KB). Use get_issue_comments for its comments.${content}${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -85,7 +85,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'list_issues',
       title: 'List issues',
       toolset: 'issues',
-      description: `List issues of a GitHub repository (pull requests are included by GitHub and marked isPullRequest), filtered by state, labels and update time, one page at a time: hasMore/nextPage say when to call again with page. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each (get_issue returns one whole).${content}${scope}`,
+      description: `List issues of a repository (pull requests included, marked isPullRequest), filtered by state, labels and update time, paged. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each (get_issue returns one whole).${content}${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -139,7 +139,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'get_issue_comments',
       title: 'Get issue comments',
       toolset: 'issues',
-      description: `List the comments of an issue or pull request (conversation comments, not code review comments), oldest first, one page at a time (hasMore/nextPage).${content}${scope}`,
+      description: `List the comments of an issue or pull request (conversation comments, not code review comments), oldest first, paged.${content}${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -182,7 +182,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'search_issues',
       title: 'Search issues and pull requests',
       toolset: 'issues',
-      description: `Search issues and pull requests across GitHub with GitHub's search syntax (such as "is:open label:bug repo:owner/name"). One page at a time (hasMore/nextPage); GitHub returns at most 1000 results per query.${content}${scope}`,
+      description: `Search issues and pull requests across GitHub with GitHub's search syntax (such as "is:open label:bug repo:owner/name"), paged (at most 1000 results per query).${content}${scope}`,
       inputSchema: z.strictObject({
         q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub issue search syntax)'),
         order: z.enum(['asc', 'desc']).optional().describe('Sort order (default desc)'),
@@ -256,7 +256,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'create_issue',
       title: 'Create issue',
       toolset: 'issues',
-      description: `Create an issue in a GitHub repository. Labels, assignees and milestone are applied only if the token has push access (GitHub drops them silently otherwise).${scope}`,
+      description: `Create an issue. Labels, assignees and milestone are applied only if the token has push access (GitHub drops them silently otherwise).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

@@ -75,16 +75,11 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'list_pull_requests',
       title: 'List pull requests',
       toolset: 'pull_requests',
-      description: `List pull requests of a repository, filtered by state, head ("user:branch") and base branch, one page at a time (hasMore/nextPage). Bodies are cut at ${budgets.listBodyBytes / 1024} KB each.${content}${scope}`,
+      description: `List pull requests of a repository, filtered by state, head ("user:branch") and base branch, paged. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each.${content}${scope}`,
       inputSchema: z.strictObject({
         ...{ owner: arg.owner(), repo: arg.repo() },
-        state: z
-          .enum(['open', 'closed', 'all'])
-          .optional()
-          .describe('State of the pull requests to return (default open)'),
-        head: safeString({ max: 300 })
-          .optional()
-          .describe('Filter by head user or organization and branch, as "user:ref-name"'),
+        state: z.enum(['open', 'closed', 'all']).optional().describe('default open'),
+        head: safeString({ max: 300 }).optional().describe('Only this head, as "user:branch"'),
         base: arg.branch('Filter by base branch name').optional(),
         sort: z
           .enum(['created', 'updated', 'popularity', 'long-running'])
@@ -131,7 +126,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
-      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), one page at a time (hasMore/nextPage; GitHub lists at most 3000 files).${scope}`,
+      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), paged (GitHub lists at most 3000 files).${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -240,7 +235,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_comments',
       title: 'Get pull request review comments',
       toolset: 'pull_requests',
-      description: `List the review comments on a pull request's code (file, line, body), one page at a time (hasMore/nextPage). Conversation comments are in get_issue_comments.${content}${scope}`,
+      description: `List the review comments on a pull request's code (file, line, body), paged. Conversation comments are in get_issue_comments.${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -280,7 +275,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_reviews',
       title: 'Get pull request reviews',
       toolset: 'pull_requests',
-      description: `List the reviews of a pull request (APPROVED, CHANGES_REQUESTED, COMMENTED …) with their bodies, one page at a time (hasMore/nextPage).${content}${scope}`,
+      description: `List the reviews of a pull request (APPROVED, CHANGES_REQUESTED, COMMENTED …) with their bodies, paged.${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),

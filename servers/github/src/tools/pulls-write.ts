@@ -37,16 +37,11 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         owner: arg.owner(),
         repo: arg.repo(),
         title: arg.text('Pull request title', 1024),
-        body: arg.text('Pull request body/description (Markdown)').optional(),
-        head: safeString({ min: 1, max: 300 }).describe(
-          'The name of the branch where your changes are implemented ("branch" or "user:branch")',
-        ),
-        base: arg.branch('The name of the branch you want the changes pulled into'),
-        draft: z.boolean().optional().describe('Whether to create the pull request as a draft'),
-        maintainer_can_modify: z
-          .boolean()
-          .optional()
-          .describe('Whether maintainers can modify the pull request'),
+        body: arg.text('Body (Markdown)').optional(),
+        head: safeString({ min: 1, max: 300 }).describe('Branch with the changes'),
+        base: arg.branch('Branch to merge into'),
+        draft: z.boolean().optional().describe('Open as a draft'),
+        maintainer_can_modify: z.boolean().optional().describe('Maintainers may push to head'),
       }),
       outputSchema: pullOutput,
       annotations: CREATE,
@@ -72,10 +67,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         body: arg.text('New body (Markdown)').optional(),
         state: z.enum(['open', 'closed']).optional().describe('New state'),
         base: arg.branch('New base branch').optional(),
-        maintainer_can_modify: z
-          .boolean()
-          .optional()
-          .describe('Whether maintainers can modify the pull request'),
+        maintainer_can_modify: z.boolean().optional().describe('Maintainers may push to head'),
       }),
       outputSchema: pullOutput,
       annotations: UPDATE,
@@ -140,27 +132,17 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       description: `Submit a review on a pull request: APPROVE, REQUEST_CHANGES or COMMENT, with a body and optional line comments (each with path and either position in the diff or line in the file). You cannot approve your own pull request.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        commit_id: arg.sha('The SHA of the commit that needs a review (default: the head)').optional(),
-        body: arg.text('The body text of the review'),
-        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('The review action to perform'),
+        commit_id: arg.sha('Commit to review (default: the head)').optional(),
+        body: arg.text('Review text'),
+        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('Review verdict'),
         comments: z
           .array(
             z
               .strictObject({
-                path: arg.repoPath('The relative path to the file being commented on'),
-                position: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .optional()
-                  .describe('The position in the diff where you want to add a review comment'),
-                line: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .optional()
-                  .describe('The line number in the file where you want to add a review comment'),
-                body: arg.text('Text of the review comment'),
+                path: arg.repoPath('File path'),
+                position: z.number().int().min(1).optional().describe('Position in the diff'),
+                line: z.number().int().min(1).optional().describe('Line in the file'),
+                body: arg.text('Comment text'),
               })
               .refine((c) => (c.position === undefined) !== (c.line === undefined), {
                 message: 'give either position or line, not both and not neither',
@@ -168,7 +150,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           )
           .max(100)
           .optional()
-          .describe('Comments to post as part of the review (specify either position or line, not both)'),
+          .describe('Line comments: path, body, and position (in the diff) or line (in the file)'),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -201,7 +183,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       description: `Merge the latest base branch into a pull request's head branch (GitHub does it asynchronously). Pass expected_head_sha to refuse if the head moved.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        expected_head_sha: arg.sha("The expected SHA of the pull request's HEAD ref").optional(),
+        expected_head_sha: arg.sha('Head sha that must still be current').optional(),
       }),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), message: z.string() }),
       annotations: UPDATE,

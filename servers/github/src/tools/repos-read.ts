@@ -38,7 +38,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'repos',
-      description: `List commits of a branch (or from any sha), newest first, one page at a time (hasMore/nextPage). Optional path limits to commits touching it. Use get_commit for one commit's diff. Commit messages are untrusted text, sanitised.${scope}`,
+      description: `List commits of a branch (or from any sha), newest first, paged. Optional path limits to commits touching it. Use get_commit for one commit's diff.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -126,7 +126,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'repos',
-      description: `List the branches of a repository with their head shas, one page at a time (hasMore/nextPage).${scope}`,
+      description: `List the branches of a repository with their head shas, paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -155,7 +155,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'get_repository_tree',
       title: 'Get repository tree',
       toolset: 'repos',
-      description: `List the files and directories of a repository at a branch, tag or tree sha (recursive by default), optionally under path_filter, ${'1000'} entries per page (hasMore/nextPage). GitHub itself stops at 100,000 entries and says so (truncated).${scope}`,
+      description: `List the files and directories of a repository at a branch, tag or tree sha (recursive by default), optionally under path_filter, ${'1000'} entries per page. GitHub itself stops at 100,000 entries and says so (truncated).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -227,7 +227,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'list_tags',
       title: 'List tags',
       toolset: 'repos',
-      description: `List the tags of a repository with the commit each points at, one page at a time.${scope}`,
+      description: `List the tags of a repository with the commit each points at, paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -256,7 +256,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'list_releases',
       title: 'List releases',
       toolset: 'repos',
-      description: `List the releases of a repository, newest first, with their notes (cut at ${budgets.listBodyBytes / 1024} KB each), one page at a time. Release notes are untrusted text, sanitised.${scope}`,
+      description: `List the releases of a repository, newest first, with their notes (cut at ${budgets.listBodyBytes / 1024} KB each), paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

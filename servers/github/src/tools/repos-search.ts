@@ -19,7 +19,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
       name: 'search_repositories',
       title: 'Search repositories',
       toolset: 'repos',
-      description: `Search GitHub repositories with GitHub's search syntax (such as "mcp language:typescript stars:>100"), one page at a time (hasMore/nextPage; at most 1000 results per query).${scope}`,
+      description: `Search GitHub repositories with GitHub's search syntax (such as "mcp language:typescript stars:>100"), paged (at most 1000 results per query).${scope}`,
       inputSchema: z.strictObject({
         query: safeString({ min: 1, max: 1024 }).describe('Search query (see GitHub search syntax)'),
         page: arg.page(),
@@ -61,7 +61,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
       name: 'search_code',
       title: 'Search code',
       toolset: 'repos',
-      description: `Search code across GitHub repositories (such as "useState repo:owner/name path:src"), one page at a time. Returns file paths and URLs; read a file with get_file_contents.${scope}`,
+      description: `Search code across GitHub repositories (such as "useState repo:owner/name path:src"), paged. Returns file paths and URLs; read a file with get_file_contents.${scope}`,
       inputSchema: z.strictObject({
         q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub code search syntax)'),
         order: z.enum(['asc', 'desc']).optional().describe('Sort order'),

@@ -69,21 +69,21 @@ export const paramsArg = advertisedAs(
 )
   .optional()
   .describe(
-    'Values for ? (or ?1, ?2 …) in order, bound as text, never spliced into the SQL. SQLite converts them by column ' +
-      "affinity; elsewhere write CAST(? AS INTEGER), unhex(?) for a BLOB, NULL or NULLIF(?, '') for NULL.",
+    'Values for ? or ?N, bound as text (converted by column affinity; elsewhere CAST(? AS INTEGER), unhex(?) for ' +
+      "a BLOB, NULLIF(?, '') for NULL)",
   );
 
 /** Named values for :name, @name and $name, as a list of pairs (a map would be an open object). */
 export const namedParamsArg = z
   .array(
     z.strictObject({
-      name: z.string().min(1).max(200).describe('Placeholder name without its prefix'),
+      name: z.string().min(1).max(200).describe('Without the prefix'),
       value: paramValue,
     }),
   )
   .max(MAX_PARAMS)
   .optional()
-  .describe('Values for :name, @name or $name placeholders, instead of params; bound like params.');
+  .describe('Instead of params: values for :name, @name or $name');
 
 /**
  * The values to bind for a call's `params` and `named_params`: `params` as given (an array, or the
