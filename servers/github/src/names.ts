@@ -45,8 +45,10 @@ function once<K, V>(make: (key: K) => V): (key: K) => V {
   };
 }
 
-// owner and repo are advertised as plain strings (a model knows GitHub's names; 37 tools × two
-// patterns were a fifth of the server's tools/list); the server still checks both patterns.
+// owner, repo and shas are advertised as plain strings, owner and repo without descriptions (a
+// model knows GitHub's names; 37 tools × two patterns and descriptions were a fifth of the
+// server's tools/list); the server still checks every pattern.
+// REPO_CHARS keeps the refusal of "." and ".." out of the regex, so no lookaround is needed.
 const ownerSchema = once((_: 0) =>
   advertisedAs(
     safeString({ max: 100 }).regex(
@@ -54,7 +56,7 @@ const ownerSchema = once((_: 0) =>
       'must be a GitHub user or organization name (letters, digits, "-", "_")',
     ),
     { type: 'string' },
-  ).describe('Repository owner'),
+  ),
 );
 export const owner = () => ownerSchema(0);
 
@@ -63,8 +65,8 @@ const repoSchema = once((_: 0) =>
     safeString({ max: 100 })
       .regex(REPO_CHARS, 'must be a repository name (letters, digits, ".", "-", "_")')
       .refine((name) => REPO_PATTERN.test(name), { message: 'must be a repository name, not "." or ".."' }),
-    { type: 'string', pattern: REPO_CHARS.source },
-  ).describe('Repository name'),
+    { type: 'string' },
+  ),
 );
 export const repo = () => repoSchema(0);
 
@@ -83,9 +85,13 @@ export const refName = (description: string) =>
     .describe(description);
 
 export const sha = (description: string) =>
-  safeString({ max: 64 })
-    .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full 40-character (or 64) hex git object id')
-    .describe(description);
+  advertisedAs(
+    safeString({ max: 64 }).regex(
+      /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i,
+      'must be a full 40-character (or 64) hex git object id',
+    ),
+    { type: 'string' },
+  ).describe(description);
 
 /** A path inside a repository ("." and ".." segments are refused when the URL is built). */
 export const repoPath = (description: string) => safeString({ max: 4096 }).describe(description);
@@ -117,10 +123,13 @@ export const writePath = (description: string) =>
 export const number = (description: string) =>
   z.number().int().min(1).max(2_147_483_647).describe(description);
 
-export const page = () => z.number().int().min(1).max(10_000).optional().describe('Page, from 1 (default 1)');
+export const page = () =>
+  advertisedAs(z.number().int().min(1).max(10_000), { type: 'integer' }).optional().describe('Page, from 1');
 
 export const perPage = (max = 100) =>
-  z.number().int().min(1).max(max).optional().describe('Results per page (default 30)');
+  advertisedAs(z.number().int().min(1).max(max), { type: 'integer', maximum: max })
+    .optional()
+    .describe('Results per page (default 30)');
 
 /** Free text written by the model (bodies, messages): bounded, no NUL/lone surrogates. */
 export const text = (description: string, max = 65_536) => safeString({ max }).describe(description);

@@ -16,7 +16,7 @@ export function contextTools(config: Config): ToolDefinition[] {
       name: 'get_me',
       title: 'Get authenticated user',
       toolset: 'context',
-      description: `Who the configured token belongs to: login, name, account type, profile URL, repository counts, and the token's OAuth scopes (what it may do). Call it first when you need "my" repositories or to check access.${config.scope ? ` This server is limited to ${config.scope.description} (--repos).` : ''}`,
+      description: `Who the token belongs to (login, name, type, repository counts) and its OAuth scopes: call it first for "my" repositories or to check access.${config.scope ? ` This server is limited to ${config.scope.description} (--repos).` : ''}`,
       inputSchema: z.strictObject({}),
       outputSchema: z.object({
         login: z.string(),

@@ -85,7 +85,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'list_issues',
       title: 'List issues',
       toolset: 'issues',
-      description: `List issues of a repository (pull requests included, marked isPullRequest), filtered by state, labels and update time, paged. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each (get_issue returns one whole).${content}${scope}`,
+      description: `List issues of a repository (pull requests included, marked isPullRequest), paged. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each (get_issue returns one whole).${content}${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -182,7 +182,7 @@ export function issueTools(config: Config): ToolDefinition[] {
       name: 'search_issues',
       title: 'Search issues and pull requests',
       toolset: 'issues',
-      description: `Search issues and pull requests across GitHub with GitHub's search syntax (such as "is:open label:bug repo:owner/name"), paged (at most 1000 results per query).${content}${scope}`,
+      description: `Search issues and pull requests across GitHub (such as "is:open label:bug repo:owner/name"), paged (at most 1000 results per query).${content}${scope}`,
       inputSchema: z.strictObject({
         q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub issue search syntax)'),
         order: z.enum(['asc', 'desc']).optional().describe('Sort order (default desc)'),

@@ -47,7 +47,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request',
       title: 'Get pull request',
       toolset: 'pull_requests',
-      description: `Get one pull request: title, state, draft/merged, author, head and base (ref and sha), mergeability, counts of commits/files/lines/comments, and the whole body. Use get_pull_request_files or get_pull_request_diff for the changes.${content}${scope}`,
+      description: `Get one pull request: state, author, head and base, mergeability, counts and the whole body (its changes: get_pull_request_files or get_pull_request_diff).${content}${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField }),
       annotations: READ,
@@ -80,12 +80,12 @@ export function pullReadTools(config: Config): ToolDefinition[] {
         ...{ owner: arg.owner(), repo: arg.repo() },
         state: z.enum(['open', 'closed', 'all']).optional().describe('default open'),
         head: safeString({ max: 300 }).optional().describe('Only this head, as "user:branch"'),
-        base: arg.branch('Filter by base branch name').optional(),
+        base: arg.branch('Only this base branch').optional(),
         sort: z
           .enum(['created', 'updated', 'popularity', 'long-running'])
           .optional()
-          .describe('What to sort results by (default created)'),
-        direction: z.enum(['asc', 'desc']).optional().describe('The direction of the sort'),
+          .describe('default created'),
+        direction: z.enum(['asc', 'desc']).optional().describe('Sort direction'),
         per_page: arg.perPage(),
         page: arg.page(),
       }),

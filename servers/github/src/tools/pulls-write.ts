@@ -95,7 +95,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
           .enum(['merge', 'squash', 'rebase'])
           .optional()
           .describe('Merge method to use (default merge)'),
-        sha: arg.sha('Head sha that must still be current (optional safety check)').optional(),
+        sha: arg.sha('Head sha that must still be current').optional(),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -129,7 +129,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a review on a pull request: APPROVE, REQUEST_CHANGES or COMMENT, with a body and optional line comments (each with path and either position in the diff or line in the file). You cannot approve your own pull request.${scope}`,
+      description: `Submit a review on a pull request, with a body and optional line comments. You cannot approve your own pull request.${scope}`,
       inputSchema: z.strictObject({
         ...target,
         commit_id: arg.sha('Commit to review (default: the head)').optional(),

@@ -78,7 +78,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'get_commit',
       title: 'Get commit with diff',
       toolset: 'repos',
-      description: `Get one commit: message, author, parents, stats and the changed files with their patches (each patch cut to fit ${budgets.diffBytes / 1024} KB in all, with a marker). GitHub pages the files of very large commits: use page/per_page.${scope}`,
+      description: `Get one commit: message, author, parents, stats and changed files with patches (${budgets.diffBytes / 1024} KB in all, then cut with a marker; page through the files of huge commits).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -155,7 +155,7 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'get_repository_tree',
       title: 'Get repository tree',
       toolset: 'repos',
-      description: `List the files and directories of a repository at a branch, tag or tree sha (recursive by default), optionally under path_filter, ${'1000'} entries per page. GitHub itself stops at 100,000 entries and says so (truncated).${scope}`,
+      description: `List the files and directories of a repository at a branch, tag or tree sha, ${'1000'} entries per page (GitHub stops at 100,000: truncated).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

@@ -61,7 +61,7 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
       name: 'search_code',
       title: 'Search code',
       toolset: 'repos',
-      description: `Search code across GitHub repositories (such as "useState repo:owner/name path:src"), paged. Returns file paths and URLs; read a file with get_file_contents.${scope}`,
+      description: `Search code across GitHub (such as "useState repo:owner/name path:src"), paged: file paths and URLs.${scope}`,
       inputSchema: z.strictObject({
         q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub code search syntax)'),
         order: z.enum(['asc', 'desc']).optional().describe('Sort order'),
