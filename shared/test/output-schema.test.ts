@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/schema.js';
+import { leanJsonSchema } from '../src/server/lean-schema.js';
 import { trustedOutputSchema } from '../src/server/output-schema.js';
 
 const output = z.object({
@@ -10,11 +11,12 @@ const output = z.object({
 });
 
 describe('trustedOutputSchema', () => {
-  it('lists the same JSON Schema as the zod schema it wraps', () => {
+  it("lists the zod schema's JSON Schema, made lean (issue 14: no $schema, bounds or type arrays)", () => {
     const target = 'draft-2020-12';
     const std = trustedOutputSchema(output)['~standard'];
     for (const io of ['input', 'output'] as const) {
-      expect(std.jsonSchema[io]({ target })).toEqual(z.toJSONSchema(output, { target, io }));
+      expect(std.jsonSchema[io]({ target })).toEqual(leanJsonSchema(z.toJSONSchema(output, { target, io })));
+      expect(std.jsonSchema[io]({ target })).not.toHaveProperty('$schema');
     }
   });
 

@@ -255,11 +255,11 @@ export function listTools(config: Config): ToolDefinition[] {
     name: 'directory_tree',
     title: 'Directory Tree',
     description:
-      'Recursive tree of a directory as JSON [{"name", "type", "children"}]. At most ' +
+      'Recursive tree of a directory as JSON. At most ' +
       `${config.maxEntries} entries, ${config.maxResultBytes} bytes and ${config.walkTimeoutMs} ms a call; when cut, ` +
       'call again with the same arguments and the returned nextCursor as cursor. Symlinks are not followed.',
     inputSchema: z.strictObject({
-      path: pathArg('Directory whose tree to show'),
+      path: pathArg('Directory'),
       excludePatterns: excludePatternsSchema,
       maxDepth: z
         .number()

@@ -25,16 +25,11 @@ const lineCount = (what: string) => z.number().int().min(1).optional().describe(
 const readTextInput = z.strictObject({
   path: pathString().describe('File to read'),
   head: lineCount('Only the first N lines'),
-  tail: lineCount('Only the last N lines (fast on huge files)'),
+  tail: lineCount('Only the last N lines'),
   offset: lineCount('First line, 1-based'),
-  limit: lineCount('Lines from offset (default: to the end)'),
-  byteOffset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('First byte, 0-based (moved to a character boundary)'),
-  byteLength: lineCount('Bytes from byteOffset (default: to the end)'),
+  limit: lineCount('Lines from offset'),
+  byteOffset: z.number().int().min(0).optional().describe('First byte, 0-based'),
+  byteLength: lineCount('Bytes from byteOffset'),
 });
 
 const readTextOutput = z.object({

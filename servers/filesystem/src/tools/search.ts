@@ -157,7 +157,7 @@ export function searchTools(config: Config): ToolDefinition[] {
     inputSchema: z.strictObject({
       path: pathString().describe('Directory to search'),
       pattern: safeString({ min: 1, max: 1000 }).describe(
-        'Glob relative to path ("*.ts" only in path, "**/*.ts" at any depth), or a name fragment (any case)',
+        'Glob relative to path ("**/*.ts"), or a name fragment',
       ),
       excludePatterns: excludePatternsSchema,
       cursor: cursorString().optional(),
