@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/schema.js';
 import { leanJsonSchema } from '../src/server/lean-schema.js';
-import { trustedOutputSchema } from '../src/server/output-schema.js';
+import { memoisedInputSchema, trustedOutputSchema } from '../src/server/output-schema.js';
 
 const output = z.object({
   path: z.string(),
@@ -30,5 +30,23 @@ describe('trustedOutputSchema', () => {
   it('does not re-validate what our own handlers built (clients and tests validate it)', () => {
     const value = { path: 'x', size: 1, kind: 'file' };
     expect(trustedOutputSchema(output)['~standard'].validate(value)).toEqual({ value });
+  });
+});
+
+describe('memoisedInputSchema', () => {
+  const input = z.strictObject({
+    path: z.string(),
+    cursor: z.string().optional(),
+    note: z.string().nullable().optional(),
+  });
+  const validate = (value: unknown) =>
+    memoisedInputSchema(input)['~standard'].validate(value) as { value?: unknown; issues?: unknown[] };
+
+  it('takes null for an optional argument as omitted (what OpenAI strict hosts send)', () => {
+    expect(validate({ path: 'a', cursor: null })).toEqual({ value: { path: 'a' } });
+  });
+  it('keeps null where the argument accepts it, and refuses it for a required one', () => {
+    expect(validate({ path: 'a', note: null })).toEqual({ value: { path: 'a', note: null } });
+    expect(validate({ path: null }).issues?.length).toBeGreaterThan(0);
   });
 });

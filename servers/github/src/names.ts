@@ -120,16 +120,19 @@ export const writePath = (description: string) =>
       'has a ".git" segment: GitHub refuses to write paths inside .git (the repository\'s own git directory is not part of its contents); choose another path',
   });
 
-export const number = (description: string) =>
-  z.number().int().min(1).max(2_147_483_647).describe(description);
+export const number = (description: string) => {
+  const n = z.number().int().min(1).max(2_147_483_647);
+  return description ? n.describe(description) : n;
+};
 
 export const page = () =>
-  advertisedAs(z.number().int().min(1).max(10_000), { type: 'integer' }).optional().describe('Page, from 1');
+  advertisedAs(z.number().int().min(1).max(10_000), { type: 'integer', minimum: 1 }).optional();
 
 export const perPage = (max = 100) =>
   advertisedAs(z.number().int().min(1).max(max), { type: 'integer', maximum: max })
     .optional()
-    .describe('Results per page (default 30)');
+    .describe('default 30');
 
 /** Free text written by the model (bodies, messages): bounded, no NUL/lone surrogates. */
-export const text = (description: string, max = 65_536) => safeString({ max }).describe(description);
+export const text = (description: string, max = 65_536) =>
+  description ? safeString({ max }).describe(description) : safeString({ max });

@@ -35,13 +35,37 @@ function jsonSchemaOf(schema: z.ZodObject): JsonSchemaHook {
 }
 
 /**
- * A tool's inputSchema as handed to the SDK: zod validation of every call's arguments unchanged,
- * the JSON Schema for `tools/list` converted once.
+ * `args` without the top-level keys whose value is `null` where the argument is optional and does
+ * not itself accept null: OpenAI's strict mode makes every optional argument required and
+ * nullable, so a strict host sends `"cursor": null` for "no cursor" (issue 14). Anything else —
+ * non-objects, nulls the schema accepts or refuses for a required argument — is left as is, for
+ * zod to judge. Shapes: the call's arguments in, a shallow copy (or `args` itself) out.
+ */
+export function dropNullOptionals(schema: z.ZodObject, args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (value !== null) continue;
+    const field = schema.shape[key] as z.ZodType | undefined;
+    if (!field || !field.safeParse(undefined).success || field.safeParse(null).success) continue;
+    out ??= { ...(args as Record<string, unknown>) };
+    delete out[key];
+  }
+  return out ?? args;
+}
+
+/**
+ * A tool's inputSchema as handed to the SDK: zod validation of every call's arguments unchanged
+ * (after {@link dropNullOptionals}), the JSON Schema for `tools/list` converted once.
  */
 export function memoisedInputSchema(schema: z.ZodObject): StandardSchemaWithJSON {
   const std = schema['~standard'];
   return {
-    '~standard': { ...std, jsonSchema: memoised(jsonSchemaOf(schema)) },
+    '~standard': {
+      ...std,
+      validate: (value: unknown) => std.validate(dropNullOptionals(schema, value)),
+      jsonSchema: memoised(jsonSchemaOf(schema)),
+    },
   } as StandardSchemaWithJSON;
 }
 

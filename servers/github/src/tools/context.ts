@@ -85,16 +85,13 @@ export function userTools(config: Config): ToolDefinition[] {
       title: 'Search users',
       toolset: 'users',
       description:
-        'Search GitHub users and organizations (such as "tom location:berlin type:user"), paged (at most 1000 results per query).',
+        'Search GitHub users and organizations (such as "tom location:berlin type:user"), paged (at most 1000 results).',
       inputSchema: z.strictObject({
-        q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub user search syntax)'),
-        order: z.enum(['asc', 'desc']).optional().describe('Sort order'),
+        q: safeString({ min: 1, max: 1024 }).describe('GitHub search syntax'),
+        order: z.enum(['asc', 'desc']).optional(),
         page: arg.page(),
         per_page: arg.perPage(),
-        sort: z
-          .enum(['followers', 'repositories', 'joined'])
-          .optional()
-          .describe('Sort field (default: best match)'),
+        sort: z.enum(['followers', 'repositories', 'joined']).optional().describe('default: best match'),
       }),
       outputSchema: z.object({ totalCount: count(), users: z.array(userShape), ...pageShape }),
       annotations: READ,

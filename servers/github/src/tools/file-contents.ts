@@ -44,7 +44,7 @@ export function fileContentsTool(config: Config): ToolDefinition {
     name: 'get_file_contents',
     title: 'Get file or directory contents',
     toolset: 'repos',
-    description: `Get a file's contents or a directory's entries. Text up to ${budgets.fileBytes / 1024} KB (then cut with a marker), hidden characters neutralised (repo:// has the exact bytes); images as images; other binary files as a blob (up to 1 MB) or a URL. Returns the sha create_or_update_file takes.${scopeNote(config)}`,
+    description: `Get a file's contents or a directory's entries. Text up to ${budgets.fileBytes / 1024} KB (then cut), hidden characters neutralised (repo:// has the exact bytes); images as images; other binary files as a blob (up to 1 MB) or a URL. Returns its sha.${scopeNote(config)}`,
     inputSchema: z.strictObject({
       owner: arg.owner(),
       repo: arg.repo(),

@@ -40,7 +40,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);
-  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('') };
 
   return [
     defineTool({
@@ -126,7 +126,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
-      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), paged (GitHub lists at most 3000 files).${scope}`,
+      description: `List the files a pull request changes with their patches (8 KB each, then cut), paged (at most 3000 files).${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -235,7 +235,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_comments',
       title: 'Get pull request review comments',
       toolset: 'pull_requests',
-      description: `List the review comments on a pull request's code (file, line, body), paged. Conversation comments are in get_issue_comments.${content}${scope}`,
+      description: `List review comments on a pull request's code, paged (conversation comments: get_issue_comments).${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -275,7 +275,7 @@ export function pullReadTools(config: Config): ToolDefinition[] {
       name: 'get_pull_request_reviews',
       title: 'Get pull request reviews',
       toolset: 'pull_requests',
-      description: `List the reviews of a pull request (APPROVED, CHANGES_REQUESTED, COMMENTED …) with their bodies, paged.${content}${scope}`,
+      description: `List the reviews of a pull request with their bodies, paged.${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),

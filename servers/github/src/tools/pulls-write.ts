@@ -15,7 +15,7 @@ import { CREATE, neutralizedField, repoPath, respond, SET, scopeNote, UPDATE } f
 export function pullWriteTools(config: Config): ToolDefinition[] {
   const { budgets } = config;
   const scope = scopeNote(config);
-  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('') };
   const pullResult = (raw: unknown, owner: string, repo: string, verb: string) => {
     const text = new UntrustedText();
     const pullRequest = toPull(raw, text, budgets.bodyBytes);
@@ -37,7 +37,7 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
         owner: arg.owner(),
         repo: arg.repo(),
         title: arg.text('Pull request title', 1024),
-        body: arg.text('Body (Markdown)').optional(),
+        body: arg.text('Markdown').optional(),
         head: safeString({ min: 1, max: 300 }).describe('Branch with the changes'),
         base: arg.branch('Branch to merge into'),
         draft: z.boolean().optional().describe('Open as a draft'),
@@ -63,9 +63,9 @@ export function pullWriteTools(config: Config): ToolDefinition[] {
       description: `Update a pull request's title, body, state (open/closed), base branch or maintainer_can_modify.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        title: arg.text('New title', 1024).optional(),
-        body: arg.text('New body (Markdown)').optional(),
-        state: z.enum(['open', 'closed']).optional().describe('New state'),
+        title: arg.text('', 1024).optional(),
+        body: arg.text('Markdown').optional(),
+        state: z.enum(['open', 'closed']).optional(),
         base: arg.branch('New base branch').optional(),
         maintainer_can_modify: z.boolean().optional().describe('Maintainers may push to head'),
       }),

@@ -38,11 +38,11 @@ export function repoReadTools(config: Config): ToolDefinition[] {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'repos',
-      description: `List commits of a branch (or from any sha), newest first, paged. Optional path limits to commits touching it. Use get_commit for one commit's diff.${scope}`,
+      description: `List commits of a branch or from a sha, newest first, paged (one commit's diff: get_commit).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        sha: arg.refName('Branch name or commit sha to start from (default: the default branch)').optional(),
+        sha: arg.refName('Branch or sha to start from (default: the default branch)').optional(),
         path: arg.repoPath('Only commits touching this path').optional(),
         page: arg.page(),
         perPage: arg.perPage(),

@@ -19,9 +19,9 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
       name: 'search_repositories',
       title: 'Search repositories',
       toolset: 'repos',
-      description: `Search GitHub repositories with GitHub's search syntax (such as "mcp language:typescript stars:>100"), paged (at most 1000 results per query).${scope}`,
+      description: `Search GitHub repositories (such as "mcp language:typescript stars:>100"), paged (at most 1000 results).${scope}`,
       inputSchema: z.strictObject({
-        query: safeString({ min: 1, max: 1024 }).describe('Search query (see GitHub search syntax)'),
+        query: safeString({ min: 1, max: 1024 }).describe('GitHub search syntax'),
         page: arg.page(),
         perPage: arg.perPage(),
       }),
@@ -63,8 +63,8 @@ export function repoSearchTools(config: Config): ToolDefinition[] {
       toolset: 'repos',
       description: `Search code across GitHub (such as "useState repo:owner/name path:src"), paged: file paths and URLs.${scope}`,
       inputSchema: z.strictObject({
-        q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub code search syntax)'),
-        order: z.enum(['asc', 'desc']).optional().describe('Sort order'),
+        q: safeString({ min: 1, max: 1024 }).describe('GitHub search syntax'),
+        order: z.enum(['asc', 'desc']).optional(),
         page: arg.page(),
         per_page: arg.perPage(),
       }),
