@@ -47,7 +47,7 @@ export function dropNullOptionals(schema: z.ZodObject, args: unknown): unknown {
   for (const [key, value] of Object.entries(args)) {
     if (value !== null) continue;
     const field = schema.shape[key] as z.ZodType | undefined;
-    if (!field || !field.safeParse(undefined).success || field.safeParse(null).success) continue;
+    if (!field?.safeParse(undefined).success || field.safeParse(null).success) continue;
     out ??= { ...(args as Record<string, unknown>) };
     delete out[key];
   }
