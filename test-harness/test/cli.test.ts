@@ -187,7 +187,7 @@ describe('mcp-harness check', () => {
       ]),
     ]);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
-    expect(pass.stdout).toMatch(/^good-fixture 1\.0\.0: 9 check\(s\), all passed/);
+    expect(pass.stdout).toMatch(/^good-fixture 1\.0\.0: 10 check\(s\), all passed/);
     expect(pass.stdout).toContain('✓ ALL-07 slow call does not block others\n');
     expect(pass.stdout).not.toContain('✗');
 
