@@ -14,6 +14,7 @@ export const WORKLOADS = [
   'sqlite',
   'browser',
   'github',
+  'context',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 
@@ -40,6 +41,8 @@ const ALIASES: Record<string, WorkloadId> = {
   sqlite3: 'sqlite',
   playwright: 'browser',
   gh: 'github',
+  tokens: 'context',
+  'tools/list': 'context',
 };
 
 export interface Sizes {
@@ -113,7 +116,8 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
   --only    run some workloads: read (metrics 1 and 3), cold (2), search (4), tree (5), bigfile (6);
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
-            github (gh) runs the GitHub suite (G1–G3)
+            github (gh) runs the GitHub suite (G1–G3); context runs C1–C3 (what tools/list costs
+            a model: model bytes and whole tools/list, per server, ours vs official)
   --quick   small sizes, one repetition: a smoke run
   --json    machine-readable result on stdout (progress stays on stderr)`;
 

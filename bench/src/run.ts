@@ -16,6 +16,7 @@ import { runSqliteSuite } from './sqlite/suite.js';
 import { bigFileWorkload } from './workloads/bigfile.js';
 import { coldWorkload } from './workloads/cold.js';
 import type { Context, WorkloadResult } from './workloads/common.js';
+import { contextWorkload } from './workloads/context.js';
 import { readWorkload } from './workloads/read.js';
 import { searchWorkload } from './workloads/search.js';
 import { treeWorkload } from './workloads/tree.js';
@@ -30,6 +31,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,
+  context: contextWorkload,
 };
 
 async function main(): Promise<number> {

@@ -32,7 +32,21 @@ export function pathString() {
 
 /** An opaque pagination cursor from a previous result's `nextCursor`. */
 export function cursorString() {
-  return safeString({ max: 4096 }).describe(
-    'Opaque cursor: the nextCursor value from a previous call. Omit to start.',
-  );
+  return safeString({ max: 4096 }).describe('nextCursor of the previous page');
+}
+
+/**
+ * The JSON Schema key under which {@link advertisedAs} stores a schema's advertised form;
+ * `leanJsonSchema` (server/lean-schema.ts) puts that form in place of zod's conversion.
+ */
+export const ADVERTISED = 'x-advertised';
+
+/**
+ * `schema`, advertised in `tools/list` as `json` instead of zod's conversion of it. For arguments
+ * whose accepted forms need a union that hosts refuse (DESIGN.md §2): the server keeps accepting
+ * every form `schema` parses, the model is shown the one portable form `json` (which must be a
+ * subset of what `schema` accepts). The description of `schema` is kept when `json` has none.
+ */
+export function advertisedAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  return schema.meta({ [ADVERTISED]: json }) as T;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/schema.js';
-import { trustedOutputSchema } from '../src/server/output-schema.js';
+import { leanJsonSchema } from '../src/server/lean-schema.js';
+import { memoisedInputSchema, trustedOutputSchema } from '../src/server/output-schema.js';
 
 const output = z.object({
   path: z.string(),
@@ -10,11 +11,12 @@ const output = z.object({
 });
 
 describe('trustedOutputSchema', () => {
-  it('lists the same JSON Schema as the zod schema it wraps', () => {
+  it("lists the zod schema's JSON Schema, made lean (issue 14: no $schema, bounds or type arrays)", () => {
     const target = 'draft-2020-12';
     const std = trustedOutputSchema(output)['~standard'];
     for (const io of ['input', 'output'] as const) {
-      expect(std.jsonSchema[io]({ target })).toEqual(z.toJSONSchema(output, { target, io }));
+      expect(std.jsonSchema[io]({ target })).toEqual(leanJsonSchema(z.toJSONSchema(output, { target, io })));
+      expect(std.jsonSchema[io]({ target })).not.toHaveProperty('$schema');
     }
   });
 
@@ -28,5 +30,23 @@ describe('trustedOutputSchema', () => {
   it('does not re-validate what our own handlers built (clients and tests validate it)', () => {
     const value = { path: 'x', size: 1, kind: 'file' };
     expect(trustedOutputSchema(output)['~standard'].validate(value)).toEqual({ value });
+  });
+});
+
+describe('memoisedInputSchema', () => {
+  const input = z.strictObject({
+    path: z.string(),
+    cursor: z.string().optional(),
+    note: z.string().nullable().optional(),
+  });
+  const validate = (value: unknown) =>
+    memoisedInputSchema(input)['~standard'].validate(value) as { value?: unknown; issues?: unknown[] };
+
+  it('takes null for an optional argument as omitted (what OpenAI strict hosts send)', () => {
+    expect(validate({ path: 'a', cursor: null })).toEqual({ value: { path: 'a' } });
+  });
+  it('keeps null where the argument accepts it, and refuses it for a required one', () => {
+    expect(validate({ path: 'a', note: null })).toEqual({ value: { path: 'a', note: null } });
+    expect(validate({ path: null }).issues?.length).toBeGreaterThan(0);
   });
 });

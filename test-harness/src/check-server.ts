@@ -1,6 +1,7 @@
 // checkServer: the conformance checks every server passes (cases ALL-01..ALL-08 in
 // shared/cases/all-servers.md, ALL-06 excepted: it is server-specific, see assertNoInvisible;
-// ALL-09 and ALL-10 from issue 12: every request answered once, U+2028/U+2029 escaped on stdout).
+// META and PORT on every tool's metadata and schemas; ALL-09 and ALL-10 from issue 12: every
+// request answered once, U+2028/U+2029 escaped on stdout).
 
 import {
   CheckContext,
@@ -17,6 +18,7 @@ import { checkEras } from './checks/eras.js';
 import { checkHostileArguments } from './checks/hostile-args.js';
 import { checkToolMetadata } from './checks/metadata.js';
 import { checkPagination } from './checks/pagination.js';
+import { checkPortability } from './checks/portability.js';
 import { exerciseUnderDebugEnv, stdoutPurityVerdict } from './checks/purity.js';
 import { exerciseForSecrets, secretsVerdict } from './checks/secrets.js';
 import { checkStdinEof } from './checks/stdin-eof.js';
@@ -28,6 +30,7 @@ import type { LaunchTarget } from './transport.js';
 export const CHECKS = [
   { id: 'CONNECT', name: 'spawn and handshake' },
   { id: 'META', name: 'tool metadata (title, description, schemas, annotations)' },
+  { id: 'PORT', name: 'portable schemas (any host, OpenAI strict, Inspector --strict)' },
   { id: 'ALL-01', name: 'stdout purity' },
   { id: 'ALL-02', name: 'hostile arguments' },
   { id: 'ALL-03', name: 'secrets never echoed' },
@@ -98,6 +101,7 @@ export async function checkServer(target: LaunchTarget, opts: CheckServerOptions
 
   let purityNotes: string[] | undefined;
   await run('META', () => checkToolMetadata(ctx));
+  await run('PORT', () => checkPortability(ctx));
   await run('ALL-05', () => checkPagination(ctx));
   await run('ALL-02', () => checkHostileArguments(ctx));
   await run('ALL-07', () => checkTimeouts(ctx));

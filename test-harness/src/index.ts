@@ -37,6 +37,13 @@ export {
   wrongTypeCase,
 } from './checks/hostile-args.js';
 export { toolMetadataProblems } from './checks/metadata.js';
+export {
+  inputSchemaPortabilityProblems,
+  outputSchemaStrictProblems,
+  type StrictConversion,
+  toOpenAiStrict,
+  toolPortabilityProblems,
+} from './checks/portability.js';
 export { DEBUG_ENV } from './checks/purity.js';
 export {
   type Connection,

@@ -57,6 +57,7 @@ describe('checkServer on the good fixture', () => {
     expect(good.checks.map((c) => c.id)).toEqual([
       'CONNECT',
       'META',
+      'PORT',
       'ALL-01',
       'ALL-02',
       'ALL-03',
@@ -69,7 +70,7 @@ describe('checkServer on the good fixture', () => {
     ]);
     expect(good.checks.every((c) => !c.skipped)).toBe(true);
   });
-  it.each(['META', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08', 'ALL-09', 'ALL-10'])(
+  it.each(['META', 'PORT', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08', 'ALL-09', 'ALL-10'])(
     '%s passes',
     (id) => passes(id),
   );

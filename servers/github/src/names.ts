@@ -4,12 +4,17 @@
  * segment (no "." / ".."), plus the numbers and page arguments every tool shares. Messages name
  * what is allowed, and zod puts the argument's name in front.
  */
-import { safeString, z } from '@refmcp/shared/schema';
+import { advertisedAs, safeString, z } from '@refmcp/shared/schema';
 
 /** GitHub logins: letters, digits, "-" (and "_" on Enterprise Managed Users), ≤ 100 here. */
 export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
 /** Repository names: letters, digits, ".", "-", "_"; not "." or "..". */
 export const REPO_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
+/**
+ * REPO_PATTERN without its lookahead, for the advertised schema: RE2-style engines (Go, Rust,
+ * Gemini) have no lookaround. "." and ".." are refused by the server (repoSchema's refine).
+ */
+export const REPO_CHARS = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
  * `git check-ref-format` rules for one branch name (git-check-ref-format(1)): no control
@@ -40,17 +45,28 @@ function once<K, V>(make: (key: K) => V): (key: K) => V {
   };
 }
 
+// owner, repo and shas are advertised as plain strings, owner and repo without descriptions (a
+// model knows GitHub's names; 37 tools × two patterns and descriptions were a fifth of the
+// server's tools/list); the server still checks every pattern.
+// REPO_CHARS keeps the refusal of "." and ".." out of the regex, so no lookaround is needed.
 const ownerSchema = once((_: 0) =>
-  safeString({ max: 100 })
-    .regex(OWNER_PATTERN, 'must be a GitHub user or organization name (letters, digits, "-", "_")')
-    .describe('Repository owner (username or organization)'),
+  advertisedAs(
+    safeString({ max: 100 }).regex(
+      OWNER_PATTERN,
+      'must be a GitHub user or organization name (letters, digits, "-", "_")',
+    ),
+    { type: 'string' },
+  ),
 );
 export const owner = () => ownerSchema(0);
 
 const repoSchema = once((_: 0) =>
-  safeString({ max: 100 })
-    .regex(REPO_PATTERN, 'must be a repository name (letters, digits, ".", "-", "_")')
-    .describe('Repository name'),
+  advertisedAs(
+    safeString({ max: 100 })
+      .regex(REPO_CHARS, 'must be a repository name (letters, digits, ".", "-", "_")')
+      .refine((name) => REPO_PATTERN.test(name), { message: 'must be a repository name, not "." or ".."' }),
+    { type: 'string' },
+  ),
 );
 export const repo = () => repoSchema(0);
 
@@ -69,9 +85,13 @@ export const refName = (description: string) =>
     .describe(description);
 
 export const sha = (description: string) =>
-  safeString({ max: 64 })
-    .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i, 'must be a full 40-character (or 64) hex git object id')
-    .describe(description);
+  advertisedAs(
+    safeString({ max: 64 }).regex(
+      /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i,
+      'must be a full 40-character (or 64) hex git object id',
+    ),
+    { type: 'string' },
+  ).describe(description);
 
 /** A path inside a repository ("." and ".." segments are refused when the URL is built). */
 export const repoPath = (description: string) => safeString({ max: 4096 }).describe(description);
@@ -100,14 +120,19 @@ export const writePath = (description: string) =>
       'has a ".git" segment: GitHub refuses to write paths inside .git (the repository\'s own git directory is not part of its contents); choose another path',
   });
 
-export const number = (description: string) =>
-  z.number().int().min(1).max(2_147_483_647).describe(description);
+export const number = (description: string) => {
+  const n = z.number().int().min(1).max(2_147_483_647);
+  return description ? n.describe(description) : n;
+};
 
 export const page = () =>
-  z.number().int().min(1).max(10_000).optional().describe('Page number, from 1 (default 1)');
+  advertisedAs(z.number().int().min(1).max(10_000), { type: 'integer', minimum: 1 }).optional();
 
 export const perPage = (max = 100) =>
-  z.number().int().min(1).max(max).optional().describe(`Results per page (default 30, max ${max})`);
+  advertisedAs(z.number().int().min(1).max(max), { type: 'integer', maximum: max })
+    .optional()
+    .describe('default 30');
 
 /** Free text written by the model (bodies, messages): bounded, no NUL/lone surrogates. */
-export const text = (description: string, max = 65_536) => safeString({ max }).describe(description);
+export const text = (description: string, max = 65_536) =>
+  description ? safeString({ max }).describe(description) : safeString({ max });

@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
+import { leanJsonSchema } from './lean-schema.js';
 
 type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 
@@ -7,7 +8,8 @@ type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 type JsonSchemaHook = { input: JsonSchemaOf; output: JsonSchemaOf };
 
 /**
- * `std.jsonSchema` with each conversion done once. The SDK derives a tool's JSON Schema from its
+ * `std.jsonSchema` with each conversion done once, and made lean and portable for the model
+ * ({@link leanJsonSchema}: no `$schema`, no meaningless bounds, no type arrays, no `const`). The SDK derives a tool's JSON Schema from its
  * zod schema on every `tools/list` (tens of ms for a server with many tools; the conformance
  * harness lists tools after every hostile call); the JSON derives from an immutable schema, so it
  * cannot go stale. A copy is handed out each time: the SDK spreads or wraps what it gets.
@@ -20,7 +22,7 @@ function memoised(jsonSchema: JsonSchemaHook): JsonSchemaHook {
       const key = `${io} ${options.target}`;
       let json = memo.get(key);
       if (!json) {
-        json = jsonSchema[io](options);
+        json = leanJsonSchema(jsonSchema[io](options));
         memo.set(key, json);
       }
       return structuredClone(json);
@@ -33,13 +35,37 @@ function jsonSchemaOf(schema: z.ZodObject): JsonSchemaHook {
 }
 
 /**
- * A tool's inputSchema as handed to the SDK: zod validation of every call's arguments unchanged,
- * the JSON Schema for `tools/list` converted once.
+ * `args` without the top-level keys whose value is `null` where the argument is optional and does
+ * not itself accept null: OpenAI's strict mode makes every optional argument required and
+ * nullable, so a strict host sends `"cursor": null` for "no cursor" (issue 14). Anything else —
+ * non-objects, nulls the schema accepts or refuses for a required argument — is left as is, for
+ * zod to judge. Shapes: the call's arguments in, a shallow copy (or `args` itself) out.
+ */
+export function dropNullOptionals(schema: z.ZodObject, args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (value !== null) continue;
+    const field = schema.shape[key] as z.ZodType | undefined;
+    if (!field?.safeParse(undefined).success || field.safeParse(null).success) continue;
+    out ??= { ...(args as Record<string, unknown>) };
+    delete out[key];
+  }
+  return out ?? args;
+}
+
+/**
+ * A tool's inputSchema as handed to the SDK: zod validation of every call's arguments unchanged
+ * (after {@link dropNullOptionals}), the JSON Schema for `tools/list` converted once.
  */
 export function memoisedInputSchema(schema: z.ZodObject): StandardSchemaWithJSON {
   const std = schema['~standard'];
   return {
-    '~standard': { ...std, jsonSchema: memoised(jsonSchemaOf(schema)) },
+    '~standard': {
+      ...std,
+      validate: (value: unknown) => std.validate(dropNullOptionals(schema, value)),
+      jsonSchema: memoised(jsonSchemaOf(schema)),
+    },
   } as StandardSchemaWithJSON;
 }
 

@@ -21,8 +21,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
   const click = defineTool({
     name: 'browser_click',
     title: 'Click',
-    description:
-      'Click an element (by ref from browser_snapshot, or selector); waits until it is visible, stable and enabled, within the action budget. Returns what changed on the page.',
+    description: 'Click an element, once it is visible, stable and enabled.',
     inputSchema: z.strictObject({
       element: elementArg(),
       target: targetArg('Element to click'),

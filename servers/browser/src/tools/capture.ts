@@ -21,23 +21,20 @@ import { elementArg, targetArg } from './snapshot.js';
 const MAX_INLINE_IMAGE = 3 * 1024 * 1024;
 
 const filenameArg = (what: string) =>
-  safeString({ max: 4096, min: 1 }).describe(
-    `${what} file name, relative to the operator's output directory (subdirectories are created); paths outside it are refused`,
-  );
+  safeString({ max: 4096, min: 1 }).describe(`${what} file name in the output directory`);
 
 export function captureTools(ctx: Ctx): ToolDefinition[] {
   const ms = ctx.config.timeouts.snapshot;
   const outputNote = ctx.config.outputDir
     ? `Files are saved only under the output directory ${ctx.config.outputDir.describe()}.`
-    : 'No output directory is configured: screenshots are returned inline only and PDFs cannot be saved.';
+    : 'No output directory is configured: nothing can be saved.';
 
   const screenshot = defineTool({
     name: 'browser_take_screenshot',
     title: 'Take a screenshot',
     description:
-      'Screenshot of the viewport, the full page (fullPage) or one element (target), returned as an image and kept as a screenshot:// resource. ' +
-      `A full page over ${MAX_IMAGE_SIDE} px on a side is scaled down to fit (the result says so). ` +
-      `You cannot act on a screenshot: use browser_snapshot for refs. ${outputNote}`,
+      'Screenshot of the viewport, full page or one element, as an image (also a screenshot:// resource); ' +
+      `a side over ${MAX_IMAGE_SIDE} px is scaled down (the result says so). For refs use browser_snapshot. ${outputNote}`,
     inputSchema: z.strictObject({
       type: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
       filename: filenameArg('Also save the image to this').optional(),

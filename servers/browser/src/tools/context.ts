@@ -27,9 +27,7 @@ export const snapshotArg = () =>
   z
     .enum(['diff', 'full', 'none'])
     .optional()
-    .describe(
-      'What to return of the page after the action: "diff" (default) the snapshot lines that changed, "full" the whole snapshot, "none" nothing (fastest; take browser_snapshot later).',
-    );
+    .describe('Page returned after the action: diff (default: changed snapshot lines), full, or none');
 
 /** The current tab, refusing when a dialog is open (unless `allowDialog`). */
 export async function activeTab(ctx: Ctx, allowDialog = false): Promise<Tab> {

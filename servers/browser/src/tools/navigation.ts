@@ -28,11 +28,10 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
     name: 'browser_navigate',
     title: 'Navigate to a URL',
     description:
-      'Open a URL in the current tab and return the page as an accessibility snapshot with element refs (use the refs as `target` in browser_click, browser_type, …). ' +
-      `Network policy (set by the operator, not changeable by any argument): ${policy.describe()}. ` +
-      'Refused URLs, redirects and subresources are reported with the rule that refused them. To read an article or documentation page, follow with browser_read_markdown.',
+      'Open a URL in the current tab; returns its snapshot with element refs. ' +
+      `Network policy (operator-set): ${policy.describe()}; refusals name the rule.`,
     inputSchema: z.strictObject({
-      url: safeString({ max: 8192, min: 1 }).describe('Absolute URL to open, e.g. https://example.com/docs'),
+      url: safeString({ max: 8192, min: 1 }).describe('Absolute URL'),
       snapshot: snapshotArg(),
     }),
     annotations: OPEN_WORLD_HINTS.additive,

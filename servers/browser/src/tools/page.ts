@@ -24,8 +24,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
   const tabs = defineTool({
     name: 'browser_tabs',
     title: 'Manage tabs',
-    description:
-      'List, open (optionally at a URL, under the same network policy as browser_navigate), close or select a browser tab. Tabs are numbered from 0 as listed.',
+    description: 'List, open (optionally at a URL), close or select a tab; tabs are numbered from 0.',
     inputSchema: z.strictObject({
       action: z.enum(['list', 'new', 'close', 'select']).describe('What to do'),
       index: z

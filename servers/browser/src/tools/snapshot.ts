@@ -17,14 +17,10 @@ import { budgetLines, takeSnapshot } from '../snapshot/capture.js';
 import { activeTab, type Ctx, DIALOG, pageLine, snapshotLimits, untilDialog } from './context.js';
 
 export const targetArg = (what: string) =>
-  safeString({ max: 4096, min: 1 }).describe(
-    `${what}: a ref from the latest browser_snapshot (e.g. "e12", "f1e3" inside a frame), or a unique CSS/Playwright selector`,
-  );
+  safeString({ max: 4096, min: 1 }).describe(`${what}: a ref from browser_snapshot, or a CSS selector`);
 
 export const elementArg = () =>
-  safeString({ max: 1000 })
-    .optional()
-    .describe('Human-readable description of the element (for the transcript; not used to find it)');
+  safeString({ max: 1000 }).optional().describe('What the element is, for the log (not used to find it)');
 
 export function snapshotTools(ctx: Ctx): ToolDefinition[] {
   const budget = ctx.config.maxSnapshotBytes;
@@ -32,21 +28,15 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
     name: 'browser_snapshot',
     title: 'Page snapshot',
     description:
-      'The current page as an accessibility snapshot: one line per element ("- role "name" [state] [ref=e12]") with refs for every actionable element — pass a ref as `target` to actions. ' +
-      `Better than a screenshot for acting on the page. At most ${budget} bytes per call: a longer snapshot ends with a "[truncated: …]" line giving the offset to continue from; ` +
-      'or narrow it with target (a region) or depth, or save it whole with filename (output directory). For reading text content prefer browser_read_markdown.',
+      'The current page as an accessibility snapshot: one line per element ("- role "name" [state] [ref=e12]"). Pass a ref (e12; f1e3 inside a frame) from the latest snapshot as `target` to actions, or a unique CSS/Playwright selector. ' +
+      `At most ${budget} bytes a call: a longer one ends with "[truncated: …]" giving the offset to continue from.`,
     inputSchema: z.strictObject({
       target: targetArg('Only this element and its descendants').optional(),
       depth: z.number().int().min(1).max(100).optional().describe('Limit the depth of the tree'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe('First line to return (from a previous truncation marker)'),
+      offset: z.number().int().min(0).optional().describe('Line to continue from ([truncated: …])'),
       filename: safeString({ max: 4096, min: 1 })
         .optional()
-        .describe('Save the whole snapshot to this file in the output directory instead of returning it'),
+        .describe('Save it whole to this file (output directory) instead'),
     }),
     annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
     handler: async ({ target, depth, offset, filename }) => {
@@ -83,8 +73,7 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
     name: 'browser_wait_for',
     title: 'Wait for',
     description:
-      'Wait for text to appear or disappear on the page, or for a number of seconds (at most 30). Give time, text or textGone. ' +
-      'Waiting for text gives up after the timeout (default 5 s) with an error naming it.',
+      'Wait for text to appear (text) or disappear (textGone), or for time seconds; text gives up after timeout (default 5 s).',
     inputSchema: z.strictObject({
       time: z.number().min(0).max(30).optional().describe('Seconds to wait'),
       text: safeString({ max: 1000, min: 1 }).optional().describe('Text to wait for'),

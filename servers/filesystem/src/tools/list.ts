@@ -71,12 +71,10 @@ export const excludePatternsSchema = z
   .max(100)
   .default([])
   .describe(
-    'Glob patterns of entries to leave out, relative to path. A pattern with "*" is matched as a glob ("**/*.log", ' +
-      '"dist/*"); any other pattern matches that name at any depth, with everything below it ("node_modules", ".git").',
+    'Entries to leave out: globs relative to path ("**/*.log"), or names at any depth ("node_modules")',
   );
 
-const pathArg = (what: string) =>
-  pathString().describe(`${what}: absolute, or relative to the first allowed directory.`);
+const pathArg = (what: string) => pathString().describe(what);
 
 /** Resolves `input` to an existing directory inside the allowed directories. */
 export async function resolveDirectory(config: Config, input: string): Promise<ResolvedPath> {
@@ -227,11 +225,8 @@ export function listTools(config: Config): ToolDefinition[] {
     name: 'list_directory',
     title: 'List Directory',
     description:
-      'List the entries of one directory (not recursive), sorted by name: one "[FILE] name" or "[DIR] name" line ' +
-      'each ("[LINK]" for symlinks, which are shown only when they point inside the allowed directories). ' +
-      `At most ${config.maxEntries} entries per call: when there are more, the result ends with a "[truncated: …]" ` +
-      'line and carries nextCursor — call again with the same path and that cursor for the next page. ' +
-      'Use directory_tree for a recursive view, search_files to find entries by name.',
+      'List one directory, sorted by name: a "[FILE] name", "[DIR] name" or "[LINK] name" line each. ' +
+      `At most ${config.maxEntries} entries a call; when there are more, pass the returned nextCursor as cursor.`,
     inputSchema: z.strictObject({
       path: pathArg('Directory to list'),
       cursor: cursorString().optional(),
@@ -244,16 +239,10 @@ export function listTools(config: Config): ToolDefinition[] {
   const listWithSizes = defineTool({
     name: 'list_directory_with_sizes',
     title: 'List Directory with Sizes',
-    description:
-      "Like list_directory, with each file's size, and totals for the whole directory (file and directory counts, " +
-      'combined size). sortBy "name" (default) or "size" (largest first). Paginated the same way: ' +
-      `at most ${config.maxEntries} entries per call, then pass nextCursor as cursor.`,
+    description: "Like list_directory, with each file's size and the directory's totals; paged the same way.",
     inputSchema: z.strictObject({
       path: pathArg('Directory to list'),
-      sortBy: z
-        .enum(['name', 'size'])
-        .default('name')
-        .describe('Sort entries by name or size (largest first).'),
+      sortBy: z.enum(['name', 'size']).default('name').describe('size: largest first'),
       cursor: cursorString().optional(),
     }),
     outputSchema: listingOutput,
@@ -265,16 +254,11 @@ export function listTools(config: Config): ToolDefinition[] {
     name: 'directory_tree',
     title: 'Directory Tree',
     description:
-      'Recursive tree of a directory as JSON: [{"name", "type": "file"|"directory"|"symlink"|"other", ' +
-      '"children": [...]}] (directories always have children), sorted by name, 2-space indented. Bounded: ' +
-      `maxDepth levels (default ${DEFAULT_TREE_DEPTH}; deeper directories are marked "maxDepthReached"), ` +
-      `${config.maxEntries} entries and ${config.maxResultBytes} bytes per call, ${config.walkTimeoutMs} ms. ` +
-      'When cut, a second text block "[truncated: …]" says why and the result carries nextCursor: call again ' +
-      'with the same arguments and that cursor to continue (directories already shown reappear marked ' +
-      '"continued"). Use excludePatterns (e.g. ["node_modules", ".git"]) to skip big irrelevant subtrees. ' +
-      'Symlinks are listed, not followed.',
+      'Recursive tree of a directory as JSON. At most ' +
+      `${config.maxEntries} entries, ${config.maxResultBytes} bytes and ${config.walkTimeoutMs} ms a call; when cut, ` +
+      'call again with the same arguments and the returned nextCursor as cursor. Symlinks are not followed.',
     inputSchema: z.strictObject({
-      path: pathArg('Directory whose tree to show'),
+      path: pathArg('Directory'),
       excludePatterns: excludePatternsSchema,
       maxDepth: z
         .number()
@@ -282,7 +266,7 @@ export function listTools(config: Config): ToolDefinition[] {
         .min(1)
         .max(MAX_TREE_DEPTH)
         .default(DEFAULT_TREE_DEPTH)
-        .describe('Levels to descend (1 = only the entries of path).'),
+        .describe('Levels to descend'),
       cursor: cursorString().optional(),
     }),
     outputSchema: treeOutput,

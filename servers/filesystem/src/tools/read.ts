@@ -16,22 +16,13 @@ import { readTextFile } from '../text-read.js';
 const lineCount = (what: string) => z.number().int().min(1).optional().describe(what);
 
 const readTextInput = z.strictObject({
-  path: pathString().describe('File to read: absolute, or relative to the first allowed directory.'),
-  head: lineCount('Return only the first N lines. Not with tail, offset/limit or byteOffset/byteLength.'),
-  tail: lineCount('Return only the last N lines (read from the end; fast on huge files). Not with head.'),
-  offset: lineCount(
-    '1-based line number to start at (with limit: a line range). Use nextOffset from a cut result.',
-  ),
-  limit: lineCount('Number of lines to return, starting at offset (default: to the end of the file).'),
-  byteOffset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('0-based byte position to start at (a byte range; moved forward to a character boundary).'),
-  byteLength: lineCount(
-    'Number of bytes to return from byteOffset (default: to the end, within the budget).',
-  ),
+  path: pathString().describe('File to read'),
+  head: lineCount('Only the first N lines'),
+  tail: lineCount('Only the last N lines'),
+  offset: lineCount('First line, 1-based'),
+  limit: lineCount('Lines from offset'),
+  byteOffset: z.number().int().min(0).optional().describe('First byte, 0-based'),
+  byteLength: lineCount('Bytes from byteOffset'),
 });
 
 const readTextOutput = z.object({
@@ -53,14 +44,10 @@ const readTextOutput = z.object({
 
 function readTextDescription(config: Config): string {
   return (
-    'Read a text file (UTF-8). Without options it returns the whole file, up to ' +
-    `${config.maxFileBytes} bytes; for bigger files, or to save context, read a part: head=N (first N lines), ` +
-    'tail=N (last N lines), offset+limit (a 1-based line range), or byteOffset+byteLength (a byte range). ' +
-    'Use only one of these at a time. Each result is at most ' +
-    `${config.maxResultBytes} bytes; when it is cut, a final "[truncated: …]" line says which offset or ` +
-    'byteOffset continues it. Bytes that are not valid UTF-8 are shown as U+FFFD and a final "[note: …]" line ' +
-    '(and invalidUtf8: true) says so. Binary files (a NUL byte in the first 8000 bytes) are refused: use read_media_file ' +
-    'for images and audio. Relative paths resolve against the first allowed directory.'
+    `Read a UTF-8 text file: whole up to ${config.maxFileBytes} bytes, or one part: head, tail, ` +
+    `offset+limit (lines) or byteOffset+byteLength. At most ${config.maxResultBytes} bytes a result: a cut one ends ` +
+    'with "[truncated: …]" naming the offset that continues it. Invalid UTF-8 shows as U+FFFD; binary files are ' +
+    'refused (use read_media_file).'
   );
 }
 
@@ -84,21 +71,17 @@ export function readTools(config: Config): ToolDefinition[] {
     ...readText,
     name: 'read_file',
     title: 'Read File (Deprecated)',
-    description: `DEPRECATED: use read_text_file, which this is an alias of (same arguments and result). ${readTextDescription(config)}`,
+    description: 'DEPRECATED: use read_text_file (this is its alias: same arguments and result).',
   });
 
   const readMedia = defineTool({
     name: 'read_media_file',
     title: 'Read Media File',
     description:
-      'Read an image or audio file and return it as an image or audio content block (base64) with its MIME type, ' +
-      'decided from the file content (magic bytes) and then the extension: PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, ' +
-      'HEIC, MP3, WAV, OGG, FLAC, M4A. Other binary files (PDF, ZIP, …) come back as an embedded resource blob; ' +
-      `SVG as its XML text. Files over ${mediaLimit(config)} bytes are refused. For text files use read_text_file.`,
+      'Read an image or audio file as base64 content with its MIME type (from magic bytes, then extension); other ' +
+      `binary files as a resource blob, SVG as text. At most ${mediaLimit(config)} bytes.`,
     inputSchema: z.strictObject({
-      path: pathString().describe(
-        'Image, audio or other binary file: absolute, or relative to the first allowed directory.',
-      ),
+      path: pathString().describe('File to read'),
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) =>
@@ -109,18 +92,15 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'read_multiple_files',
     title: 'Read Multiple Files',
     description:
-      'Read several text files in one call; each comes back as "<path>:\\n<content>", separated by "---". A file ' +
-      'that cannot be read (missing, binary, too big, outside the allowed directories) gets an inline ' +
-      '"<path>: Error - <reason>" and does not fail the others. All files share one ' +
-      `${config.maxResultBytes}-byte budget, filled in the order given: a file cut by it says which offset ` +
-      'continues it, and files after the budget is used up are listed as not read. Use read_text_file for parts ' +
-      'of big files.',
+      'Read several text files: "<path>:\\n<content>" each, separated by "---"; a file that fails gets ' +
+      `"<path>: Error - <reason>" without failing the others. All share one ${config.maxResultBytes}-byte budget, ` +
+      'in order: a cut file names the offset that continues it, later ones are listed as not read.',
     inputSchema: z.strictObject({
       paths: z
         .array(pathString())
         .min(1, 'give at least one path')
         .max(MAX_PATHS, `at most ${MAX_PATHS} paths per call`)
-        .describe('Files to read, in the order their contents should appear.'),
+        .describe('Files to read, in order'),
     }),
     outputSchema: z.object({
       files: z.array(
@@ -146,11 +126,10 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'get_file_info',
     title: 'Get File Info',
     description:
-      'Metadata of a file or directory without reading it: size in bytes, created/modified/accessed times ' +
-      '(ISO 8601), type (isFile, isDirectory, isSymbolicLink — a symlink is described by its target, which must ' +
-      'be inside the allowed directories) and permissions (octal and rwx). Use it to check size before reading.',
+      'Metadata of a file or directory: size in bytes, created/modified/accessed times, type (a symlink is ' +
+      'described by its target) and permissions.',
     inputSchema: z.strictObject({
-      path: pathString().describe('File or directory: absolute, or relative to the first allowed directory.'),
+      path: pathString().describe('File or directory'),
     }),
     outputSchema: z.object({
       path: z.string(),
@@ -179,9 +158,8 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'list_allowed_directories',
     title: 'List Allowed Directories',
     description:
-      'The directories this server may read and write (subdirectories included), as configured, with the real ' +
-      'path where a symlink makes it differ. Relative paths in other tools resolve against the first one. Call ' +
-      'this first when unsure where files may be.',
+      'The directories this server may read and write (with subdirectories), and their real paths where a ' +
+      'symlink makes them differ. Every path argument is absolute or relative to the first one.',
     inputSchema: z.strictObject({}),
     outputSchema: z.object({
       directories: z.array(

@@ -146,20 +146,13 @@ export function searchTools(config: Config): ToolDefinition[] {
     name: 'search_files',
     title: 'Search Files',
     description:
-      'Find files and directories below path by name. A glob pattern is matched against the path relative to ' +
-      'path, as in the official server: "*.ts" matches only directly in path, "**/*.ts" at any depth, ' +
-      '"src/**/test_*.py" under src. A pattern without glob characters matches every entry whose name contains ' +
-      'it (case-insensitive). Returns full paths, one per line, sorted by path. excludePatterns skips entries ' +
-      '(and everything below excluded directories). Bounded: ' +
-      `${config.maxEntries} matches and ${config.walkTimeoutMs} ms per call; when cut, a "[truncated: …]" line ` +
-      'and nextCursor say how to continue (same arguments plus cursor). Symlinks are not followed. ' +
-      'To search inside files use search_file_contents.',
+      'Find files and directories below path by name; returns full paths, one per line. ' +
+      `At most ${config.maxEntries} matches and ${config.walkTimeoutMs} ms a call; when cut, call again with the ` +
+      'same arguments and the returned nextCursor as cursor.',
     inputSchema: z.strictObject({
-      path: pathString().describe(
-        'Directory to search: absolute, or relative to the first allowed directory.',
-      ),
+      path: pathString().describe('Directory to search'),
       pattern: safeString({ min: 1, max: 1000 }).describe(
-        'Glob ("**/*.md") or plain name fragment ("readme").',
+        'Glob relative to path ("**/*.ts"), or a name fragment',
       ),
       excludePatterns: excludePatternsSchema,
       cursor: cursorString().optional(),
@@ -221,30 +214,20 @@ export function searchTools(config: Config): ToolDefinition[] {
     name: 'search_file_contents',
     title: 'Search File Contents',
     description:
-      'Search inside text files (grep): every line below path (a directory, or one file) containing pattern. ' +
-      'pattern is literal text by default; regex: true makes it a JavaScript regular expression (evaluated in a ' +
-      'separate thread under the time budget; lines are matched in their first 16384 characters, and a match on a ' +
-      'longer line is marked "line cut" because $ and lookaheads saw the cut). Case-insensitive ' +
-      'unless caseSensitive: true. include/exclude take globs ("*.ts", "src/**"); .gitignore files are honoured ' +
-      'and .git skipped unless respectGitignore: false. Binary files (NUL byte) and files over ' +
-      `${MAX_GREP_FILE_BYTES} bytes are skipped. Output: per file, "line:text" for matches and "line-text" for ` +
-      `contextLines of context. At most maxResults matches per call (default ${DEFAULT_GREP_RESULTS}) and maxPerFile ` +
-      `per file (default ${DEFAULT_PER_FILE}), within ${config.maxResultBytes} bytes and ${config.walkTimeoutMs} ms; ` +
-      'when cut, a "[truncated: …]" line and nextCursor say how to continue (same arguments plus cursor).',
+      'Search inside text files (grep) below path, a directory or one file: per file, "line:text" for matches and ' +
+      `"line-text" for context. .gitignore is honoured; binary files and files over ${MAX_GREP_FILE_BYTES} bytes ` +
+      `are skipped. At most ${config.maxResultBytes} bytes and ${config.walkTimeoutMs} ms a call; when cut, call ` +
+      'again with the same arguments and the returned nextCursor as cursor.',
     inputSchema: z.strictObject({
-      path: pathString().describe('Directory (searched recursively) or file to search.'),
-      pattern: safeString({ min: 1, max: 1000 }).describe(
-        'Text to find (literal), or a regular expression with regex: true.',
-      ),
-      regex: z.boolean().default(false).describe('Treat pattern as a JavaScript regular expression.'),
+      path: pathString().describe('Directory or file to search'),
+      pattern: safeString({ min: 1, max: 1000 }).describe('Literal text (any case unless caseSensitive)'),
+      regex: z.boolean().default(false).describe('pattern is a JavaScript regular expression'),
       caseSensitive: z.boolean().default(false),
       include: z
         .array(safeString({ min: 1, max: 1000 }))
         .max(100)
         .default([])
-        .describe(
-          'Only search files matching one of these globs; globs without "/" match the file name ("*.ts").',
-        ),
+        .describe('Only files matching a glob ("*.ts" matches names)'),
       exclude: excludePatternsSchema,
       contextLines: z
         .number()
@@ -252,11 +235,8 @@ export function searchTools(config: Config): ToolDefinition[] {
         .min(0)
         .max(MAX_CONTEXT_LINES)
         .default(0)
-        .describe('Lines of context before and after each match.'),
-      respectGitignore: z
-        .boolean()
-        .default(true)
-        .describe('Skip files ignored by .gitignore (and .git). false searches them too.'),
+        .describe('Lines around each match'),
+      respectGitignore: z.boolean().default(true).describe('false: search ignored files and .git too'),
       maxResults: z
         .number()
         .int()

@@ -23,8 +23,7 @@ const MAX_WRITE_CHARS = 10 * 1024 * 1024;
 const MAX_EDIT_TEXT_CHARS = 1024 * 1024;
 const MAX_EDITS = 100;
 
-const path = (what: string) =>
-  pathString().describe(`${what}: absolute, or relative to the first allowed directory.`);
+const path = (what: string) => pathString().describe(what);
 
 /** Largest file edit_file loads: at least 10 MiB (source files beyond the whole-read limit), more if configured. */
 function editLimit(config: Config): number {
@@ -36,15 +35,11 @@ export function writeTools(config: Config): ToolDefinition[] {
     name: 'write_file',
     title: 'Write File',
     description:
-      "Create a file, or replace an existing file's whole content, with the given UTF-8 text. Overwrites without " +
-      'asking: to change part of a file use edit_file instead. The write is atomic (a temporary file renamed into ' +
-      'place: readers never see half a file) and an existing file keeps its permissions. The parent directory must ' +
-      'exist (create it with create_directory).',
+      'Create a file or overwrite its whole content with UTF-8 text, atomically (for a part, use edit_file). ' +
+      'The parent directory must exist.',
     inputSchema: z.strictObject({
       path: path('File to write'),
-      content: safeString({ max: MAX_WRITE_CHARS }).describe(
-        'The complete new content of the file (UTF-8 text).',
-      ),
+      content: safeString({ max: MAX_WRITE_CHARS }).describe('The whole new content'),
     }),
     annotations: LOCAL_HINTS.destructiveIdempotent,
     handler: async (args) => {
@@ -59,27 +54,22 @@ export function writeTools(config: Config): ToolDefinition[] {
     name: 'edit_file',
     title: 'Edit File',
     description:
-      "Replace exact text in a text file and return a unified diff of the change. Each edit's oldText must occur " +
-      'exactly once in the file (copy it from a fresh read, with its indentation; add surrounding lines if it ' +
-      'occurs more than once); newText replaces it literally ($ and other characters have no special meaning). ' +
-      'Edits apply in order, each to the result of the previous ones, and all or none are applied. A difference ' +
-      'only in line endings (CRLF/LF) or trailing whitespace is tolerated and the file keeps its CRLF line ' +
-      "endings; different indentation is not, and the error shows the file's actual text. dryRun: true shows the " +
-      'diff without writing. The file keeps its permissions.',
+      'Replace exact text in a text file; returns a unified diff. Edits apply in order, all or none; line endings ' +
+      'and trailing whitespace may differ, indentation may not.',
     inputSchema: z.strictObject({
       path: path('Text file to edit'),
       edits: z
         .array(
           z.strictObject({
             oldText: safeString({ max: MAX_EDIT_TEXT_CHARS }).describe(
-              'Text to find; must occur exactly once, whitespace included.',
+              'Text that occurs exactly once (add lines around it if not)',
             ),
-            newText: safeString({ max: MAX_EDIT_TEXT_CHARS }).describe('Text to put in its place (literal).'),
+            newText: safeString({ max: MAX_EDIT_TEXT_CHARS }).describe('Its replacement, literal'),
           }),
         )
         .min(1, 'give at least one edit')
         .max(MAX_EDITS, `at most ${MAX_EDITS} edits per call`),
-      dryRun: z.boolean().default(false).describe('Preview: return the diff without changing the file.'),
+      dryRun: z.boolean().default(false).describe('Only show the diff'),
     }),
     outputSchema: z.object({
       path: z.string(),
@@ -108,9 +98,7 @@ export function writeTools(config: Config): ToolDefinition[] {
   const createDirectory = defineTool({
     name: 'create_directory',
     title: 'Create Directory',
-    description:
-      'Create a directory, including any missing parent directories (like mkdir -p). Succeeds if it already ' +
-      'exists. Fails if a file is in the way or a path component leads outside the allowed directories.',
+    description: 'Create a directory and any missing parents (mkdir -p); succeeds if it exists.',
     inputSchema: z.strictObject({ path: path('Directory to create') }),
     annotations: LOCAL_HINTS.additiveIdempotent,
     handler: async (args) => {
@@ -125,13 +113,10 @@ export function writeTools(config: Config): ToolDefinition[] {
   const moveFile = defineTool({
     name: 'move_file',
     title: 'Move File',
-    description:
-      'Move or rename a file or directory. Never overwrites: if anything exists at the destination (even a ' +
-      "broken symlink) the move fails and nothing changes. The destination's parent directory must exist. A " +
-      'symlink is moved itself, not its target. Both paths must be inside the allowed directories.',
+    description: 'Move or rename a file or directory. Never overwrites: fails if the destination exists.',
     inputSchema: z.strictObject({
       source: path('File or directory to move'),
-      destination: path('New path (must not exist yet)'),
+      destination: path('New path'),
     }),
     annotations: LOCAL_HINTS.destructive,
     handler: async (args) => {

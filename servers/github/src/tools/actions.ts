@@ -39,7 +39,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       name: 'list_workflow_runs',
       title: 'List workflow runs',
       toolset: 'actions',
-      description: `List GitHub Actions workflow runs of a repository, newest first, filtered by branch, status/conclusion, event or actor, one page at a time (hasMore/nextPage).${scope}`,
+      description: `List GitHub Actions workflow runs of a repository, newest first, filtered by branch, status/conclusion, event or actor, paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -131,7 +131,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       name: 'list_workflow_jobs',
       title: 'List workflow jobs',
       toolset: 'actions',
-      description: `List the jobs of a workflow run with their steps and conclusions, one page at a time. get_job_logs shows a job's log tail.${scope}`,
+      description: `List the jobs of a workflow run with their steps and conclusions, paged. get_job_logs shows a job's log tail.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

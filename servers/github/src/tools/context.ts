@@ -17,7 +17,7 @@ export function contextTools(config: Config): GitHubTool[] {
       name: 'get_me',
       title: 'Get authenticated user',
       toolset: 'context',
-      description: `Who the configured token belongs to: login, name, account type, profile URL, repository counts, and the token's OAuth scopes (what it may do). Call it first when you need "my" repositories or to check access.${config.scope ? ` This server is limited to ${config.scope.description} (--repos).` : ''}`,
+      description: `Who the token belongs to (login, name, type, repository counts) and its OAuth scopes: call it first for "my" repositories or to check access.${config.scope ? ` This server is limited to ${config.scope.description} (--repos).` : ''}`,
       inputSchema: z.strictObject({}),
       outputSchema: z.object({
         login: z.string(),
@@ -86,16 +86,13 @@ export function userTools(config: Config): GitHubTool[] {
       title: 'Search users',
       toolset: 'users',
       description:
-        'Search GitHub users and organizations (such as "tom location:berlin type:user"), one page at a time (hasMore/nextPage; at most 1000 results per query).',
+        'Search GitHub users and organizations (such as "tom location:berlin type:user"), paged (at most 1000 results).',
       inputSchema: z.strictObject({
-        q: safeString({ min: 1, max: 1024 }).describe('Search query (GitHub user search syntax)'),
-        order: z.enum(['asc', 'desc']).optional().describe('Sort order'),
+        q: safeString({ min: 1, max: 1024 }).describe('GitHub search syntax'),
+        order: z.enum(['asc', 'desc']).optional(),
         page: arg.page(),
         per_page: arg.perPage(),
-        sort: z
-          .enum(['followers', 'repositories', 'joined'])
-          .optional()
-          .describe('Sort field (default: best match)'),
+        sort: z.enum(['followers', 'repositories', 'joined']).optional().describe('default: best match'),
       }),
       outputSchema: z.object({ totalCount: count(), users: z.array(userShape), ...pageShape }),
       annotations: OPEN_WORLD_HINTS.readOnly,

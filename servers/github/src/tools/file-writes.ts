@@ -61,18 +61,16 @@ export function fileWriteTools(config: Config): GitHubTool[] {
       title: 'Create or update file',
       toolset: 'repos',
       description:
-        `Create or replace one file on a branch with a commit. Without sha the current blob sha is fetched for you (the file is created if missing, replaced if present); ` +
-        `with sha the write succeeds only if the file is still at that sha, and a conflict returns the current sha to retry with. For several files in one commit use push_files.${scope}`,
+        `Create or replace one file on a branch with a commit. Without sha the current blob sha is fetched for you; ` +
+        `with sha the write succeeds only if the file is still at it (a conflict returns the current sha). Several files in one commit: push_files.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        path: arg.writePath('Path of the file from the repository root'),
+        path: arg.writePath('File path'),
         content: arg.text('The whole new content of the file (UTF-8 text)', 10 * 1024 * 1024),
         message: arg.text('Commit message', 4096),
         branch: arg.branch('Branch to commit to'),
-        sha: arg
-          .sha('Blob sha of the file being replaced (from get_file_contents); omit to have it fetched')
-          .optional(),
+        sha: arg.sha('Current blob sha, from get_file_contents (default: fetched)').optional(),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -140,10 +138,10 @@ export function fileWriteTools(config: Config): GitHubTool[] {
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        path: arg.writePath('Path of the file from the repository root'),
+        path: arg.writePath('File path'),
         message: arg.text('Commit message', 4096),
         branch: arg.branch('Branch to commit to'),
-        sha: arg.sha('Blob sha of the file (from get_file_contents); omit to have it fetched').optional(),
+        sha: arg.sha('Current blob sha (default: fetched)').optional(),
       }),
       outputSchema: z.object({
         repository: z.string(),

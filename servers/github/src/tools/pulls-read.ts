@@ -50,14 +50,14 @@ export function pullReadTools(config: Config): GitHubTool[] {
   const lockdownNote = config.lockdown.enabled
     ? " Lockdown is on: on public repositories, a pull request's changes by a user without push access are withheld."
     : '';
-  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('') };
 
   return [
     repoTool(config, {
       name: 'get_pull_request',
       title: 'Get pull request',
       toolset: 'pull_requests',
-      description: `Get one pull request: title, state, draft/merged, author, head and base (ref and sha), mergeability, counts of commits/files/lines/comments, and the whole body. Use get_pull_request_files or get_pull_request_diff for the changes.${content}${scope}`,
+      description: `Get one pull request: state, author, head and base, mergeability, counts and the whole body (its changes: get_pull_request_files or get_pull_request_diff).${content}${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.readOnly,
@@ -85,22 +85,17 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'list_pull_requests',
       title: 'List pull requests',
       toolset: 'pull_requests',
-      description: `List pull requests of a repository, filtered by state, head ("user:branch") and base branch, one page at a time (hasMore/nextPage). Bodies are cut at ${budgets.listBodyBytes / 1024} KB each.${content}${scope}`,
+      description: `List pull requests of a repository, filtered by state, head ("user:branch") and base branch, paged. Bodies are cut at ${budgets.listBodyBytes / 1024} KB each.${content}${scope}`,
       inputSchema: z.strictObject({
         ...{ owner: arg.owner(), repo: arg.repo() },
-        state: z
-          .enum(['open', 'closed', 'all'])
-          .optional()
-          .describe('State of the pull requests to return (default open)'),
-        head: safeString({ max: 300 })
-          .optional()
-          .describe('Filter by head user or organization and branch, as "user:ref-name"'),
-        base: arg.branch('Filter by base branch name').optional(),
+        state: z.enum(['open', 'closed', 'all']).optional().describe('default open'),
+        head: safeString({ max: 300 }).optional().describe('Only this head, as "user:branch"'),
+        base: arg.branch('Only this base branch').optional(),
         sort: z
           .enum(['created', 'updated', 'popularity', 'long-running'])
           .optional()
-          .describe('What to sort results by (default created)'),
-        direction: z.enum(['asc', 'desc']).optional().describe('The direction of the sort'),
+          .describe('default created'),
+        direction: z.enum(['asc', 'desc']).optional().describe('Sort direction'),
         per_page: arg.perPage(),
         page: arg.page(),
       }),
@@ -141,7 +136,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_files',
       title: 'Get pull request files',
       toolset: 'pull_requests',
-      description: `List the files a pull request changes, with status, line counts and each patch (cut at 8 KB per file with a marker), one page at a time (hasMore/nextPage; GitHub lists at most 3000 files).${lockdownNote}${scope}`,
+      description: `List the files a pull request changes with their patches (8 KB each, then cut), paged (at most 3000 files).${lockdownNote}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -283,7 +278,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_comments',
       title: 'Get pull request review comments',
       toolset: 'pull_requests',
-      description: `List the review comments on a pull request's code (file, line, body), one page at a time (hasMore/nextPage). Conversation comments are in get_issue_comments.${content}${scope}`,
+      description: `List review comments on a pull request's code, paged (conversation comments: get_issue_comments).${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),
@@ -323,7 +318,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_reviews',
       title: 'Get pull request reviews',
       toolset: 'pull_requests',
-      description: `List the reviews of a pull request (APPROVED, CHANGES_REQUESTED, COMMENTED …) with their bodies, one page at a time (hasMore/nextPage).${content}${scope}`,
+      description: `List the reviews of a pull request with their bodies, paged.${content}${scope}`,
       inputSchema: z.strictObject({ ...target, page: arg.page(), per_page: arg.perPage() }),
       outputSchema: z.object({
         repository: z.string(),

@@ -15,7 +15,7 @@ import { repoPath, repoTool, scopeNote } from './common.js';
 export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
-  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('Pull request number') };
+  const target = { owner: arg.owner(), repo: arg.repo(), pull_number: arg.number('') };
   const pullResult = (raw: unknown, owner: string, repo: string, verb: string) => {
     const text = new UntrustedText();
     const pullRequest = toPull(raw, text, budgets.bodyBytes);
@@ -37,16 +37,11 @@ export function pullWriteTools(config: Config): GitHubTool[] {
         owner: arg.owner(),
         repo: arg.repo(),
         title: arg.text('Pull request title', 1024),
-        body: arg.text('Pull request body/description (Markdown)').optional(),
-        head: safeString({ min: 1, max: 300 }).describe(
-          'The name of the branch where your changes are implemented ("branch" or "user:branch")',
-        ),
-        base: arg.branch('The name of the branch you want the changes pulled into'),
-        draft: z.boolean().optional().describe('Whether to create the pull request as a draft'),
-        maintainer_can_modify: z
-          .boolean()
-          .optional()
-          .describe('Whether maintainers can modify the pull request'),
+        body: arg.text('Markdown').optional(),
+        head: safeString({ min: 1, max: 300 }).describe('Branch with the changes'),
+        base: arg.branch('Branch to merge into'),
+        draft: z.boolean().optional().describe('Open as a draft'),
+        maintainer_can_modify: z.boolean().optional().describe('Maintainers may push to head'),
       }),
       outputSchema: pullOutput,
       annotations: OPEN_WORLD_HINTS.additive,
@@ -68,14 +63,11 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       description: `Update a pull request's title, body, state (open/closed), base branch or maintainer_can_modify.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        title: arg.text('New title', 1024).optional(),
-        body: arg.text('New body (Markdown)').optional(),
-        state: z.enum(['open', 'closed']).optional().describe('New state'),
+        title: arg.text('', 1024).optional(),
+        body: arg.text('Markdown').optional(),
+        state: z.enum(['open', 'closed']).optional(),
         base: arg.branch('New base branch').optional(),
-        maintainer_can_modify: z
-          .boolean()
-          .optional()
-          .describe('Whether maintainers can modify the pull request'),
+        maintainer_can_modify: z.boolean().optional().describe('Maintainers may push to head'),
       }),
       outputSchema: pullOutput,
       annotations: OPEN_WORLD_HINTS.destructive,
@@ -103,7 +95,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
           .enum(['merge', 'squash', 'rebase'])
           .optional()
           .describe('Merge method to use (default merge)'),
-        sha: arg.sha('Head sha that must still be current (optional safety check)').optional(),
+        sha: arg.sha('Head sha that must still be current').optional(),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -137,38 +129,28 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a review on a pull request: APPROVE, REQUEST_CHANGES or COMMENT, with a body and optional line comments (each with path and either position in the diff or line in the file). You cannot approve your own pull request.${scope}`,
+      description: `Submit a review on a pull request, with a body and optional line comments. You cannot approve your own pull request.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        commit_id: arg.sha('The SHA of the commit that needs a review (default: the head)').optional(),
-        body: arg.text('The body text of the review'),
-        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('The review action to perform'),
+        commit_id: arg.sha('Commit to review (default: the head)').optional(),
+        body: arg.text('Review text'),
+        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('Review verdict'),
         comments: z
           .array(
-            z.union([
-              z.strictObject({
-                path: arg.repoPath('The relative path to the file being commented on'),
-                position: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .describe('The position in the diff where you want to add a review comment'),
-                body: arg.text('Text of the review comment'),
+            z
+              .strictObject({
+                path: arg.repoPath('File path'),
+                position: z.number().int().min(1).optional().describe('Position in the diff'),
+                line: z.number().int().min(1).optional().describe('Line in the file'),
+                body: arg.text('Comment text'),
+              })
+              .refine((c) => (c.position === undefined) !== (c.line === undefined), {
+                message: 'give either position or line, not both and not neither',
               }),
-              z.strictObject({
-                path: arg.repoPath('The relative path to the file being commented on'),
-                line: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .describe('The line number in the file where you want to add a review comment'),
-                body: arg.text('Text of the review comment'),
-              }),
-            ]),
           )
           .max(100)
           .optional()
-          .describe('Comments to post as part of the review (specify either position or line, not both)'),
+          .describe('Line comments: path, body, and position (in the diff) or line (in the file)'),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -201,7 +183,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       description: `Merge the latest base branch into a pull request's head branch (GitHub does it asynchronously). Pass expected_head_sha to refuse if the head moved.${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        expected_head_sha: arg.sha("The expected SHA of the pull request's HEAD ref").optional(),
+        expected_head_sha: arg.sha('Head sha that must still be current').optional(),
       }),
       outputSchema: z.object({ repository: z.string(), pullNumber: count(), message: z.string() }),
       annotations: OPEN_WORLD_HINTS.destructive,

@@ -49,17 +49,17 @@ export function pushFilesTool(config: Config): GitHubTool {
     title: 'Push files in one commit',
     toolset: 'repos',
     description:
-      `Commit several files (created or replaced) to a branch in a single commit. A missing branch is created from the default branch; an empty repository is initialised (its first file needs a commit of its own). ` +
+      `Commit several files (created or replaced) to a branch in one commit; a missing branch is created from the default branch. ` +
       `The branch is only fast-forwarded: if it moved meanwhile, call again.${scopeNote(config)}`,
     inputSchema: z.strictObject({
       owner: arg.owner(),
       repo: arg.repo(),
-      branch: arg.branch("Branch to push to (e.g. 'main'); created from the default branch if missing"),
+      branch: arg.branch('Branch to push to'),
       files: z
         .array(
           z.strictObject({
-            path: arg.writePath('Path from the repository root'),
-            content: arg.text('Whole file content (UTF-8 text)', 10 * 1024 * 1024),
+            path: arg.writePath('File path'),
+            content: arg.text('Whole content (UTF-8)', 10 * 1024 * 1024),
           }),
         )
         .min(1)

@@ -40,11 +40,11 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'repos',
-      description: `List commits of a branch (or from any sha), newest first, one page at a time (hasMore/nextPage). Optional path limits to commits touching it. Use get_commit for one commit's diff. Commit messages are untrusted text, sanitised.${scope}`,
+      description: `List commits of a branch or from a sha, newest first, paged (one commit's diff: get_commit).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
-        sha: arg.refName('Branch name or commit sha to start from (default: the default branch)').optional(),
+        sha: arg.refName('Branch or sha to start from (default: the default branch)').optional(),
         path: arg.repoPath('Only commits touching this path').optional(),
         page: arg.page(),
         perPage: arg.perPage(),
@@ -86,7 +86,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'get_commit',
       title: 'Get commit with diff',
       toolset: 'repos',
-      description: `Get one commit: message, author, parents, stats and the changed files with their patches (each patch cut to fit ${budgets.diffBytes / 1024} KB in all, with a marker). GitHub pages the files of very large commits: use page/per_page.${scope}`,
+      description: `Get one commit: message, author, parents, stats and changed files with patches (${budgets.diffBytes / 1024} KB in all, then cut with a marker; page through the files of huge commits).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -145,7 +145,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'repos',
-      description: `List the branches of a repository with their head shas, one page at a time (hasMore/nextPage).${scope}`,
+      description: `List the branches of a repository with their head shas, paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -174,7 +174,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'get_repository_tree',
       title: 'Get repository tree',
       toolset: 'repos',
-      description: `List the files and directories of a repository at a branch, tag or tree sha (recursive by default), optionally under path_filter, ${'1000'} entries per page (hasMore/nextPage). GitHub itself stops at 100,000 entries and says so (truncated).${scope}`,
+      description: `List the files and directories of a repository at a branch, tag or tree sha, ${'1000'} entries per page (GitHub stops at 100,000: truncated).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -246,7 +246,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'list_tags',
       title: 'List tags',
       toolset: 'repos',
-      description: `List the tags of a repository with the commit each points at, one page at a time.${scope}`,
+      description: `List the tags of a repository with the commit each points at, paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -275,7 +275,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
       name: 'list_releases',
       title: 'List releases',
       toolset: 'repos',
-      description: `List the releases of a repository, newest first, with their notes (cut at ${budgets.listBodyBytes / 1024} KB each), one page at a time. Release notes are untrusted text, sanitised.${scope}`,
+      description: `List the releases of a repository, newest first, with their notes (cut at ${budgets.listBodyBytes / 1024} KB each), paged.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

@@ -117,7 +117,7 @@ export function repoWriteTools(config: Config): GitHubTool[] {
       name: 'fork_repository',
       title: 'Fork repository',
       toolset: 'repos',
-      description: `Fork a repository to the token owner's account or to an organization. GitHub creates forks asynchronously: the fork may take a moment to have its contents.${scope}`,
+      description: `Fork a repository to your account or an organization (GitHub fills the fork asynchronously).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),

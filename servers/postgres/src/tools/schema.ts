@@ -27,7 +27,7 @@ const limitArg = (max: number) =>
     .min(1)
     .max(max)
     .optional()
-    .describe(`Entries per page (default ${Math.min(200, max)}, most ${max}).`);
+    .describe(`Entries per page (default ${Math.min(200, max)})`);
 
 /** Reads a listing cursor; `kind` keeps a list_tables cursor out of list_schemas and back. */
 function readListCursor<T extends Record<string, unknown>>(
@@ -52,14 +52,9 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const listSchemasTool = defineTool({
     name: 'list_schemas',
     title: 'List schemas',
-    description:
-      'List the schemas of the connected database with their owner, number of tables and comment. ' +
-      `PostgreSQL's own schemas (pg_*, information_schema) only with includeSystem. Paged: follow nextCursor. ${modeNote}`,
+    description: `List the schemas with their owner, table count and comment. Paged: follow nextCursor. ${modeNote}`,
     inputSchema: z.strictObject({
-      includeSystem: z
-        .boolean()
-        .optional()
-        .describe('Include pg_catalog, information_schema and other pg_* schemas.'),
+      includeSystem: z.boolean().optional().describe('Include pg_* and information_schema'),
       cursor: cursorString().optional(),
       limit: limitArg(pageMax),
     }),
@@ -99,12 +94,10 @@ export function schemaTools(config: Config): ToolDefinition[] {
     name: 'list_tables',
     title: 'List tables',
     description:
-      'List tables, views, materialized views and foreign tables with their kind, approximate row count ' +
-      '(from planner statistics: run ANALYZE for fresh numbers; null when never analyzed) and total size ' +
-      '(table + indexes + TOAST). All non-system schemas unless schema is given. Paged: follow nextCursor. ' +
-      modeNote,
+      'List tables, views and foreign tables with kind, planner row estimate and total size. ' +
+      `Paged: follow nextCursor. ${modeNote}`,
     inputSchema: z.strictObject({
-      schema: nameArg('Only this schema (exact name, e.g. public).').optional(),
+      schema: nameArg('Only this schema').optional(),
       cursor: cursorString().optional(),
       limit: limitArg(pageMax),
     }),
@@ -160,13 +153,11 @@ export function schemaTools(config: Config): ToolDefinition[] {
     name: 'describe_table',
     title: 'Describe a table',
     description:
-      'Describe a table or view before writing SQL against it: columns (type, nullability, default, identity, ' +
-      'generated, comment), primary key, constraints, foreign keys (both directions), indexes, approximate ' +
-      'size and, for views, the definition. table is the exact name ("schema.table" also works); without ' +
-      `schema it is looked up on the search path, then in every schema. ${modeNote}`,
+      'Describe a table or view: columns, keys, constraints, foreign keys, indexes, size, view definition. ' +
+      `${modeNote}`,
     inputSchema: z.strictObject({
-      table: nameArg('Table or view name, exact and case-sensitive (e.g. users or sales.orders).'),
-      schema: nameArg('Schema of the table (e.g. public).').optional(),
+      table: nameArg('Exact name, e.g. users or sales.orders'),
+      schema: nameArg('Schema (default: search path, then any)').optional(),
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
@@ -179,22 +170,14 @@ export function schemaTools(config: Config): ToolDefinition[] {
     name: 'explain_query',
     title: 'Explain a query plan',
     description:
-      "Show PostgreSQL's plan for one statement as JSON (EXPLAIN (FORMAT JSON)): node types, estimated " +
-      'costs and rows, indexes used. analyze: true also runs the statement (EXPLAIN ANALYZE, BUFFERS) for ' +
-      'actual times and row counts — always inside a READ ONLY transaction that is rolled back, so a write ' +
-      `can never happen — within the ${config.statementTimeoutMs} ms statement timeout. ` +
-      (config.writes
-        ? ''
-        : 'Writes (INSERT, UPDATE, DELETE, MERGE) and SELECT … FOR UPDATE/SHARE are refused: planning them takes ' +
-          'their table locks, which needs --allow-writes. ') +
+      "Show PostgreSQL's plan for one statement (EXPLAIN (FORMAT JSON)); analyze: true also runs it, in a " +
+      `READ ONLY transaction rolled back, within ${config.statementTimeoutMs} ms. ` +
+      (config.writes ? '' : 'Writes and SELECT … FOR UPDATE are refused (planning takes their locks). ') +
       modeNote,
     inputSchema: z.strictObject({
-      sql: sqlArg('The statement to explain (one statement; $n placeholders with params).'),
+      sql: sqlArg('The statement, without EXPLAIN'),
       params: paramsArg,
-      analyze: z
-        .boolean()
-        .optional()
-        .describe('Run it for actual timings (read-only transaction). Default false.'),
+      analyze: z.boolean().optional().describe('Also run it, for actual timings'),
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {

@@ -100,13 +100,13 @@ export function bindArguments(
   const kinds = [p.anonymous > 0, p.maxNumbered > 0, p.named.length > 0].filter(Boolean).length;
   if (kinds > 1) {
     throw new ParamsError(
-      `params: the query mixes placeholder styles (${describe(p)}); use only "?" (bind with an array) or only named ones like :name (bind with an object)`,
+      `params: the query mixes placeholder styles (${describe(p)}); use only "?" (values in params) or only named ones like :name (values in named_params)`,
     );
   }
   if (p.named.length) {
     if (params === undefined || Array.isArray(params)) {
       throw new ParamsError(
-        `params: the query has named placeholders (${describe(p)}): pass params as an object with exactly those keys (without the : @ $ prefix)`,
+        `params: the query has named placeholders (${describe(p)}): pass named_params, one {name, value} for each (name without the : @ $ prefix)`,
       );
     }
     const keys = Object.keys(params);

@@ -13,12 +13,11 @@ export function insightTools(config: Config): ToolDefinition[] {
     name: 'append_insight',
     title: 'Append Insight',
     description:
-      'Add one business insight discovered from the data to the memo resource memo://insights (a running list the ' +
-      'user can attach to the conversation). Write it as a complete sentence. The memo lives as long as the server; ' +
-      'it is not stored in the database.',
+      'Add a business insight found in the data, as one sentence, to the memo resource memo://insights (kept while ' +
+      'the server runs, not in the database).',
     inputSchema: z.strictObject({
       insight: safeString({ max: MAX_INSIGHT_CHARS, min: 1 }).describe(
-        'The insight, e.g. "Repeat customers account for 62% of revenue in Q3."',
+        'e.g. "Repeat customers make 62% of Q3 revenue."',
       ),
     }),
     annotations: LOCAL_HINTS.additive,

@@ -17,13 +17,22 @@ import type { Config } from '../config.js';
 import type { PlanStep, RowsResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows, visibleJson } from '../render.js';
-import { budgetOf, paramsArg, rowsShape, SAME_QUERY, sqlArg, VALUE_ENCODING } from './schemas.js';
+import {
+  bindings,
+  budgetOf,
+  namedParamsArg,
+  paramsArg,
+  rowsShape,
+  SAME_QUERY,
+  sqlArg,
+  VALUE_ENCODING,
+} from './schemas.js';
 
 /** One sentence on what this server may do, for tool descriptions. */
 export function modeSentence(config: Config): string {
   return config.allowWrites
     ? 'Writes are enabled on this server (write_query, create_table); read_query itself still never writes.'
-    : 'This server is read-only: nothing can change the database through it.';
+    : 'This server is read-only.';
 }
 
 /** The plan as an indented tree, like the sqlite3 shell's EXPLAIN QUERY PLAN output. */
@@ -53,16 +62,15 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'read_query',
     title: 'Read Query',
     description:
-      'Run one SQL statement that reads — SELECT, WITH … SELECT, VALUES, or a reporting PRAGMA — and return its rows. ' +
-      'It runs on a read-only connection: SQLite itself refuses any write. Exactly one statement per call; put values in ' +
-      `params (bound, never spliced into the SQL). Results come in pages of at most ${config.maxRows} rows and ` +
-      `${config.maxBytes} bytes: when truncated is true, call again with the same query and params plus the returned ` +
-      'nextCursor. Add ORDER BY when you page, so pages follow a stable order. Values are exact: integers beyond ' +
-      '2^53 as strings, BLOBs as {"base64": …}, NULL as null. ATTACH, VACUUM INTO and pragmas that change settings are ' +
-      `refused. Statements are stopped after ${config.statementTimeoutMs} ms. ${modeSentence(config)}`,
+      'Run one SQL statement that reads (SELECT, WITH, VALUES, a reporting PRAGMA) on a read-only connection, ' +
+      `stopped after ${config.statementTimeoutMs} ms. At most ${config.maxRows} rows and ${config.maxBytes} bytes a ` +
+      'call; when truncated, call again with the same query and params and the returned nextCursor as cursor ' +
+      '(ORDER BY keeps pages stable). Integers beyond 2^53 come as strings, BLOBs as {"base64": …}. ' +
+      modeSentence(config),
     inputSchema: z.strictObject({
-      query: sqlArg('One SQL statement that reads, e.g. SELECT name FROM users WHERE id = ?'),
+      query: sqlArg('e.g. SELECT name FROM users WHERE id = ?'),
       params: paramsArg,
+      named_params: namedParamsArg,
       cursor: cursorString().optional(),
     }),
     outputSchema: z.object({
@@ -75,7 +83,8 @@ export function readTools(config: Config): ToolDefinition[] {
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
-      const key = queryKey('read_query', [args.query, args.params ?? null]);
+      const params = bindings(args);
+      const key = queryKey('read_query', [args.query, params ?? null]);
       const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key, SAME_QUERY)?.o ?? 0);
       if (!Number.isSafeInteger(offset) || offset < 0) {
         throw new ToolError('cursor: not a cursor this server issued; pass the exact nextCursor value');
@@ -83,7 +92,7 @@ export function readTools(config: Config): ToolDefinition[] {
       let page: RowsResult;
       try {
         const result = await config.pool.read(
-          { op: 'query', sql: args.query, params: args.params, offset, budget: budgetOf(config) },
+          { op: 'query', sql: args.query, params, offset, budget: budgetOf(config) },
           signal,
         );
         if (result.op !== 'query') throw new Error(`unexpected ${result.op} result`);
@@ -112,13 +121,12 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'explain_query',
     title: 'Explain Query Plan',
     description:
-      "Show SQLite's query plan for one statement (EXPLAIN QUERY PLAN) without running it: which tables are scanned, " +
-      'which indexes are used, temporary B-trees for ORDER BY/GROUP BY. Use it before a query that may be slow on a ' +
-      'large table, or to check that an index is used. Works for reads and for writes (the statement is only compiled). ' +
-      'Pass the same params the query would take.',
+      "Show SQLite's query plan (EXPLAIN QUERY PLAN) for one read or write without running it: scans, indexes " +
+      'used, temporary B-trees.',
     inputSchema: z.strictObject({
-      query: sqlArg('The one SQL statement to explain (without EXPLAIN).'),
+      query: sqlArg('The statement, without EXPLAIN'),
       params: paramsArg,
+      named_params: namedParamsArg,
     }),
     outputSchema: z.object({
       plan: z.array(z.object({ id: z.number(), parent: z.number(), detail: z.string() })),
@@ -130,7 +138,7 @@ export function readTools(config: Config): ToolDefinition[] {
       let truncated: boolean;
       try {
         const result = await config.pool.read(
-          { op: 'explain', sql: args.query, params: args.params, budget: budgetOf(config) },
+          { op: 'explain', sql: args.query, params: bindings(args), budget: budgetOf(config) },
           signal,
         );
         if (result.op !== 'explain') throw new Error(`unexpected ${result.op} result`);

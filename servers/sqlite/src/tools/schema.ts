@@ -129,9 +129,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const listTables = defineTool({
     name: 'list_tables',
     title: 'List Tables',
-    description:
-      `List the tables and views of the database by name, ${config.maxRows} per page (pass nextCursor back as cursor ` +
-      `for more). Use describe_table for a table's columns. ${modeSentence(config)}`,
+    description: `List the tables and views, ${config.maxRows} a page (pass nextCursor back as cursor). ${modeSentence(config)}`,
     inputSchema: z.strictObject({ cursor: cursorString().optional() }),
     outputSchema: z.object({
       tables: z.array(z.object({ name: z.string(), type: z.enum(['table', 'view']) })),
@@ -175,13 +173,9 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const describe = defineTool({
     name: 'describe_table',
     title: 'Describe Table',
-    description:
-      "Show a table's or view's columns (name, declared type, NOT NULL, default, primary key), its indexes, its " +
-      'foreign keys and its CREATE statement. The name is matched exactly (case-insensitive, like SQLite); do not quote it.',
+    description: "Show a table's or view's columns, indexes, foreign keys and CREATE statement.",
     inputSchema: z.strictObject({
-      table_name: safeString({ max: MAX_NAME_CHARS, min: 1 }).describe(
-        'Name of the table or view, e.g. users',
-      ),
+      table_name: safeString({ max: MAX_NAME_CHARS, min: 1 }).describe('Exact name, unquoted, e.g. users'),
     }),
     outputSchema: descriptionSchema,
     annotations: LOCAL_HINTS.readOnly,

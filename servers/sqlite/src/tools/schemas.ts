@@ -1,8 +1,10 @@
 /** Argument and result schemas shared by the SQL tools. */
-import { safeString, z } from '@refmcp/shared/schema';
+
+import { advertisedAs, safeString, z } from '@refmcp/shared/schema';
+import { ToolError } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
-import type { Budget } from '../engine/protocol.js';
-import { int64Problem } from '../sql/params.js';
+import type { Budget, Params } from '../engine/protocol.js';
+import { int64Problem, type ParamValue } from '../sql/params.js';
 import { VALUE_ENCODING } from '../values.js';
 
 /** What a cursor issued for another query tells the caller to repeat (shared readCursor). */
@@ -31,33 +33,77 @@ const int64String = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const paramValue = z.union([
-  wellFormed,
-  z.number(),
-  z.boolean(),
-  z.null(),
-  z.strictObject({
-    base64: z
-      .string()
-      .max(2_000_000)
-      .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'not base64' }),
-  }),
-  z.strictObject({ integer: int64String }),
-]);
+/**
+ * One bound value. Advertised as a string, the one form every host's schema dialect and OpenAI's
+ * strict mode accept without a union: SQLite converts text by the column's affinity (so
+ * `WHERE id = ?` with "42" matches the integer 42); where no column decides, the SQL says it:
+ * CAST(? AS INTEGER) (also exact beyond ±2^53), unhex(?) for a BLOB, NULL or NULLIF(?, '') for
+ * NULL. The typed forms (number, boolean, null, {"base64"}, {"integer"}) are still accepted.
+ */
+const paramValue = advertisedAs(
+  z.union([
+    wellFormed,
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.strictObject({
+      base64: z
+        .string()
+        .max(2_000_000)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'not base64' }),
+    }),
+    z.strictObject({ integer: int64String }),
+  ]),
+  { type: 'string' },
+);
 
-export const paramsArg = z
-  .union([
+/** Positional values for ? and ?NNN (also still accepted: an object of named values, the old form). */
+export const paramsArg = advertisedAs(
+  z.union([
     z.array(paramValue).max(MAX_PARAMS),
     z.record(z.string().min(1).max(200), paramValue).refine((o) => Object.keys(o).length <= MAX_PARAMS, {
       message: `at most ${MAX_PARAMS} parameters`,
     }),
-  ])
+  ]),
+  { type: 'array', items: { type: 'string' } },
+)
   .optional()
   .describe(
-    'Values bound to the placeholders, never spliced into the SQL: an array for ? (or ?1, ?2 …), an object for ' +
-      ':name/@name/$name (keys without the prefix). Values: string, number, boolean (1/0), null, {"base64": …} ' +
-      'for a BLOB, {"integer": "…"} for an integer beyond ±2^53.',
+    'Values for ? or ?N, bound as text (converted by column affinity; elsewhere CAST(? AS INTEGER), unhex(?) for ' +
+      "a BLOB, NULLIF(?, '') for NULL)",
   );
+
+/** Named values for :name, @name and $name, as a list of pairs (a map would be an open object). */
+export const namedParamsArg = z
+  .array(
+    z.strictObject({
+      name: z.string().min(1).max(200).describe('Without the prefix'),
+      value: paramValue,
+    }),
+  )
+  .max(MAX_PARAMS)
+  .optional()
+  .describe('Instead of params: values for :name, @name or $name');
+
+/**
+ * The values to bind for a call's `params` and `named_params`: `params` as given (an array, or the
+ * old object form), or `named_params` as an object by name. Throws ToolError when both are given
+ * or a name repeats.
+ */
+export function bindings(args: {
+  params?: Params;
+  named_params?: { name: string; value: ParamValue }[];
+}): Params | undefined {
+  if (args.named_params === undefined) return args.params;
+  if (args.params !== undefined)
+    throw new ToolError('named_params: give params (for ?) or named_params (for :name), not both');
+  const named: Record<string, ParamValue> = {};
+  for (const { name, value } of args.named_params) {
+    if (Object.hasOwn(named, name)) throw new ToolError(`named_params: ${JSON.stringify(name)} given twice`);
+    named[name] = value;
+  }
+  return named;
+}
 
 export const cellSchema = z.union([
   z.null(),

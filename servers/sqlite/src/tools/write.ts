@@ -15,7 +15,15 @@ import type { Config } from '../config.js';
 import type { Params, WriteResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
 import { renderRows } from '../render.js';
-import { budgetOf, paramsArg, rowsShape, sqlArg, VALUE_ENCODING } from './schemas.js';
+import {
+  bindings,
+  budgetOf,
+  namedParamsArg,
+  paramsArg,
+  rowsShape,
+  sqlArg,
+  VALUE_ENCODING,
+} from './schemas.js';
 
 const writeOutput = z.object({
   changes: z.number().describe('Rows inserted, updated or deleted by the statement.'),
@@ -77,19 +85,17 @@ export function writeTools(config: Config): ToolDefinition[] {
     name: 'write_query',
     title: 'Write Query',
     description:
-      'Run one SQL statement that changes the database: INSERT, UPDATE, DELETE, REPLACE, or schema changes (CREATE ' +
-      'INDEX, ALTER TABLE, DROP …). Returns the number of rows changed (and RETURNING rows, if any). Exactly one ' +
-      'statement per call, committed when it succeeds; put values in params. A statement that only reads is refused: ' +
-      'use read_query. ATTACH, VACUUM INTO, transaction control, pragmas that change settings and TEMP objects ' +
-      '(tables, views, triggers, indexes in the temp schema) are refused. ' +
-      `Statements are stopped after ${config.statementTimeoutMs} ms. Changes are permanent.`,
+      'Run one SQL statement that changes the database (INSERT, UPDATE, DELETE, REPLACE, CREATE INDEX, ALTER, DROP), ' +
+      'committed when it succeeds; returns the rows changed and any RETURNING rows. Reads, ATTACH, transaction ' +
+      `control and TEMP objects are refused. Stopped after ${config.statementTimeoutMs} ms.`,
     inputSchema: z.strictObject({
       query: sqlArg('One SQL statement that changes data, e.g. UPDATE users SET name = ? WHERE id = ?'),
       params: paramsArg,
+      named_params: namedParamsArg,
     }),
     outputSchema: writeOutput,
     annotations: LOCAL_HINTS.destructive,
-    handler: (args, ctx) => run(args.query, args.params, false, ctx),
+    handler: (args, ctx) => run(args.query, bindings(args), false, ctx),
   });
 
   const createTable = defineTool({
