@@ -70,10 +70,19 @@ describe('checkServer on the good fixture', () => {
     ]);
     expect(good.checks.every((c) => !c.skipped)).toBe(true);
   });
-  it.each(['META', 'PORT', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-04', 'ALL-05', 'ALL-07', 'ALL-08', 'ALL-09', 'ALL-10'])(
-    '%s passes',
-    (id) => passes(id),
-  );
+  it.each([
+    'META',
+    'PORT',
+    'ALL-01',
+    'ALL-02',
+    'ALL-03',
+    'ALL-04',
+    'ALL-05',
+    'ALL-07',
+    'ALL-08',
+    'ALL-09',
+    'ALL-10',
+  ])('%s passes', (id) => passes(id));
   it('ALL-05 walked every page of every list', () => {
     expect(check(good, 'ALL-05').details).toEqual(
       expect.arrayContaining([

@@ -198,7 +198,17 @@ describe('mcp-harness check', () => {
     };
     expect(report.ok).toBe(false);
     const failed = report.checks.filter((c) => !c.ok).map((c) => c.id);
-    expect(failed).toEqual(['META', 'PORT', 'ALL-01', 'ALL-02', 'ALL-03', 'ALL-05', 'ALL-08', 'ALL-09', 'ALL-10']);
+    expect(failed).toEqual([
+      'META',
+      'PORT',
+      'ALL-01',
+      'ALL-02',
+      'ALL-03',
+      'ALL-05',
+      'ALL-08',
+      'ALL-09',
+      'ALL-10',
+    ]);
     expect(report.checks.find((c) => c.id === 'ALL-04')?.skipped).toBe(true);
     // Without --allow-destructive only read-only tools are called; call_api is not annotated so.
     expect(fail.stdout).toContain('call_api: not read-only; skipped (destructive calls not allowed)');

@@ -2,8 +2,9 @@
 // pairs) that LangChain's MCP adapter and OpenAI strict mode pass through unchanged.
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
+import { callChecked, resultText, structured, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, FIXTURE_SQL, makeDb, resultText, startServer, structured, tempDir } from './support.js';
+import { FIXTURE_SQL, makeDb, startServer } from './support.js';
 
 let cleanup: () => Promise<void>;
 let rw: Connection;
@@ -38,18 +39,18 @@ describe('portable params', () => {
   });
 
   it('positional text values match integer columns by affinity; CAST and unhex say the rest', async () => {
-    const byId = await call(rw, 'read_query', {
+    const byId = await callChecked(rw, 'read_query', {
       query: 'SELECT name FROM users WHERE id = ?',
       params: ['2'],
     });
     expect(structured(byId)).toMatchObject({ rows: [['Ann']] });
-    await call(rw, 'create_table', { query: 'CREATE TABLE p (v)' });
-    const insert = await call(rw, 'write_query', {
+    await callChecked(rw, 'create_table', { query: 'CREATE TABLE p (v)' });
+    const insert = await callChecked(rw, 'write_query', {
       query: "INSERT INTO p(v) VALUES (CAST(? AS INTEGER)), (unhex(?)), (NULLIF(?, ''))",
       params: ['9007199254740993', 'CAFE', ''],
     });
     expect(insert.isError, resultText(insert)).toBeFalsy();
-    const stored = await call(rw, 'read_query', {
+    const stored = await callChecked(rw, 'read_query', {
       query: 'SELECT typeof(v), quote(v) FROM p ORDER BY rowid',
     });
     expect(structured(stored)).toMatchObject({
@@ -62,7 +63,7 @@ describe('portable params', () => {
   });
 
   it('named_params bind :name, @name and $name; with params too, or a repeated name, is an error', async () => {
-    const named = await call(rw, 'read_query', {
+    const named = await callChecked(rw, 'read_query', {
       query: 'SELECT id FROM users WHERE name = :n OR name = @m OR id = $i ORDER BY id',
       named_params: [
         { name: 'n', value: 'Ann' },
@@ -71,7 +72,7 @@ describe('portable params', () => {
       ],
     });
     expect(structured(named)).toMatchObject({ rows: [[1], [2]] });
-    const both = await call(rw, 'read_query', {
+    const both = await callChecked(rw, 'read_query', {
       query: 'SELECT :a',
       params: ['1'],
       named_params: [{ name: 'a', value: '1' }],
@@ -80,7 +81,7 @@ describe('portable params', () => {
     expect(resultText(both)).toContain(
       'named_params: give params (for ?) or named_params (for :name), not both',
     );
-    const twice = await call(rw, 'explain_query', {
+    const twice = await callChecked(rw, 'explain_query', {
       query: 'SELECT :a',
       named_params: [
         { name: 'a', value: '1' },
