@@ -19,7 +19,9 @@ const pkgDir = dirname(require.resolve('@googleapis/drive/package.json'));
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const authDir = dirname(require.resolve('google-auth-library/package.json'));
 const authPkg = JSON.parse(readFileSync(join(authDir, 'package.json'), 'utf8'));
-const generatorPkg = JSON.parse(readFileSync(require.resolve('ts-json-schema-generator/package.json'), 'utf8'));
+const generatorPkg = JSON.parse(
+  readFileSync(require.resolve('ts-json-schema-generator/package.json'), 'utf8'),
+);
 const JS = join(pkgDir, 'build', 'v3.js');
 const DTS = join(pkgDir, 'build', 'v3.d.ts');
 
@@ -28,7 +30,10 @@ const js = readFileSync(JS, 'utf8');
 const http = new Map(); // "files.list" → { httpMethod, path, mediaPath, requiredParams, pathParams }
 const classRe = /class Resource\$(\w+) \{([\s\S]*?)\n {4}\}\n/g;
 for (const [, cls, body] of js.matchAll(classRe)) {
-  const resource = cls.split('$').map((s) => s[0].toLowerCase() + s.slice(1)).join('.');
+  const resource = cls
+    .split('$')
+    .map((s) => s[0].toLowerCase() + s.slice(1))
+    .join('.');
   // Each method's own text: from its signature to the next method's.
   const chunks = body.split(/\n {8}(?=\w+\(paramsOrCallback)/).slice(1);
   for (const chunk of chunks) {
@@ -62,16 +67,27 @@ function members(name) {
   const inherited = (decl.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText()));
   return [...inherited.flatMap(members), ...decl.members.filter(ts.isPropertySignature)];
 }
-const standard = members('StandardParameters').map(propName).filter((n) => n !== 'auth');
+const standard = members('StandardParameters')
+  .map(propName)
+  .filter((n) => n !== 'auth');
 // Every Params$Resource$X$Y extends StandardParameters, so each operation's list includes these.
 const schemaName = (text) => (text === 'void' ? null : text.replace(/^Schema\$/, ''));
 const operations = [];
 for (const [id, route] of http) {
-  const cls = classes.get(`Resource$${id.split('.').slice(0, -1).map((s) => s[0].toUpperCase() + s.slice(1)).join('$')}`);
+  const cls = classes.get(
+    `Resource$${id
+      .split('.')
+      .slice(0, -1)
+      .map((s) => s[0].toUpperCase() + s.slice(1))
+      .join('$')}`,
+  );
   const method = id.split('.').at(-1);
   // The overload `name(params, callback: BodyResponseCallback<T>)` names the response type T.
   const overload = cls.members.find(
-    (m) => ts.isMethodDeclaration(m) && m.name.getText() === method && m.parameters.length === 2 &&
+    (m) =>
+      ts.isMethodDeclaration(m) &&
+      m.name.getText() === method &&
+      m.parameters.length === 2 &&
       m.parameters[1].name.getText() === 'callback',
   );
   const paramsType = overload.parameters[0].type.getText();
@@ -81,7 +97,9 @@ for (const [id, route] of http) {
   operations.push({
     id: `drive.${id}`,
     ...route,
-    parameters: [...new Set(props.map(propName))].filter((n) => !['requestBody', 'media', 'auth'].includes(n)),
+    parameters: [...new Set(props.map(propName))].filter(
+      (n) => !['requestBody', 'media', 'auth'].includes(n),
+    ),
     request: body ? schemaName(body.type.getText()) : null,
     response: schemaName(response),
   });
@@ -107,12 +125,22 @@ function convert(path, types, rename) {
       defs[short] = schema;
     }
   return JSON.parse(
-    JSON.stringify(defs).replace(/"#\/definitions\/([^"]+)"/g, (_, n) => JSON.stringify(`#/$defs/${rename(decodeURIComponent(n))}`)),
+    JSON.stringify(defs).replace(/"#\/definitions\/([^"]+)"/g, (_, n) =>
+      JSON.stringify(`#/$defs/${rename(decodeURIComponent(n))}`),
+    ),
   );
 }
 const schemaTypes = [...interfaces.keys()].filter((n) => n.startsWith('Schema$')).sort();
-const driveDefs = convert(DTS, schemaTypes.map((n) => `drive_v3.${n}`), (n) => (n.startsWith('drive_v3.Schema$') ? n.slice('drive_v3.Schema$'.length) : undefined));
-const tokenDefs = convert(join(authDir, 'build', 'src', 'auth', 'credentials.d.ts'), ['CredentialRequest'], (n) => n);
+const driveDefs = convert(
+  DTS,
+  schemaTypes.map((n) => `drive_v3.${n}`),
+  (n) => (n.startsWith('drive_v3.Schema$') ? n.slice('drive_v3.Schema$'.length) : undefined),
+);
+const tokenDefs = convert(
+  join(authDir, 'build', 'src', 'auth', 'credentials.d.ts'),
+  ['CredentialRequest'],
+  (n) => n,
+);
 
 const banner = {
   package: `${pkg.name}@${pkg.version}`,
@@ -130,4 +158,6 @@ writeFileSync(
   join(here, 'oauth-token.json'),
   `${JSON.stringify({ package: `${authPkg.name}@${authPkg.version}`, generatedBy: banner.generatedBy, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/google-oauth/token', $defs: tokenDefs }, null, 1)}\n`,
 );
-console.log(`${operations.length} operations, ${Object.keys(driveDefs).length} Drive schemas, ${Object.keys(tokenDefs).length} token schemas`);
+console.log(
+  `${operations.length} operations, ${Object.keys(driveDefs).length} Drive schemas, ${Object.keys(tokenDefs).length} token schemas`,
+);
