@@ -24,7 +24,7 @@ import {
   seedScene,
   startFakeDrive,
 } from '../src/fakes/drive/index.js';
-import { driveOperation, driveSpec } from '../src/fakes/drive/spec.js';
+import { driveOperation, driveSpec, loadDriveSpec } from '../src/fakes/drive/spec.js';
 import { checkTraffic, undescribedRoutes } from '../src/spec/index.js';
 
 const trafficDir = mkdtempSync(join(tmpdir(), 'fake-drive-traffic-'));
@@ -150,6 +150,30 @@ describe('fake Drive: OAuth token endpoint through google-auth-library', () => {
     expect(issued.expires_in).toBe(3599);
     expect(last('/drive/v3/files').headers.authorization).toBe(`Bearer ${issued.access_token}`);
     expect(oauth.credentials.access_token).toBe(issued.access_token);
+  });
+
+  it('refreshes once and retries when a token that looks fresh gets 401 (with forceRefreshOnFailure)', async () => {
+    // OAuth2Client retries a 401 with a refresh only when it has no access token or is built with
+    // forceRefreshOnFailure: a server must set it (DR-01).
+    const client = new OAuth2Client({
+      clientId: SCENE.clientId,
+      clientSecret: SCENE.clientSecret,
+      endpoints: { oauth2TokenUrl: fake.tokenUrl },
+      forceRefreshOnFailure: true,
+    });
+    const fresh = fake.state.issueAccessToken();
+    client.setCredentials({
+      access_token: fresh.token,
+      refresh_token: SCENE.refreshToken,
+      expiry_date: Date.now() + 3_600_000,
+    });
+    fake.expireAccessToken(fresh.token);
+    const refreshes = fake.tokenRequests.length;
+    const files = driveClient({ version: 'v3', auth: client, rootUrl: fake.rootUrl, retry: false }).files;
+    expect((await files.get({ fileId: 'SHEET1' })).data.id).toBe('SHEET1');
+    expect(fake.tokenRequests.length).toBe(refreshes + 1);
+    const tries = fake.api.requests.filter((r) => r.rawPath === '/drive/v3/files/SHEET1');
+    expect(tries.map((r) => r.status)).toEqual([401, 200]);
   });
 
   it('answers invalid_grant for a revoked refresh token, as the client surfaces it', async () => {
@@ -307,10 +331,8 @@ describe('fake Drive through @googleapis/drive', () => {
       expect(e.status).toBe(400);
       expect(e.reasons).toEqual(['invalid']);
     }
-    expect(
-      (last('/drive/v3/files').reply?.body as { error: { errors: Array<{ location: string }> } }).error
-        .errors[0]?.location,
-    ).toBe('q');
+    const refusal = last('/drive/v3/files').reply?.body as { error: { errors: Array<{ location: string }> } };
+    expect(refusal.error.errors[0]?.location).toBe('q');
     const fields = await failure(api.files.list({ fields: 'files(id,nope)' }));
     expect(fields).toMatchObject({ status: 400, reasons: ['invalidParameter'] });
   });
@@ -634,6 +656,11 @@ describe('fake Drive through @googleapis/drive', () => {
 
 describe('fake Drive against @googleapis/drive', () => {
   const spec = driveSpec();
+
+  it('the fixture was made from the installed @googleapis/drive', async () => {
+    const { default: pkg } = await import('@googleapis/drive/package.json', { with: { type: 'json' } });
+    expect(loadDriveSpec().routes.package).toBe(`@googleapis/drive@${pkg.version}`);
+  });
 
   it('registers only routes the generated client has (and the token endpoint)', () => {
     expect(undescribedRoutes(fake.routes, spec)).toEqual([]);

@@ -6,6 +6,7 @@
 //    StandardParameters every method takes), request body and response type, and the Schema$*
 //    types, converted to closed JSON Schema (additionalProperties: false) by ts-json-schema-generator.
 // The OAuth token reply is google-auth-library's CredentialRequest, converted the same way.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -148,16 +149,27 @@ const banner = {
 };
 writeFileSync(
   join(here, 'routes.json'),
-  `${JSON.stringify({ ...banner, rootUrl: 'https://www.googleapis.com/', standardParameters: standard, operations }, null, 1)}\n`,
+  `${JSON.stringify({ ...banner, rootUrl: 'https://www.googleapis.com/', standardParameters: standard, operations }, null, 2)}\n`,
 );
 writeFileSync(
   join(here, 'schemas.json'),
-  `${JSON.stringify({ ...banner, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/drive-v3/schemas', $defs: driveDefs }, null, 1)}\n`,
+  `${JSON.stringify({ ...banner, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/drive-v3/schemas', $defs: driveDefs }, null, 2)}\n`,
 );
 writeFileSync(
   join(here, 'oauth-token.json'),
-  `${JSON.stringify({ package: `${authPkg.name}@${authPkg.version}`, generatedBy: banner.generatedBy, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/google-oauth/token', $defs: tokenDefs }, null, 1)}\n`,
+  `${JSON.stringify({ package: `${authPkg.name}@${authPkg.version}`, generatedBy: banner.generatedBy, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/google-oauth/token', $defs: tokenDefs }, null, 2)}\n`,
 );
-console.log(
-  `${operations.length} operations, ${Object.keys(driveDefs).length} Drive schemas, ${Object.keys(tokenDefs).length} token schemas`,
+// The repository's formatter owns the layout of committed JSON.
+execFileSync(
+  'npx',
+  [
+    'biome',
+    'format',
+    '--write',
+    ...['routes.json', 'schemas.json', 'oauth-token.json'].map((f) => join(here, f)),
+  ],
+  { stdio: 'ignore' },
+);
+process.stdout.write(
+  `${operations.length} operations, ${Object.keys(driveDefs).length} Drive schemas, ${Object.keys(tokenDefs).length} token schemas\n`,
 );

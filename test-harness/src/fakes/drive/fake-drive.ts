@@ -88,6 +88,16 @@ export class FakeDrive extends FakeVendor<DriveCaller> {
   }
 
   /**
+   * Makes `token` answer 401 `authError` from now on although its holder thinks it fresh (DR-01:
+   * "a token that looks fresh but gets 401": one refresh, one retry).
+   */
+  expireAccessToken(token: string): this {
+    const record = this.state.accessTokens.get(token);
+    if (record) record.expiresAt = Date.now() - 1;
+    return this;
+  }
+
+  /**
    * Stages Drive's rate-limit answers for the next `times` (default 1) matching requests: 403
    * `userRateLimitExceeded` by default, or `rateLimitExceeded` as 403 or 429 (recorded as faults).
    */

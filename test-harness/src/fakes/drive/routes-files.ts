@@ -4,7 +4,7 @@ import { fail, invalidParameter, invalidQuery } from './errors.js';
 import type { FakeDrive } from './fake-drive.js';
 import { requireContent, requireWrite } from './fake-drive.js';
 import { selectFields } from './fields.js';
-import { drivePage, flag, jsonBody, lookupFile, mediaReply } from './http.js';
+import { drivePage, jsonBody, lookupFile, mediaReply } from './http.js';
 import { fileJson, ROOT_ID } from './objects.js';
 import { InvalidQuery, type Predicate, parseQuery } from './query.js';
 import { EXPORT_FORMATS, EXPORT_SIZE_LIMIT, type FileRecord, GOOGLE_TYPES } from './state.js';
