@@ -1,271 +1,47 @@
 /**
- * The fake Drive driven by the field's clients — `@googleapis/drive` with google-auth-library's
- * OAuth2Client and JWT — through every route it serves, with a guard that fails if any socket
- * leaves loopback; and checked against `@googleapis/drive` itself: every route it registers is a
- * generated method, and every reply this file's traffic produced is declared and validates
- * against the closed `Schema$*` JSON Schemas. The check also fails on a field the API lacks.
+ * The fake Drive driven by the field's client — `@googleapis/drive` with google-auth-library's
+ * OAuth2Client, refreshing through the fake token endpoint — through every route it serves, with
+ * a guard that refuses any socket off loopback; and checked against `@googleapis/drive` itself:
+ * every route it registers is a generated method, every query parameter sent is one the method
+ * declares, and every reply this file's traffic produced is declared and validates against the
+ * closed `Schema$*` JSON Schemas. The check also fails on a field the API lacks. (The token
+ * endpoint's grants, bearer and scope checks: fake-drive-oauth.test.ts.)
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type drive_v3, drive as driveClient } from '@googleapis/drive';
-import { gaxios, JWT, OAuth2Client } from 'google-auth-library';
+import type { drive_v3 } from '@googleapis/drive';
+import type { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeRequest, readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
+import { readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
 import {
   type FakeDrive,
   PNG_BYTES,
   parseQuery,
   SCENE,
-  SCOPES,
   seedScene,
   startFakeDrive,
 } from '../src/fakes/drive/index.js';
 import { driveOperation, driveSpec, loadDriveSpec } from '../src/fakes/drive/spec.js';
 import { checkTraffic, undescribedRoutes } from '../src/spec/index.js';
+import { connects, type DriveScene, failure, header, offLoopback, openDriveScene } from './support/drive.js';
 
-const trafficDir = mkdtempSync(join(tmpdir(), 'fake-drive-traffic-'));
-const savedDir = process.env[TRAFFIC_DIR_ENV];
-process.env[TRAFFIC_DIR_ENV] = trafficDir;
-
-// Every socket this process opens: non-loopback ones are refused (and remembered, so a test can
-// show that the guard is in the path and that nothing got past it).
-const connects: string[] = [];
-const originalConnect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-  // net.connect passes its normalized arguments as one array ([options, callback]).
-  const first = (Array.isArray(args[0]) ? args[0][0] : args[0]) as
-    | { host?: string; path?: string }
-    | number
-    | string;
-  const second = Array.isArray(args[0]) ? undefined : args[1];
-  const host =
-    typeof first === 'object' && first
-      ? (first.host ?? first.path ?? 'localhost')
-      : typeof first === 'number'
-        ? String(second ?? 'localhost')
-        : String(first);
-  connects.push(host);
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !host.startsWith('/')) {
-    process.nextTick(() => this.destroy(new Error(`blocked: a request left loopback for ${host}`)));
-    return this;
-  }
-  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
-const offLoopback = () => connects.filter((h) => !['127.0.0.1', 'localhost', '::1'].includes(h));
-
+let scene: DriveScene;
 let fake: FakeDrive;
 let oauth: OAuth2Client;
 let api: drive_v3.Drive;
 /** Per-call options: media uploads ignore the client-level rootUrl. */
 let at: { rootUrl: string };
-
-/** The last request the fake recorded whose path contains `fragment`. */
-const last = (fragment: string): FakeRequest => {
-  const found = fake.api.requests.filter((r) => r.rawPath.includes(fragment)).at(-1);
-  if (!found) throw new Error(`no request to ${fragment}`);
-  return found;
-};
-
-/** The status and Google error reasons of a failed client call. */
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ status: number; reasons: string[]; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    // GaxiosError: the status, and Google's body as the server sent it.
-    const e = error as {
-      status?: number;
-      message: string;
-      response?: { status: number; data?: { error?: { errors?: Array<{ reason: string }> } } };
-    };
-    const errors = e.response?.data?.error?.errors ?? [];
-    return {
-      status: Number(e.response?.status ?? e.status),
-      reasons: errors.map((x) => x.reason),
-      message: e.message,
-    };
-  }
-  throw new Error('expected the call to fail');
-}
-
-/** A reply header, whichever shape the client's response carries (fetch Headers or a record). */
-function header(res: { headers: unknown }, name: string): string | null {
-  const h = res.headers as Headers | Record<string, string>;
-  return typeof h.get === 'function'
-    ? (h as Headers).get(name)
-    : ((h as Record<string, string>)[name] ?? null);
-}
-
-/** A Drive client on the fake with a fixed access token (no refresh). */
-function clientWith(token: string): drive_v3.Drive {
-  const auth = new OAuth2Client({ endpoints: { oauth2TokenUrl: fake.tokenUrl } });
-  auth.setCredentials({ access_token: token, expiry_date: Date.now() + 3_600_000 });
-  return driveClient({ version: 'v3', auth, rootUrl: fake.rootUrl, retry: false });
-}
+const last = (fragment: string) => scene.last(fragment);
 
 beforeAll(async () => {
-  fake = await startFakeDrive();
-  seedScene(fake, { big: true });
-  at = { rootUrl: fake.rootUrl };
-  oauth = new OAuth2Client({
-    clientId: SCENE.clientId,
-    clientSecret: SCENE.clientSecret,
-    endpoints: { oauth2TokenUrl: fake.tokenUrl },
-  });
-  // An expired access token and a refresh token: the first call refreshes against the fake.
-  oauth.setCredentials({
-    access_token: SCENE.expiredToken,
-    refresh_token: SCENE.refreshToken,
-    expiry_date: Date.now() - 1000,
-  });
-  api = driveClient({ version: 'v3', auth: oauth, rootUrl: fake.rootUrl, retry: false });
+  scene = await openDriveScene();
+  ({ fake, oauth, api, at } = scene);
 });
 
 afterAll(async () => {
-  net.Socket.prototype.connect = originalConnect;
-  await fake.close();
-  rmSync(trafficDir, { recursive: true, force: true });
-  if (savedDir === undefined) delete process.env[TRAFFIC_DIR_ENV];
-  else process.env[TRAFFIC_DIR_ENV] = savedDir;
-});
-
-describe('fake Drive: OAuth token endpoint through google-auth-library', () => {
-  it('refreshes an expired access token with the client id, secret and refresh token', async () => {
-    const { data } = await api.files.list({ q: "name contains 'report'" });
-    expect(data?.files?.length).toBeGreaterThan(0);
-    expect(fake.tokenRequests).toHaveLength(1);
-    const form = new URLSearchParams(fake.tokenRequests[0]?.body);
-    expect(Object.fromEntries(form)).toMatchObject({
-      grant_type: 'refresh_token',
-      client_id: 'cid',
-      client_secret: 'csecret',
-      refresh_token: SCENE.refreshToken,
-    });
-    const issued = (fake.tokenRequests[0]?.reply?.body as { access_token: string; expires_in: number }) ?? {};
-    expect(issued.expires_in).toBe(3599);
-    expect(last('/drive/v3/files').headers.authorization).toBe(`Bearer ${issued.access_token}`);
-    expect(oauth.credentials.access_token).toBe(issued.access_token);
-  });
-
-  it('refreshes once and retries when a token that looks fresh gets 401 (with forceRefreshOnFailure)', async () => {
-    // OAuth2Client retries a 401 with a refresh only when it has no access token or is built with
-    // forceRefreshOnFailure: a server must set it (DR-01).
-    const client = new OAuth2Client({
-      clientId: SCENE.clientId,
-      clientSecret: SCENE.clientSecret,
-      endpoints: { oauth2TokenUrl: fake.tokenUrl },
-      forceRefreshOnFailure: true,
-    });
-    const fresh = fake.state.issueAccessToken();
-    client.setCredentials({
-      access_token: fresh.token,
-      refresh_token: SCENE.refreshToken,
-      expiry_date: Date.now() + 3_600_000,
-    });
-    fake.expireAccessToken(fresh.token);
-    const refreshes = fake.tokenRequests.length;
-    const files = driveClient({ version: 'v3', auth: client, rootUrl: fake.rootUrl, retry: false }).files;
-    expect((await files.get({ fileId: 'SHEET1' })).data.id).toBe('SHEET1');
-    expect(fake.tokenRequests.length).toBe(refreshes + 1);
-    const tries = fake.api.requests.filter((r) => r.rawPath === '/drive/v3/files/SHEET1');
-    expect(tries.map((r) => r.status)).toEqual([401, 200]);
-  });
-
-  it('answers invalid_grant for a revoked refresh token, as the client surfaces it', async () => {
-    const revoked = fake.state.issueRefreshToken('cid', 'csecret', [SCOPES.drive]);
-    fake.state.revoke(revoked.token);
-    const client = new OAuth2Client({
-      clientId: 'cid',
-      clientSecret: 'csecret',
-      endpoints: { oauth2TokenUrl: fake.tokenUrl },
-    });
-    client.setCredentials({ refresh_token: revoked.token });
-    const error = (await client.getAccessToken().catch((e: unknown) => e)) as {
-      message: string;
-      response?: { status: number; data: unknown };
-    };
-    expect(error.response?.status).toBe(400);
-    expect(error.response?.data).toEqual({
-      error: 'invalid_grant',
-      error_description: 'Token has been expired or revoked.',
-    });
-    const wrong = new OAuth2Client({
-      clientId: 'cid',
-      clientSecret: 'nope',
-      endpoints: { oauth2TokenUrl: fake.tokenUrl },
-    });
-    wrong.setCredentials({ refresh_token: SCENE.refreshToken });
-    const unauthorised = (await wrong.getAccessToken().catch((e: unknown) => e)) as {
-      response?: { status: number; data: { error: string } };
-    };
-    expect(unauthorised.response?.status).toBe(401);
-    expect(unauthorised.response?.data.error).toBe('invalid_client');
-  });
-
-  it('exchanges an authorization code for tokens', async () => {
-    fake.state.codes.set('TESTCODE', [SCOPES.readonly]);
-    const client = new OAuth2Client({
-      clientId: 'cid',
-      clientSecret: 'csecret',
-      redirectUri: 'http://127.0.0.1:5555/cb',
-      endpoints: { oauth2TokenUrl: fake.tokenUrl },
-    });
-    const { tokens } = await client.getToken('TESTCODE');
-    expect(tokens.refresh_token).toMatch(/^1\/\/fake-refresh-/);
-    expect(tokens.scope).toBe(SCOPES.readonly);
-    expect(Object.fromEntries(new URLSearchParams(fake.tokenRequests.at(-1)?.body))).toMatchObject({
-      grant_type: 'authorization_code',
-      code: 'TESTCODE',
-    });
-    expect((await failure(client.getToken('TESTCODE'))).message).toMatch(/invalid_grant/);
-  });
-
-  it('issues service-account tokens for a signed jwt-bearer assertion (gtoken posts to a fixed URL: redirected)', async () => {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const email = 'robot@project.iam.gserviceaccount.com';
-    fake.state.serviceAccounts.set(email, {
-      email,
-      publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string,
-      delegation: false,
-    });
-    // gtoken (google-auth-library's JWT) posts to https://oauth2.googleapis.com/token whatever the
-    // options say: a transporter that rewrites that URL is the way to point it at the fake.
-    const transporter = new gaxios.Gaxios();
-    transporter.interceptors.request.add({
-      resolved: async (config) => {
-        if (String(config.url).startsWith('https://oauth2.googleapis.com/token'))
-          config.url = new URL(fake.tokenUrl);
-        return config;
-      },
-    });
-    const key = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const jwt = new JWT({ email, key, scopes: [SCOPES.readonly], transporter });
-    const { token } = await jwt.getAccessToken();
-    expect(fake.state.accessTokens.get(token ?? '')?.scopes).toEqual([SCOPES.readonly]);
-    const grant = new URLSearchParams(fake.tokenRequests.at(-1)?.body);
-    expect(grant.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
-    const delegated = new JWT({
-      email,
-      key,
-      scopes: [SCOPES.drive],
-      subject: 'boss@example.com',
-      transporter,
-    });
-    expect((await failure(delegated.getAccessToken())).message).toMatch(/unauthorized_client/);
-    const { privateKey: other } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const forged = new JWT({
-      email,
-      key: other.export({ type: 'pkcs8', format: 'pem' }) as string,
-      scopes: [SCOPES.drive],
-      transporter,
-    });
-    expect((await failure(forged.getAccessToken())).message).toMatch(/invalid_grant/);
-  });
+  await scene.close();
 });
 
 describe('fake Drive through @googleapis/drive', () => {
@@ -606,25 +382,6 @@ describe('fake Drive through @googleapis/drive', () => {
     );
   });
 
-  it('checks bearer tokens and scopes: expired 401 authError, drive.readonly writes 403 insufficientPermissions', async () => {
-    expect(await failure(clientWith(SCENE.expiredToken).files.get({ fileId: 'DOC1' }))).toMatchObject({
-      status: 401,
-      reasons: ['authError'],
-    });
-    expect(await failure(clientWith('ya29.unknown').files.list({}))).toMatchObject({
-      status: 401,
-      reasons: ['authError'],
-    });
-    const readOnly = clientWith(SCENE.readOnlyToken);
-    expect((await readOnly.files.get({ fileId: 'DOC1' })).data.id).toBe('DOC1');
-    expect(
-      await failure(readOnly.files.update({ fileId: 'DOC1', requestBody: { name: 'x' } })),
-    ).toMatchObject({ status: 403, reasons: ['insufficientPermissions'] });
-    const res = await fetch(`${fake.rootUrl}drive/v3/files`);
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-  });
-
   it('stages 403 userRateLimitExceeded / rateLimitExceeded and 429 as the client surfaces them', async () => {
     fake.rateLimit();
     expect(await failure(api.files.list({}))).toMatchObject({
@@ -685,13 +442,13 @@ describe('fake Drive against @googleapis/drive', () => {
         expect.stringMatching(/^GET \/drive\/v3\/about → 200: \/user: must NOT have additional properties/),
       ]);
     } finally {
-      process.env[TRAFFIC_DIR_ENV] = trafficDir;
+      process.env[TRAFFIC_DIR_ENV] = scene.trafficDir;
       rmSync(badDir, { recursive: true, force: true });
     }
   });
 
   it("validates all of this file's traffic, and reached every route", () => {
-    const traffic = readTraffic(trafficDir);
+    const traffic = readTraffic(scene.trafficDir);
     const report = checkTraffic(traffic, { drive: spec });
     expect(report.problems).toEqual([]);
     expect(report.validated).toBeGreaterThan(40);
