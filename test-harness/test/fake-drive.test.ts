@@ -11,11 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { drive_v3 } from '@googleapis/drive';
-import type { OAuth2Client } from 'google-auth-library';
+import { type drive_v3, drive as driveClient } from '@googleapis/drive';
+import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
 import {
+  addManyFiles,
   type FakeDrive,
   PNG_BYTES,
   parseQuery,
@@ -131,6 +132,33 @@ describe('fake Drive through @googleapis/drive', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect((await failure(api.files.list({ pageToken: 'forged' }))).status).toBe(400);
     expect((await failure(api.files.list({ pageSize: 1001 }))).reasons).toEqual(['invalidParameter']);
+  });
+
+  it('pages thousands of files in pages of up to 1000 (DR-06)', async () => {
+    const fresh = await startFakeDrive();
+    try {
+      seedScene(fresh);
+      const ids = addManyFiles(fresh, 2500);
+      const auth = new OAuth2Client();
+      auth.setCredentials({ access_token: SCENE.accessToken, expiry_date: Date.now() + 3_600_000 });
+      const own = driveClient({ version: 'v3', auth, rootUrl: fresh.rootUrl, retry: false });
+      const seen: string[] = [];
+      let pageToken: string | undefined;
+      do {
+        const { data }: { data: drive_v3.Schema$FileList } = await own.files.list({
+          q: "name contains 'file-'",
+          pageSize: 1000,
+          fields: 'nextPageToken,files(id)',
+          ...(pageToken ? { pageToken } : {}),
+        });
+        seen.push(...(data.files ?? []).map((f) => f.id as string));
+        pageToken = data.nextPageToken ?? undefined;
+      } while (pageToken);
+      expect(seen).toEqual(ids);
+      expect(fresh.api.requests.map((r) => r.query.get('pageSize'))).toEqual(['1000', '1000', '1000']);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('hides Shared Drive items without supportsAllDrives/includeItemsFromAllDrives (DR-04)', async () => {
