@@ -97,6 +97,19 @@ describe('fake Drive through @googleapis/drive', () => {
     });
   });
 
+  it("parses every DR-03 input as one literal once escaped (\\ and ')", () => {
+    const raws = ["O'Reilly report", "x\\' or name != '", 'budget\\', 'MSA', "name = 'x' or trashed = true"];
+    for (const raw of raws) {
+      const literal = raw.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+      const matches = parseQuery(
+        `(name contains '${literal}' or fullText contains '${literal}') and trashed = false`,
+      );
+      const file = { mimeType: 'text/plain', parents: [], trashed: false, fullText: '' };
+      expect(matches({ ...file, name: `a ${raw} b` })).toBe(true);
+      expect(matches({ ...file, name: raw.slice(1) })).toBe(false);
+    }
+  });
+
   it('refuses a q outside the subset and a bad fields selection with Drive 400s', async () => {
     for (const q of [
       'name contains report',
