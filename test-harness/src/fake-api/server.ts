@@ -23,6 +23,8 @@ export interface FakeRequest {
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes as received (for binary uploads, which `body` would mangle as UTF-8). */
+  bytes?: Buffer;
   /** Route parameters (decoded); empty for unmatched requests. */
   params: RouteParams;
   /** The pattern of the route that answered (e.g. "/repos/:owner/:repo"); undefined when none matched. */
@@ -190,6 +192,7 @@ export class FakeApi {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
       headers[k] = Array.isArray(v) ? v.join(', ') : (v ?? '');
+    const bytes = Buffer.concat(chunks);
     const request: FakeRequest = {
       method: (req.method ?? 'GET').toUpperCase(),
       rawPath,
@@ -197,7 +200,8 @@ export class FakeApi {
       rawQuery,
       query: new URLSearchParams(rawQuery),
       headers,
-      body: Buffer.concat(chunks).toString('utf8'),
+      body: bytes.toString('utf8'),
+      bytes,
       params: {},
       at: Date.now(),
     };
