@@ -41,7 +41,7 @@ export function contextTools(config: Config): GitLabTool[] {
       name: 'get_version',
       title: 'Get GitLab version',
       toolset: 'context',
-      description: `The GitLab version at ${config.apiUrl.href}; a health check for self-hosted instances.`,
+      description: 'The GitLab instance version; a health check for self-hosted instances.',
       inputSchema: z.strictObject({}),
       outputSchema: z.object({ version: z.string(), revision: z.string().optional() }),
       annotations: OPEN_WORLD_HINTS.readOnly,
