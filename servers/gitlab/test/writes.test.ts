@@ -47,7 +47,11 @@ describe('GL-05 nulls are not failures', () => {
       expect(issue.text).toMatch(/Created #\d+ \[opened\] x/);
 
       // The scene's !1 is open from feat: close it so that this one is not a duplicate (GL-10 is).
-      await callChecked(conn, 'update_merge_request', { project_id: 'grp/proj', merge_request_iid: 1, state_event: 'close' });
+      await callChecked(conn, 'update_merge_request', {
+        project_id: 'grp/proj',
+        merge_request_iid: 1,
+        state_event: 'close',
+      });
       rewrite(/\/merge_requests$/, (b) => {
         b.diff_refs = null;
         delete b.merged_at;
@@ -67,8 +71,16 @@ describe('GL-05 nulls are not failures', () => {
       expect(posts(/\/fork$/)).toHaveLength(1);
       // Close the new one again and reopen !1 for GL-10.
       const iid = (mr.structuredContent as { merge_request: { iid: number } }).merge_request.iid;
-      await callChecked(conn, 'update_merge_request', { project_id: 'grp/proj', merge_request_iid: iid, state_event: 'close' });
-      await callChecked(conn, 'update_merge_request', { project_id: 'grp/proj', merge_request_iid: 1, state_event: 'reopen' });
+      await callChecked(conn, 'update_merge_request', {
+        project_id: 'grp/proj',
+        merge_request_iid: iid,
+        state_event: 'close',
+      });
+      await callChecked(conn, 'update_merge_request', {
+        project_id: 'grp/proj',
+        merge_request_iid: 1,
+        state_event: 'reopen',
+      });
     } finally {
       await conn.close();
     }
