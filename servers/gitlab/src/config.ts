@@ -59,7 +59,7 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --projects g/p,g/*       limit every tool to these projects (group/project or group/*)
   --lockdown               on public projects, show only content by members with Developer access
-${httpOptionsHelp({ service: 'GitLab', writeNote: 'to stay clear of abuse limits', searchNote: 'search limits' })}`;
+${httpOptionsHelp({ service: 'GitLab', writeNote: 'to stay clear of abuse limits', searchNote: 'the /search API' })}`;
 
 /** The token variables, in the order they are read. */
 export const TOKEN_VARIABLES = ['GITLAB_PERSONAL_ACCESS_TOKEN', 'GITLAB_TOKEN'] as const;

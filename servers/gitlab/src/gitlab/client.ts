@@ -43,7 +43,6 @@ export class GitLab {
       maxResponseBytes: options.maxResponseBytes,
       hooks: GITLAB_HOOKS,
       secrets: options.token ? [options.token] : [],
-      isSearch: (path) => path === '/projects' || path.endsWith('/search'),
     });
   }
 

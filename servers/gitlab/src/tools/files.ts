@@ -69,7 +69,13 @@ export function fileTools(config: Config): GitLabTool[] {
         project_id: arg.projectId(),
         file_path: arg.repoPath('Path of the file or directory'),
         ref: arg.ref('Branch, tag or commit (default: the default branch)').optional(),
-        offset: z.number().int().min(0).optional().describe('Byte offset to read a file from (default 0)'),
+        offset: z
+          .number()
+          .int()
+          .min(0)
+          .max(2_147_483_647)
+          .optional()
+          .describe('Byte offset to read a file from (default 0)'),
         page: arg.page(),
         per_page: arg.perPage(),
       }),

@@ -134,7 +134,13 @@ export function issueTools(config: Config): GitLabTool[] {
           .max(100)
           .optional()
           .describe('Replace the assignees ([] for none)'),
-        milestone_id: z.number().int().min(0).optional().describe('Milestone id (0 to remove)'),
+        milestone_id: z
+          .number()
+          .int()
+          .min(0)
+          .max(2_147_483_647)
+          .optional()
+          .describe('Milestone id (0 to remove)'),
         state_event: z.enum(['close', 'reopen']).optional(),
       }),
       outputSchema: one,

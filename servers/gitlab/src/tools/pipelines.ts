@@ -160,7 +160,13 @@ export function pipelineTools(config: Config): GitLabTool[] {
           .max(maxLog)
           .optional()
           .describe(`Bytes from the end (default ${maxLog})`),
-        offset: z.number().int().min(0).optional().describe('Read from this byte offset instead of the tail'),
+        offset: z
+          .number()
+          .int()
+          .min(0)
+          .max(2_147_483_647)
+          .optional()
+          .describe('Read from this byte offset instead of the tail'),
       }),
       outputSchema: z.object({
         job: z.number(),
