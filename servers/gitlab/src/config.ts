@@ -7,6 +7,8 @@
  */
 import {
   type ConfigInput,
+  type ContentBudgets,
+  DEFAULT_CONTENT_BUDGETS,
   DEFAULT_MAX_RESPONSE_BYTES,
   HTTP_OPTIONS,
   type HttpPolicy,
@@ -21,19 +23,6 @@ import { GitLab } from './gitlab/client.js';
 import { Lockdown } from './lockdown.js';
 import { ProjectScope } from './scope.js';
 
-export interface Budgets {
-  /** Largest file text `get_file_contents` returns, in bytes; more is cut with a marker. */
-  fileBytes: number;
-  /** Largest body (issue, MR, note) in a single-item result, in bytes. */
-  bodyBytes: number;
-  /** Largest body per item in a list result, in bytes. */
-  listBodyBytes: number;
-  /** Largest diff text of one result, in bytes. */
-  diffBytes: number;
-  /** Largest job-log tail, in bytes. */
-  logBytes: number;
-}
-
 export interface Config {
   gitlab: GitLab;
   apiUrl: URL;
@@ -42,7 +31,7 @@ export interface Config {
   scope?: ProjectScope;
   lockdown: Lockdown;
   readOnly: boolean;
-  budgets: Budgets;
+  budgets: ContentBudgets;
 }
 
 export const OPTIONS = {
@@ -87,12 +76,6 @@ export function configure({ values, env, common }: ConfigInput): Config {
     ...(scope ? { scope } : {}),
     lockdown: new Lockdown(gitlab, values.lockdown === true),
     readOnly: common.readOnly,
-    budgets: {
-      fileBytes: 256 * 1024,
-      bodyBytes: 64 * 1024,
-      listBodyBytes: 2 * 1024,
-      diffBytes: 128 * 1024,
-      logBytes: 64 * 1024,
-    },
+    budgets: DEFAULT_CONTENT_BUDGETS,
   };
 }

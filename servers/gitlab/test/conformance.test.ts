@@ -4,7 +4,11 @@
  * generated tool table; and toolset selection with the reference's 9 tools by default.
  */
 import { readToolSnapshots, type ToolSnapshot } from '@refmcp/test-harness';
-import { describeConformance } from '@refmcp/test-harness/conformance';
+import {
+  describeConformance,
+  expectToolSelection,
+  type ToolSelectionCase,
+} from '@refmcp/test-harness/conformance';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLSETS } from '../src/toolsets.js';
@@ -64,7 +68,7 @@ describe('toolsets', () => {
   });
 
   it('--toolsets, --tools and --exclude-tools select; --read-only beats them all', async () => {
-    const cases: [string[], string[]][] = [
+    const cases: ToolSelectionCase[] = [
       [['--toolsets', 'pipelines'], named((_, s) => s.toolset === 'pipelines')],
       [
         ['--tools', 'get_issue,create_issue'],
@@ -77,13 +81,6 @@ describe('toolsets', () => {
       ],
       [['--toolsets', 'all', '--read-only'], named((_, s) => s.tool.annotations?.readOnlyHint === true)],
     ];
-    for (const [args, expected] of cases) {
-      const conn = await startServer(gl, args);
-      try {
-        expect((await conn.tools()).map((t) => t.name).sort(), args.join(' ')).toEqual([...expected].sort());
-      } finally {
-        await conn.close();
-      }
-    }
+    await expectToolSelection((args) => startServer(gl, args), cases);
   });
 });
