@@ -7,15 +7,21 @@
 import { encodeSegment, ToolError } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 
-/** GitLab path segments: letters, digits, "_", "-", "."; a numeric id is digits only. */
-export const PROJECT_ID_PATTERN =
-  /^(?:[0-9]+|[A-Za-z0-9_.][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+)$/;
+/** Characters of GitLab paths (letters, digits, "_", "-", "."), "/" between segments. */
+export const PROJECT_ID_PATTERN = /^[\w.][\w./-]*$/;
+
+/** A numeric id, or a path of two or more GitLab name segments (no empty, "." or ".." segment). */
+export function isProjectId(value: string): boolean {
+  if (/^[0-9]+$/.test(value)) return true;
+  const segments = value.split('/');
+  return segments.length >= 2 && segments.every((s) => /^[\w.][\w.-]*$/.test(s) && s !== '.' && s !== '..');
+}
 
 export const projectId = () =>
   safeString({ max: 1024 })
     .regex(PROJECT_ID_PATTERN, 'must be a numeric project id or a group/project path')
-    .refine((v) => !v.split('/').some((s) => s === '.' || s === '..'), {
-      message: 'must not have "." or ".." segments',
+    .refine(isProjectId, {
+      message: 'must be a numeric project id or a group/project path (no "." or ".." segments)',
     })
     .describe('Project ID or path (group/subgroup/project)');
 
