@@ -199,14 +199,14 @@ export function fileTools(config: Config): GitLabTool[] {
           );
         }
         const exists = await fileExists(config, base, file_path, branch, signal);
-        const res = await config.gitlab.write<{ file_path?: string } | null>(
+        // GitLab answers {file_path, branch} (or less): the status is the outcome.
+        await config.gitlab.write(
           exists ? 'PUT' : 'POST',
           `${base}/repository/files/${segment}`,
           { branch, content, commit_message },
           signal,
         );
         const action = exists ? 'update' : 'create';
-        void res;
         return respond({ project: project_id, branch, action }, [
           `${exists ? 'Updated' : 'Created'} ${file_path} on ${branch}.`,
         ]);
