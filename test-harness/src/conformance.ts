@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBuiltServer, tempDir } from './built-server.js';
+import { type BuiltServer, startBuiltServer, tempDir } from './built-server.js';
 import { checkServer } from './check-server.js';
 import type { CheckReport, CheckServerOptions } from './checks/context.js';
 import { serverBin } from './connect.js';
@@ -192,4 +192,26 @@ export function describeConformance(opts: ConformanceOptions): ConformanceContex
   });
 
   return ctx;
+}
+
+/** One launch of a tool-selection check: the arguments, and exactly the tools they must serve. */
+export type ToolSelectionCase = [args: string[], expected: string[]];
+
+/**
+ * For each case, launches `start(args)` and asserts it serves exactly `expected` (order ignored;
+ * the assertion is labelled with the arguments), closing each server. For `--toolsets`, `--tools`,
+ * `--exclude-tools` and `--read-only` checks of servers with toolsets.
+ */
+export async function expectToolSelection(
+  start: (args: string[]) => Promise<BuiltServer>,
+  cases: readonly ToolSelectionCase[],
+): Promise<void> {
+  for (const [args, expected] of cases) {
+    const conn = await start(args);
+    try {
+      expect((await conn.tools()).map((t) => t.name).sort(), args.join(' ')).toEqual([...expected].sort());
+    } finally {
+      await conn.close();
+    }
+  }
 }

@@ -13,12 +13,20 @@ import { fileURLToPath } from 'node:url';
 import { browserScene } from './demo/browser.js';
 import { filesystemScene } from './demo/filesystem.js';
 import { githubScene } from './demo/github.js';
+import { gitlabScene } from './demo/gitlab.js';
 import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
 import { sqliteScene } from './demo/sqlite.js';
 
-const SCENES: DemoScene[] = [filesystemScene, postgresScene, sqliteScene, browserScene, githubScene];
+const SCENES: DemoScene[] = [
+  filesystemScene,
+  postgresScene,
+  sqliteScene,
+  browserScene,
+  githubScene,
+  gitlabScene,
+];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const configPath = join(repoRoot, 'test-harness/demo/mcp.json');

@@ -14,8 +14,11 @@ describe('demo', () => {
     });
     expect(stdout).toMatch(/protocol 2026-07-28 \(modern era\)/);
     expect(stdout).toMatch(/Access denied: "\.\.\/\.\.\/etc\/passwd"/);
+    expect(stdout).toContain(
+      'upstream/private is outside the projects this server may access (--projects grp/proj)',
+    );
     expect(stdout).toMatch(
-      /Summary: 5 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 6 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

@@ -7,6 +7,8 @@
  */
 import {
   type ConfigInput,
+  type ContentBudgets,
+  DEFAULT_CONTENT_BUDGETS,
   DEFAULT_MAX_RESPONSE_BYTES,
   HTTP_OPTIONS,
   type HttpPolicy,
@@ -21,17 +23,7 @@ import { GitHubClient } from './github/client.js';
 import { Lockdown } from './lockdown.js';
 import { RepoScope } from './scope.js';
 
-export interface Budgets {
-  /** Largest file text `get_file_contents` returns, in bytes; more is cut with a marker. */
-  fileBytes: number;
-  /** Largest body (issue, PR, comment) in a single-item result, in bytes. */
-  bodyBytes: number;
-  /** Largest body per item in a list result, in bytes. */
-  listBodyBytes: number;
-  /** Largest diff or patch text, in bytes. */
-  diffBytes: number;
-  /** Largest job-log tail, in bytes. */
-  logBytes: number;
+export interface Budgets extends ContentBudgets {
   /** Largest response body accepted from GitHub, in bytes. */
   responseBytes: number;
 }
@@ -71,14 +63,7 @@ export function configure({ values, env, common }: ConfigInput): Config {
   const token = readToken(env, TOKEN_VARIABLES);
   const apiUrl = parseBaseUrl(env.GITHUB_API_URL || 'https://api.github.com', 'GITHUB_API_URL');
   const policy: HttpPolicy = httpPolicyFromFlags(values);
-  const budgets: Budgets = {
-    fileBytes: 256 * 1024,
-    bodyBytes: 64 * 1024,
-    listBodyBytes: 2 * 1024,
-    diffBytes: 128 * 1024,
-    logBytes: 64 * 1024,
-    responseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-  };
+  const budgets: Budgets = { ...DEFAULT_CONTENT_BUDGETS, responseBytes: DEFAULT_MAX_RESPONSE_BYTES };
   const github = new GitHubClient({
     baseUrl: apiUrl,
     ...(token ? { token } : {}),

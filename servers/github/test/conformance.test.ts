@@ -5,7 +5,11 @@
  */
 
 import { readToolSnapshots, type ToolSnapshot } from '@refmcp/test-harness';
-import { describeConformance } from '@refmcp/test-harness/conformance';
+import {
+  describeConformance,
+  expectToolSelection,
+  type ToolSelectionCase,
+} from '@refmcp/test-harness/conformance';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLSETS } from '../src/toolsets.js';
@@ -81,7 +85,7 @@ describe('toolsets', () => {
   });
 
   it('--toolsets, --tools and --exclude-tools select; --read-only beats them all', async () => {
-    const cases: [string[], string[]][] = [
+    const cases: ToolSelectionCase[] = [
       [['--toolsets', 'actions'], named((_, s) => s.toolset === 'actions')],
       [
         ['--tools', 'get_issue,create_issue'],
@@ -94,13 +98,6 @@ describe('toolsets', () => {
       ],
       [['--toolsets', 'all', '--read-only'], named((_, s) => s.tool.annotations?.readOnlyHint === true)],
     ];
-    for (const [args, expected] of cases) {
-      const conn = await startServer(gh, args);
-      try {
-        expect((await conn.tools()).map((t) => t.name).sort(), args.join(' ')).toEqual([...expected].sort());
-      } finally {
-        await conn.close();
-      }
-    }
+    await expectToolSelection((args) => startServer(gh, args), cases);
   });
 });

@@ -25,6 +25,29 @@ export function truncateUtf8(text: string, maxBytes: number): Truncated {
   return { text: buf.subarray(0, end).toString('utf8'), truncated: true, omittedBytes: bytes - end };
 }
 
+/** Byte budgets of an API server's results: what one file, body, diff or log tail may carry. */
+export interface ContentBudgets {
+  /** Largest file text a file read returns, in bytes; more is cut with a marker. */
+  fileBytes: number;
+  /** Largest body (issue, pull/merge request, comment) in a single-item result, in bytes. */
+  bodyBytes: number;
+  /** Largest body per item in a list result, in bytes. */
+  listBodyBytes: number;
+  /** Largest diff or patch text, in bytes. */
+  diffBytes: number;
+  /** Largest job-log tail, in bytes. */
+  logBytes: number;
+}
+
+/** 256 KiB of file text, 64 KiB bodies, 2 KiB per list body, 128 KiB of diff, 64 KiB of log tail. */
+export const DEFAULT_CONTENT_BUDGETS: Readonly<ContentBudgets> = Object.freeze({
+  fileBytes: 256 * 1024,
+  bodyBytes: 64 * 1024,
+  listBodyBytes: 2 * 1024,
+  diffBytes: 128 * 1024,
+  logBytes: 64 * 1024,
+});
+
 /** The standard marker line: `[truncated: <what>; <how to get the rest>]`. */
 export function truncationMarker(what: string, howToContinue: string): string {
   return `[truncated: ${what}; ${howToContinue}]`;

@@ -1,0 +1,119 @@
+/**
+ * The GitLab REST v4 client: the shared HttpClient (one policy: timeouts, retries honouring
+ * Retry-After/RateLimit-Reset within the budget, never a write repeated after a 5xx, pacing) with
+ * GITLAB_HOOKS and the PRIVATE-TOKEN header. Adds what GitLab callers need: page-numbered lists
+ * that say when more exists (Link header, else X-Next-Page), and failures of writes whose outcome
+ * is unknown (5xx, timeouts) said as such.
+ */
+import {
+  GITLAB_HOOKS,
+  HttpClient,
+  HttpError,
+  type HttpPolicy,
+  type HttpRequest,
+  type HttpResponse,
+  linkPageInfo,
+  type Page,
+  TimeoutError,
+  ToolError,
+} from '@refmcp/shared';
+
+export interface GitLabOptions {
+  baseUrl: URL;
+  token?: string;
+  userAgent: string;
+  policy: HttpPolicy;
+  maxResponseBytes: number;
+}
+
+const READS = new Set(['GET', 'HEAD']);
+
+export class GitLab {
+  private readonly http: HttpClient;
+  readonly authenticated: boolean;
+
+  constructor(options: GitLabOptions) {
+    this.authenticated = options.token !== undefined;
+    this.http = new HttpClient({
+      service: 'GitLab API',
+      baseUrl: options.baseUrl,
+      userAgent: options.userAgent,
+      headers: options.token ? { 'private-token': options.token } : {},
+      policy: options.policy,
+      maxResponseBytes: options.maxResponseBytes,
+      hooks: GITLAB_HOOKS,
+      secrets: options.token ? [options.token] : [],
+    });
+  }
+
+  /**
+   * One request (see HttpClient.request). Errors: HttpError (summary with GitLab's message), with
+   * a sentence on what to do for 401/403 and on unknown outcomes of writes (5xx, timeout).
+   */
+  async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      return await this.http.request<T>(req);
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      const hints: string[] = [];
+      const status = error instanceof HttpError ? error.status : undefined;
+      if (status === 401)
+        hints.push(
+          this.authenticated
+            ? 'Check GITLAB_PERSONAL_ACCESS_TOKEN (expired, revoked or mistyped).'
+            : 'No token is configured: set GITLAB_PERSONAL_ACCESS_TOKEN.',
+        );
+      if (status === 403) hints.push('The token needs the api scope for writes (read_api for reads).');
+      const unknown = status === undefined ? error instanceof TimeoutError : status === 0 || status >= 500;
+      if (!READS.has(method) && unknown && status !== 429)
+        hints.push(
+          'The outcome is unknown: the change may have been made. Check (read it back) before retrying; it was not retried.',
+        );
+      if (!hints.length) throw error;
+      const wrapped =
+        error instanceof HttpError
+          ? new HttpError(`${error.message} ${hints.join(' ')}`, error.status, error.retryAt, error.reason)
+          : new ToolError(`${error.message} ${hints.join(' ')}`);
+      throw wrapped;
+    }
+  }
+
+  /** GET `path` and the JSON body. */
+  async get<T = unknown>(path: string, query: HttpRequest['query'], signal: AbortSignal): Promise<T> {
+    return (await this.request<T>({ path, ...(query ? { query } : {}), signal })).data;
+  }
+
+  /** A write (POST/PUT/DELETE) with a JSON body; resolves with the JSON answer (null-tolerant). */
+  async write<T = unknown>(method: string, path: string, body: unknown, signal: AbortSignal): Promise<T> {
+    return (await this.request<T>({ method, path, body, signal })).data;
+  }
+
+  /**
+   * One page of a page-numbered list: `hasMore` from the Link header's rel="next", else from
+   * X-Next-Page (GitLab leaves out totals for big lists but keeps both).
+   */
+  async list<T = unknown>(
+    path: string,
+    query: HttpRequest['query'],
+    page: number,
+    perPage: number,
+    signal: AbortSignal,
+  ): Promise<Page<T>> {
+    const res = await this.request<unknown>({ path, query: { ...query, page, per_page: perPage }, signal });
+    const info = linkPageInfo(res.headers.get('link'), page, perPage);
+    const next = Number(res.headers.get('x-next-page') ?? '');
+    if (!info.hasMore && Number.isSafeInteger(next) && next > page) {
+      info.hasMore = true;
+      info.nextPage = next;
+    }
+    const last = Number(res.headers.get('x-total-pages') ?? '');
+    if (!info.lastPage && Number.isSafeInteger(last) && last > 0) info.lastPage = last;
+    return { items: Array.isArray(res.data) ? (res.data as T[]) : [], info };
+  }
+}
+
+/** True when `error` is GitLab's answer with `status`. */
+export function isStatus(error: unknown, status: number): boolean {
+  return error instanceof HttpError && error.status === status;
+}

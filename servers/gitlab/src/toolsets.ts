@@ -1,0 +1,28 @@
+/**
+ * The GitLab server's toolsets, declared once: `--toolsets`, `--help`, the README and the type of
+ * every tool's `toolset` come from this list.
+ */
+import { defineToolsets, type ToolDefinition, type ToolsetName } from '@refmcp/shared';
+import type { z } from '@refmcp/shared/schema';
+
+export const TOOLSETS = defineToolsets([
+  { name: 'context', description: 'Who the token belongs to; the instance version', default: true },
+  {
+    name: 'projects',
+    description: 'Projects, files, the repository tree, branches, commits and compare',
+    default: true,
+  },
+  { name: 'issues', description: 'Issues and their notes', default: true },
+  {
+    name: 'merge_requests',
+    description: 'Merge requests, their diffs, discussions and notes, approving and merging',
+    default: true,
+  },
+  { name: 'pipelines', description: 'CI/CD pipelines, jobs and job log tails (read-only)', default: false },
+]);
+
+/** "context" | "projects" | "issues" | "merge_requests" | "pipelines". */
+export type GitLabToolset = ToolsetName<typeof TOOLSETS>;
+
+/** A GitLab tool: its `toolset` is one of {@link TOOLSETS}. */
+export type GitLabTool = ToolDefinition<z.ZodObject, z.ZodObject, GitLabToolset>;

@@ -1,0 +1,58 @@
+/** Domain code without MCP: project ids and paths, file path encoding, the scope, file text reading. */
+import { describe, expect, it } from 'vitest';
+import { fileText } from '../src/files.js';
+import { filePathSegment, isProjectId, projectPath } from '../src/names.js';
+import { ProjectScope } from '../src/scope.js';
+
+describe('project ids', () => {
+  it('accepts digits and group/…/project paths, refuses dot and empty segments', () => {
+    for (const ok of ['42', 'grp/proj', 'grp/sub/proj', 'a.b/c_d-e']) expect(isProjectId(ok), ok).toBe(true);
+    for (const bad of ['proj', '../../user', 'grp/..', 'grp//proj', '-1', 'grp/proj/', '/grp/proj'])
+      expect(isProjectId(bad), bad).toBe(false);
+  });
+
+  it('encodes a path whole and leaves a numeric id as is', () => {
+    expect(projectPath('42')).toBe('/projects/42');
+    expect(projectPath('grp/sub/proj')).toBe('/projects/grp%2Fsub%2Fproj');
+  });
+
+  it('encodes file paths whole and refuses traversal', () => {
+    expect(filePathSegment('dir/a b#1?.md')).toBe('dir%2Fa%20b%231%3F.md');
+    expect(filePathSegment('docs/')).toBe('docs');
+    expect(() => filePathSegment('../../../../user')).toThrow(/file_path/);
+    expect(() => filePathSegment('a//b')).toThrow(/empty path segment/);
+  });
+});
+
+describe('ProjectScope', () => {
+  const scope = ProjectScope.parse('grp/proj, Other/*');
+  it('allows exact projects and a group with its subgroups, case-insensitively', () => {
+    expect(scope.allows('GRP/Proj')).toBe(true);
+    expect(scope.allows('other/sub/deep')).toBe(true);
+    expect(scope.allows('grp/proj2')).toBe(false);
+    expect(scope.allows('otherx/p')).toBe(false);
+  });
+  it('refuses numeric ids and outside paths with the --repos wording', () => {
+    expect(() => scope.check('44')).toThrow(/name the project by its path/);
+    expect(() => scope.check('upstream/private')).toThrow(
+      'upstream/private is outside the projects this server may access (--projects grp/proj,Other/*). This limit is set by the operator and cannot be changed by a tool call; work within the allowed projects.',
+    );
+  });
+  it('refuses malformed entries', () => {
+    for (const bad of ['', 'grp', 'grp/../x', '*/proj'])
+      expect(() => ProjectScope.parse(bad), bad).toThrow(/--projects/);
+  });
+});
+
+describe('fileText', () => {
+  it('reports NUL-bearing and invalid UTF-8 content as binary', () => {
+    expect(fileText(Buffer.from([0x89, 0x50, 0, 1]), 0, 100)).toEqual({ binary: true, size: 4 });
+    expect(fileText(Buffer.from([0xff, 0xfe, 0x41]), 0, 100)).toEqual({ binary: true, size: 3 });
+  });
+  it('cuts at the budget on a character boundary and resumes from an offset inside a character', () => {
+    const bytes = Buffer.from('aé€b', 'utf8'); // 1 + 2 + 3 + 1 bytes
+    const first = fileText(bytes, 0, 4);
+    expect(first).toMatchObject({ binary: false, text: 'aé', start: 0, end: 3, size: 7 });
+    expect(fileText(bytes, 4, 100)).toMatchObject({ text: 'b', start: 6, end: 7 });
+  });
+});

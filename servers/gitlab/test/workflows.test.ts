@@ -1,0 +1,85 @@
+/**
+ * The issue and merge request workflows beyond the reference: update and comment on an issue,
+ * approve and merge a merge request (a stale sha is GitLab's 409 with its words), get_me and the
+ * instance version.
+ */
+import { callChecked } from '@refmcp/test-harness';
+import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScene, startServer } from './support.js';
+
+let gl: FakeGitLab;
+let conn: Awaited<ReturnType<typeof startServer>>;
+beforeAll(async () => {
+  ({ gl } = await startScene());
+  conn = await startServer(gl);
+});
+afterAll(async () => {
+  await conn.close();
+  await gl.close();
+});
+const project = { project_id: 'grp/proj' };
+
+describe('context', () => {
+  it("get_me names the token's user and get_version the instance", async () => {
+    expect((await callChecked(conn, 'get_me')).structuredContent).toMatchObject({ username: 'tester' });
+    const v = await callChecked(conn, 'get_version');
+    expect((v.structuredContent as { version: string }).version).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('issues', () => {
+  it('update_issue changes only the given fields and closes; add_issue_note adds a note listed afterwards', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'update_issue', {
+      ...project,
+      issue_iid: 2,
+      labels: ['docs', 'p1'],
+      state_event: 'close',
+    });
+    expect(r.structuredContent).toMatchObject({ issue: { iid: 2, state: 'closed', labels: ['docs', 'p1'] } });
+    const put = gl.api.requests.find((q) => q.method === 'PUT');
+    expect(JSON.parse(put?.body ?? '{}')).toEqual({ labels: 'docs,p1', state_event: 'close' });
+    const note = await callChecked(conn, 'add_issue_note', {
+      ...project,
+      issue_iid: 2,
+      body: 'Closing: done.',
+    });
+    expect(note.isError).toBeFalsy();
+    const notes = await callChecked(conn, 'list_issue_notes', { ...project, issue_iid: 2 });
+    expect(notes.text).toContain('Closing: done.');
+  });
+});
+
+describe('merge requests', () => {
+  it('get_merge_request_diffs with file_path gives that file only', async () => {
+    const r = await callChecked(conn, 'get_merge_request_diffs', {
+      ...project,
+      merge_request_iid: 1,
+      file_path: 'src/new.ts',
+    });
+    expect((r.structuredContent as { files: { path: string; status: string }[] }).files).toEqual([
+      expect.objectContaining({ path: 'src/new.ts', status: 'added' }),
+    ]);
+    expect(gl.api.requests.at(-1)?.path).toMatch(/\/merge_requests\/1\/diffs$/);
+  });
+
+  it("approve, then merge: a stale sha is GitLab's 409 in its words; the head sha merges", async () => {
+    const approved = await callChecked(conn, 'approve_merge_request', { ...project, merge_request_iid: 1 });
+    expect(approved.isError).toBeFalsy();
+    expect(approved.structuredContent).toMatchObject({ approvedBy: ['tester'] });
+    const stale = await callChecked(conn, 'merge_merge_request', {
+      ...project,
+      merge_request_iid: 1,
+      sha: '0'.repeat(40),
+    });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toContain('409');
+    expect(stale.text).toContain('SHA does not match HEAD of source branch');
+    const mr = await callChecked(conn, 'get_merge_request', { ...project, merge_request_iid: 1 });
+    const sha = (mr.structuredContent as { merge_request: { sha: string } }).merge_request.sha;
+    const merged = await callChecked(conn, 'merge_merge_request', { ...project, merge_request_iid: 1, sha });
+    expect(merged.isError).toBeFalsy();
+    expect(merged.structuredContent).toMatchObject({ merge_request: { iid: 1, state: 'merged' } });
+  });
+});
