@@ -15,6 +15,7 @@ export const WORKLOADS = [
   'browser',
   'github',
   'context',
+  'firststart',
 ] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 
@@ -43,6 +44,8 @@ const ALIASES: Record<string, WorkloadId> = {
   gh: 'github',
   tokens: 'context',
   'tools/list': 'context',
+  first: 'firststart',
+  npx: 'firststart',
 };
 
 export interface Sizes {
@@ -57,6 +60,8 @@ export interface Sizes {
   readReps: number;
   /** Timed cold starts per server (after one untimed start each). */
   coldStarts: number;
+  /** First starts (`npx -y`, empty npm cache) per side and server. */
+  firstStarts: number;
   /** The big tree: directories × files per directory (plus `needles` planted needle.txt files). */
   treeDirs: number;
   treeFilesPerDir: number;
@@ -80,6 +85,7 @@ export const FULL: Sizes = {
   warmupCalls: 200,
   readReps: 3,
   coldStarts: 10,
+  firstStarts: 3,
   treeDirs: 1000,
   treeFilesPerDir: 100,
   needles: 10,
@@ -96,6 +102,7 @@ export const QUICK: Sizes = {
   warmupCalls: 50,
   readReps: 1,
   coldStarts: 3,
+  firstStarts: 2,
   treeDirs: 100,
   heavyReps: 1,
   bigFileMiB: 16,
@@ -108,18 +115,22 @@ export interface Options {
   only: Set<WorkloadId>;
   quick: boolean;
   json: boolean;
+  /** Skip what needs the network (the firststart suite installs from registry.npmjs.org). */
+  offline: boolean;
   help: boolean;
   sizes: Sizes;
 }
 
-export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [--json]
+export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [--json] [--offline]
   --only    run some workloads: read (metrics 1 and 3), cold (2), search (4), tree (5), bigfile (6);
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); context runs C1–C3 (what tools/list costs
-            a model: model bytes and whole tools/list, per server, ours vs official)
+            a model: model bytes and whole tools/list, per server, ours vs official); firststart
+            (first, npx) runs F1 (first \`npx -y\` with an empty npm cache → tools/list; network)
   --quick   small sizes, one repetition: a smoke run
-  --json    machine-readable result on stdout (progress stays on stderr)`;
+  --json    machine-readable result on stdout (progress stays on stderr)
+  --offline skip what needs registry.npmjs.org (firststart); it is also skipped when unreachable`;
 
 export class UsageError extends Error {}
 
@@ -144,6 +155,7 @@ export function parseOptions(argv: string[]): Options {
     only: only.size ? only : new Set(WORKLOADS),
     quick,
     json: values.json ?? false,
+    offline: values.offline ?? false,
     help: values.help ?? false,
     sizes: quick ? QUICK : FULL,
   };
@@ -156,6 +168,7 @@ function parse(argv: string[]) {
       only: { type: 'string', multiple: true },
       quick: { type: 'boolean' },
       json: { type: 'boolean' },
+      offline: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,

@@ -17,6 +17,7 @@ import { bigFileWorkload } from './workloads/bigfile.js';
 import { coldWorkload } from './workloads/cold.js';
 import type { Context, WorkloadResult } from './workloads/common.js';
 import { contextWorkload } from './workloads/context.js';
+import { firstStartWorkload } from './workloads/firststart.js';
 import { readWorkload } from './workloads/read.js';
 import { searchWorkload } from './workloads/search.js';
 import { treeWorkload } from './workloads/tree.js';
@@ -32,6 +33,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   browser: runBrowserSuite,
   github: runGithubSuite,
   context: contextWorkload,
+  firststart: firstStartWorkload,
 };
 
 async function main(): Promise<number> {
@@ -56,7 +58,13 @@ async function main(): Promise<number> {
     const s = servers[side];
     log(`${side}: ${s.label}${s.missing ? ` — ${s.missing}; its figures are skipped` : ''}`);
   }
-  const ctx: Context = { servers, sizes: options.sizes, dataRoot: join(BENCH_DIR, '.bench-data'), log };
+  const ctx: Context = {
+    servers,
+    sizes: options.sizes,
+    dataRoot: join(BENCH_DIR, '.bench-data'),
+    log,
+    offline: options.offline,
+  };
   const report: Report = {
     machine: {
       cores: cpus().length,

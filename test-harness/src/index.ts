@@ -71,6 +71,7 @@ export {
   serverEntries,
 } from './host-config.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
+export { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type LocalRegistry, startLocalRegistry } from '../src/local-registry.js';
 import { readServerPackages } from '../src/registry.js';
-import { type LocalRegistry, startLocalRegistry } from './support/local-registry.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const pnpm = join(repoRoot, 'node_modules/.bin/pnpm');

@@ -15,6 +15,8 @@ export interface Context {
   dataRoot: string;
   /** Progress, to stderr. */
   log: (message: string) => void;
+  /** `--offline`: workloads that need the network skip themselves with a note. */
+  offline?: boolean;
 }
 
 export interface WorkloadResult {

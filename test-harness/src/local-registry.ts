@@ -1,7 +1,7 @@
 /**
- * A loopback npm registry for the pack test, so a server whose tarball has real runtime
- * dependencies can be installed with `npx -y ./<tgz>` exactly as a user would — without the
- * network and without a native compile:
+ * A loopback npm registry, so a server whose tarball has real runtime dependencies can be installed
+ * with `npx -y ./<tgz>` exactly as a user would — without the network and without a native compile
+ * (the pack test, test/pack.test.ts, and the bench's first-start row, bench/src/workloads/firststart.ts):
  *
  * - it serves packuments and tarballs for the dependency closure of the server package, built from
  *   the packages already installed in this workspace (pnpm's virtual store: the same versions the
@@ -146,7 +146,7 @@ export async function startLocalRegistry(packageDir: string, workDir: string): P
       res.end(JSON.stringify(doc));
     } else {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `not served by the pack test's local registry: ${path}` }));
+      res.end(JSON.stringify({ error: `not served by the local registry: ${path}` }));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,230 @@
+/**
+ * Row F1 (issue 14, "the first start"): what a user pays once — a host's first `npx -y` of a server
+ * package with an empty npm cache, from spawn until `tools/list` is answered (install included).
+ *
+ * - Ours is not on npm: the built server is packed (`npm pack`) and run as `npx -y ./<tgz>`, its
+ *   runtime dependencies installed from a loopback registry serving this workspace's copies
+ *   (`startLocalRegistry`, the pack test's registry).
+ * - The official package (the bench dependency's version) comes from registry.npmjs.org.
+ * - Each run of each side gets a fresh `npm_config_cache`; the sides alternate.
+ *
+ * Needs the network: skipped with a note when the npm registry cannot be reached, or with `--offline`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect, type LocalRegistry, startLocalRegistry } from '@refmcp/test-harness';
+import { errorText, now } from '../measure.js';
+import { type Row, row } from '../report.js';
+import { BENCH_DIR, SIDES, type Side } from '../servers.js';
+import { type Context, cellOf, perSide, type SideRuns, type WorkloadResult } from './common.js';
+
+/** The registry the official packages are installed from. */
+export const NPM_REGISTRY = 'https://registry.npmjs.org/';
+
+/** One server: ours in servers/<name>, the official package, and arguments that start both offline. */
+interface FirstStartPair {
+  name: string;
+  officialPkg: string;
+  ourArgs: (tmp: string) => string[];
+  officialArgs: (tmp: string) => string[];
+  env?: Record<string, string>;
+  /** Goal, ours ÷ official. */
+  goal: number;
+}
+
+const FAKE_TOKEN = 'ghp_benchFirstStartNotARealToken000000000';
+// Both PostgreSQL servers connect on the first query only: no database is needed to list tools.
+const PG_URL = 'postgresql://bench@127.0.0.1:1/bench';
+
+const PAIRS: FirstStartPair[] = [
+  {
+    name: 'filesystem',
+    officialPkg: '@modelcontextprotocol/server-filesystem',
+    ourArgs: (tmp) => [tmp],
+    officialArgs: (tmp) => [tmp],
+    goal: 0.5,
+  },
+  {
+    name: 'github',
+    officialPkg: '@modelcontextprotocol/server-github',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE_TOKEN },
+    goal: 0.5,
+  },
+  {
+    name: 'postgres',
+    officialPkg: '@modelcontextprotocol/server-postgres',
+    ourArgs: () => [PG_URL],
+    officialArgs: () => [PG_URL],
+    goal: 0.5,
+  },
+  {
+    name: 'browser',
+    officialPkg: '@playwright/mcp',
+    ourArgs: () => [],
+    officialArgs: () => ['--headless', '--isolated'],
+    goal: 0.8,
+  },
+];
+
+/** npm settings both sides get: no audit, fund or update check (a host's npx does those alike). */
+const QUIET_NPM = {
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+
+/** Why registry.npmjs.org cannot be used (unreachable, not OK), or undefined when it can. */
+export async function npmRegistryUnreachable(timeoutMs = 10_000): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${NPM_REGISTRY}-/ping`, { signal: AbortSignal.timeout(timeoutMs) });
+    return response.ok ? undefined : `${NPM_REGISTRY} answered HTTP ${response.status}`;
+  } catch (error) {
+    return `${NPM_REGISTRY} cannot be reached (${errorText(error)})`;
+  }
+}
+
+/** `name@version` of the official package as the bench depends on it (bench/package.json). */
+function officialSpec(pkg: string): string {
+  const pkgJson = createRequire(join(BENCH_DIR, 'package.json')).resolve(`${pkg}/package.json`);
+  const { version } = JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string };
+  return `${pkg}@${version}`;
+}
+
+/** Packs the built servers/<name> into `outDir` with `npm pack`; returns the tarball's file name. */
+function packOurs(name: string, outDir: string): string {
+  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
+    cwd: resolve(BENCH_DIR, `../servers/${name}`),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...QUIET_NPM },
+  });
+  const [packed] = JSON.parse(output) as { filename: string }[];
+  if (!packed) throw new Error(`npm pack in servers/${name} printed no tarball`);
+  return packed.filename;
+}
+
+/** One `npx -y …` with its own empty npm cache: spawn → tools/list answered, in ms. */
+async function firstStart(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  work: string,
+  timeoutMs: number,
+): Promise<number> {
+  const cache = mkdtempSync(join(work, 'npm-cache-'));
+  const started = now();
+  const connection = await connect({
+    command: 'npx',
+    args: ['-y', ...args],
+    cwd,
+    env: { ...QUIET_NPM, ...env, npm_config_cache: cache },
+    timeoutMs,
+  });
+  try {
+    await connection.client.listTools(undefined, { timeout: timeoutMs });
+    return now() - started;
+  } finally {
+    await connection.close();
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+/** Runs of one pair, alternating ours and official; a side that fails is skipped afterwards. */
+async function measurePair(
+  ctx: Context,
+  pair: FirstStartPair,
+  work: string,
+  reps: number,
+): Promise<Record<Side, SideRuns<number>>> {
+  const runs: Record<Side, SideRuns<number>> = { ours: { results: [] }, official: { results: [] } };
+  const timeoutMs = Math.min(ctx.sizes.callTimeoutMs, 5 * 60_000);
+  const dir = mkdtempSync(join(work, `${pair.name}-`));
+  const packDir = join(dir, 'pack');
+  const target = join(dir, 'target');
+  const emptyCwd = join(dir, 'cwd');
+  for (const d of [packDir, target, emptyCwd]) mkdirSync(d);
+  let registry: LocalRegistry | undefined;
+  let tarball: string | undefined;
+  try {
+    tarball = packOurs(pair.name, packDir);
+    registry = await startLocalRegistry(resolve(BENCH_DIR, `../servers/${pair.name}`), dir);
+  } catch (error) {
+    runs.ours.error = `packing ours: ${errorText(error)}`;
+  }
+  const spec = officialSpec(pair.officialPkg);
+  const launches: Record<Side, () => Promise<number>> = {
+    ours: () =>
+      firstStart(
+        [`./${tarball}`, ...pair.ourArgs(target)],
+        packDir,
+        { ...pair.env, ...registry?.env },
+        dir,
+        timeoutMs,
+      ),
+    official: () =>
+      firstStart(
+        [spec, ...pair.officialArgs(target)],
+        emptyCwd,
+        { ...pair.env, npm_config_registry: NPM_REGISTRY },
+        dir,
+        timeoutMs,
+      ),
+  };
+  try {
+    for (let rep = 0; rep < reps; rep++) {
+      for (const side of SIDES) {
+        if (runs[side].error) continue;
+        ctx.log(`first start ${pair.name}: ${side} ${rep + 1}/${reps}`);
+        try {
+          runs[side].results.push(await launches[side]());
+        } catch (error) {
+          runs[side].error = errorText(error);
+          ctx.log(`first start ${pair.name} ${side} failed: ${runs[side].error}`);
+        }
+      }
+    }
+  } finally {
+    await registry?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return runs;
+}
+
+/** The `firststart` suite: row F1 per server (filesystem, github, postgres, browser). */
+export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> {
+  const skip = ctx.offline ? '--offline' : await npmRegistryUnreachable();
+  if (skip) return { rows: [], notes: [`first start (F1): skipped — ${skip}; it needs ${NPM_REGISTRY}`] };
+  const reps = ctx.sizes.firstStarts;
+  const work = mkdtempSync(join(tmpdir(), 'refmcp-bench-firststart-'));
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const fmt = (ms: number[]) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`;
+  try {
+    for (const pair of PAIRS) {
+      const runs = await measurePair(ctx, pair, work, reps);
+      rows.push(
+        row({
+          id: 'F1',
+          name: `${pair.name} first npx -y, empty npm cache → tools/list (${reps} runs)`,
+          unit: 'ms',
+          better: 'lower',
+          ours: cellOf(runs.ours, (ms) => ms),
+          official: cellOf(runs.official, (ms) => ms),
+          goal: { ratioAtMost: pair.goal, text: `≤ ${pair.goal.toFixed(1)}×` },
+        }),
+      );
+      notes.push(`first start ${pair.name}: ${perSide(runs, fmt)}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  notes.push(
+    `first start (F1): ours installs its dependencies from a loopback registry (it is not on npm), the official package and its dependencies from ${NPM_REGISTRY}: network latency counts on the official side only`,
+  );
+  return { rows, notes };
+}
