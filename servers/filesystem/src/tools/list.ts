@@ -205,7 +205,7 @@ const treeOutput = z.object({
   nextCursor: z.string().optional(),
 });
 
-function treeMarker(reason: string, pending: number, config: Config, nextCursor: string): string {
+function treeMarker(reason: string, pending: number, config: Config, nextCursor?: string): string {
   const why =
     reason === 'entries'
       ? `entry budget (${config.maxEntries}) reached`
@@ -214,9 +214,13 @@ function treeMarker(reason: string, pending: number, config: Config, nextCursor:
         : reason === 'time'
           ? `time budget (${config.walkTimeoutMs} ms) ran out; partial result`
           : 'cancelled';
+  // Without a cursor (stopped before any entry could be resumed from), the same call starts over.
+  const again = nextCursor
+    ? `call directory_tree again with the same arguments and cursor "${nextCursor}"`
+    : 'call directory_tree again';
   return truncationMarker(
     `${why}; about ${pending} more entries not shown`,
-    `narrow path, add excludePatterns, lower maxDepth, or call directory_tree again with the same arguments and cursor "${nextCursor}"`,
+    `narrow path, add excludePatterns, lower maxDepth, or ${again}`,
   );
 }
 
@@ -299,9 +303,7 @@ export function listTools(config: Config): ToolDefinition[] {
         },
       ];
       const notes: string[] = [];
-      if (page.stoppedBy && nextCursor)
-        notes.push(treeMarker(page.stoppedBy, page.pending, config, nextCursor));
-      else if (page.stoppedBy) notes.push(`[truncated: ${page.stoppedBy}; call again to retry]`);
+      if (page.stoppedBy) notes.push(treeMarker(page.stoppedBy, page.pending, config, nextCursor));
       if (page.depthLimited > 0) {
         notes.push(
           `${page.depthLimited} director${page.depthLimited === 1 ? 'y' : 'ies'} at maxDepth ${args.maxDepth} not expanded ` +
