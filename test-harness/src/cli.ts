@@ -37,7 +37,7 @@ options:
   --era legacy|modern    protocol era for tools and call: 2025-11-25 handshake (default) or
                          2026-07-28 (server/discover); check always tests both
   --json                 machine-readable JSON on stdout
-  --timeout MS           per-request timeout in milliseconds (default 10000)
+  --timeout MS           per-request and connect timeout in milliseconds (default 10000)
   -h, --help             show this help
 
 check options:
@@ -315,6 +315,7 @@ async function runCheck(
     secrets: values.secret ?? [],
     skip: values.skip ?? [],
     callTimeoutMs: timeoutMs,
+    connectTimeoutMs: timeoutMs,
     ...(values['audit-log'] === undefined ? {} : { auditLog: values['audit-log'] }),
     ...(values['slow-call'] === undefined
       ? {}
