@@ -16,6 +16,7 @@ let gh: FakeGitHub;
 let forkPull: number;
 let headSha: string;
 let ownPull: number;
+let creditedSha: string;
 beforeAll(async () => {
   let scene: Awaited<ReturnType<typeof startScene>>['scene'];
   ({ gh, scene } = await startScene());
@@ -52,6 +53,19 @@ beforeAll(async () => {
     path: 'evil.md',
     line: 1,
   });
+  // A second fork pull request whose tip commit is credited to a maintainer (a cherry-pick keeps
+  // the original author; git metadata is whatever the fork's author wrote).
+  const credited = gh.state.addPull(demo, {
+    title: 'Cherry-pick',
+    body: 'backport',
+    user: 'mallory',
+    head: 'mallory-backport',
+    files: { 'evil2.md': `${PAYLOAD} (2)\n` },
+  });
+  gh.state.commit(demo, 'mallory-backport', { 'evil2.md': `${PAYLOAD} (3)\n` }, 'Backport fix', 'maintainer');
+  creditedSha = gh.state.headSha(demo, credited);
+  if (credited.pull) credited.pull.headSha = creditedSha;
+  demo.branches.delete('mallory-backport');
   ownPull = scene.pr.number;
   gh.state.commit(
     demo,
@@ -131,6 +145,22 @@ describe('--lockdown withholds all content by an author without push access (iss
     expect(r.isError, r.text).toBeFalsy();
     expect(r.text).not.toContain(PAYLOAD);
     expect(structured<{ content?: string }>(r).content).toBe(NOTE);
+  });
+
+  it('files and commits at a fork head whose tip commit is credited to a maintainer', async () => {
+    const file = await callChecked(conn, 'get_file_contents', {
+      owner: 'acme',
+      repo: 'demo',
+      path: 'evil2.md',
+      branch: creditedSha,
+    });
+    expect(file.text).not.toContain(PAYLOAD);
+    expect(structured<{ content?: string }>(file).content).toBe(NOTE);
+    const list = await callChecked(conn, 'list_commits', { owner: 'acme', repo: 'demo', sha: creditedSha });
+    expect(list.text).not.toContain('Backport fix');
+    const messages = structured<{ commits: { message: string }[] }>(list).commits.map((c) => c.message);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => m === NOTE)).toBe(true);
   });
 
   it('leaves content by users with push access alone: their pull request, the default branch', async () => {

@@ -6,9 +6,10 @@
  * PR #3109):
  * - a pull request's diff and file patches: the pull request's author;
  * - a commit's message and patches (list_commits, get_commit): the commit's GitHub author;
- * - a file or tree read at an explicit ref: the author of the pull request for `refs/pull/N/…`,
- *   else the author of the commit the ref names (a fork's head sha, a branch, a tag). Reads of
- *   the default branch (no ref) are not looked up.
+ * - a file read, or commits listed, at an explicit ref: the author of the pull request for
+ *   `refs/pull/N/…`; else the authors of the unmerged pull requests the commit the ref names
+ *   belongs to (a fork's head sha, even when its tip commit is credited to a maintainer), then
+ *   the commit's own author. Reads of the default branch (no ref) are not looked up.
  * An author GitHub cannot link to a login counts as one without push access (fail closed).
  */
 import type { Config } from '../config.js';
@@ -57,9 +58,26 @@ export async function withheldAtRef(
   if (!ref || !(await config.lockdown.appliesTo(owner, repo, signal))) return undefined;
   const pull = PULL_REF.exec(ref)?.[1];
   if (pull) return withheldForPull(config, owner, repo, Number(pull), repoPath, signal);
-  const commit = await config.github.request<unknown>({
+  const commit = await config.github.request<{ sha?: string }>({
     path: `${repoPath}/commits/${refSegment(ref, 'ref')}`,
     signal,
   });
+  // A commit's author is whatever its git metadata claims (a cherry-pick keeps a maintainer's
+  // name), so the pull requests the commit belongs to decide first: an unmerged one by a user
+  // without push access withholds it, whoever the commit is credited to.
+  if (commit.data.sha) {
+    const pulls = await config.github.request<
+      { user?: { login?: string } | null; merged_at?: string | null }[]
+    >({
+      path: `${repoPath}/commits/${refSegment(commit.data.sha, 'sha')}/pulls`,
+      query: { per_page: 100 },
+      signal,
+    });
+    for (const pull of Array.isArray(pulls.data) ? pulls.data : []) {
+      if (pull.merged_at) continue;
+      const withheld = await withheldFor(config, owner, repo, pull.user?.login ?? null, signal);
+      if (withheld) return withheld;
+    }
+  }
   return withheldFor(config, owner, repo, commitAuthorOf(commit.data), signal);
 }

@@ -27,7 +27,7 @@ import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { listPage, repoPath, repoTool, scopeNote, withheldFor } from './common.js';
 import { fileContentsTool } from './file-contents.js';
-import { commitAuthorOf } from './lockdown-content.js';
+import { commitAuthorOf, withheldAtRef } from './lockdown-content.js';
 import { refSegment } from './refs.js';
 
 export function repoReadTools(config: Config): GitHubTool[] {
@@ -64,9 +64,13 @@ export function repoReadTools(config: Config): GitHubTool[] {
           perPage,
         );
         const text = new UntrustedText();
+        // History from a ref that an unmerged fork pull request owns is withheld as a whole.
+        const fromRef = sha
+          ? await withheldAtRef(config, owner, repo, sha, repoPath(config, owner, repo), signal)
+          : undefined;
         const commits = await Promise.all(
           list.items.map(async (c) => {
-            const withheld = await withheldFor(config, owner, repo, commitAuthorOf(c), signal);
+            const withheld = fromRef ?? (await withheldFor(config, owner, repo, commitAuthorOf(c), signal));
             const commit = toCommit(c, text, budgets.listBodyBytes);
             return withheld ? { ...commit, message: withheld } : commit;
           }),

@@ -7,6 +7,7 @@ import { ghError, invalid, jsonBody, paged, Reply, repoFor, wantsMedia } from '.
 import { diffEntry } from './objects-git.js';
 import { pullChanges, pullObject, reviewCommentObject, reviewObject } from './objects-issues.js';
 import { issueFor } from './routes-issues.js';
+import { resolveRef } from './routes-repos.js';
 import type { IssueRecord, RepoRecord } from './state.js';
 
 function pullFor(
@@ -34,6 +35,29 @@ export function registerPullRoutes(gh: FakeGitHub): void {
       .filter((i) => !head || `${repo.owner}:${i.pull?.head}` === head || i.pull?.head === head)
       .filter((i) => !base || i.pull?.base === base)
       .sort((a, b) => (a.number - b.number) * (dir === 'asc' ? 1 : -1));
+    const page = paged(
+      req,
+      origin,
+      list.map((i) => pullObject(state, repo, i, urls, false)),
+    );
+    return { body: page.items, headers: page.headers };
+  });
+
+  // "List pull requests associated with a commit": the pull requests whose commits (first-parent
+  // history of the head, down to where it meets the base branch) include the commit, or whose
+  // merge commit it is.
+  gh.route('GET', '/repos/:owner/:repo/commits/:ref/pulls', (req, who) => {
+    const repo = repoFor(state, req, who);
+    const sha = resolveRef(state, repo, req.params.ref ?? '');
+    if (!repo.store.commits.has(sha))
+      throw new Reply(ghError(422, `No commit found for SHA: ${req.params.ref}`));
+    const list = repo.issues.filter((i) => {
+      if (!i.pull) return false;
+      if (i.pull.mergeCommitSha === sha) return true;
+      const base = new Set(repo.store.history(repo.branches.get(i.pull.base) ?? '').map((c) => c.sha));
+      const own = repo.store.history(state.headSha(repo, i)).filter((c) => !base.has(c.sha));
+      return own.some((c) => c.sha === sha);
+    });
     const page = paged(
       req,
       origin,
