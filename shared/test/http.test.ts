@@ -145,6 +145,28 @@ describe('retry policy: vendor readings', () => {
 });
 
 describe('error summaries', () => {
+  it('a token cut by the message bound is redacted before the cut (adversarial review)', () => {
+    const message = `${'x'.repeat(290)}TESTTOKEN123 trailing`;
+    const text = summarizeHttpFailure({ service: 'API', status: 500, message, details: [message] }, [
+      'TESTTOKEN123',
+    ]);
+    expect(text).not.toMatch(/TESTTOK/);
+  });
+
+  it('a retry time past what a Date holds still makes a summary (no "Invalid time value")', () => {
+    for (const headers of [
+      { 'retry-after': '99999999999999999999999' },
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999999999999' },
+      { 'ratelimit-remaining': '0', 'ratelimit-reset': '99999999999999999999' },
+    ]) {
+      const text = summarizeHttpFailure({ service: 'API', status: 429, headers });
+      expect(text).toMatch(/rate limited: too many requests\. Retry after \+275760-09-13T00:00:00\.000Z/);
+      expect(decideRetry({ method: 'GET', status: 429, headers, retries: 0, elapsedMs: 0 })).toMatchObject({
+        retry: false,
+      });
+    }
+  });
+
   it('names status and meaning, when to retry, and never the token', () => {
     const now = 1_700_000_000_000;
     const text = summarizeHttpFailure(

@@ -42,6 +42,13 @@ export async function configure({ values, positionals, common }: ConfigInput): P
       'at least one allowed directory is required, e.g. mcp-server-filesystem ~/projects',
     );
   }
+  // Node decodes argv as UTF-8 and turns each invalid byte into U+FFFD, which would name another
+  // directory (one whose name really holds U+FFFD), so such an argument is refused.
+  const undecodable = positionals.find((p) => p.includes('\uFFFD'));
+  if (undecodable !== undefined)
+    throw new ConfigError(
+      `allowed directory "${undecodable}": the path is not valid UTF-8 (or holds U+FFFD), so it cannot be passed exactly as an argument; allow a parent directory whose path is valid UTF-8`,
+    );
   let roots: AllowedRoots;
   try {
     roots = await AllowedRoots.fromConfig(positionals);

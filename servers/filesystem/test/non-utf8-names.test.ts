@@ -3,10 +3,11 @@
  * each raw byte as \xHH and says the name was not UTF-8; passing the listed name back reaches that
  * very file in every path-taking tool. Such names are made here with Buffer paths.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
-import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
+import { callChecked, resultText, serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from './support.js';
 
@@ -107,5 +108,21 @@ describe('names that are not valid UTF-8 round-trip (issue 12, item 5)', () => {
     writeFileSync(join(dir, 'lit\\xe9.txt'), 'literal\n');
     const r = await text('read_text_file', { path: join(dir, 'lit\\xe9.txt') });
     expect(r.text).toContain('literal');
+  });
+});
+
+describe('an allowed directory that is not valid UTF-8', () => {
+  it('is refused at startup instead of confining the server to the U+FFFD directory Node decodes it to', async () => {
+    // Node turns the invalid byte of argv into U+FFFD; a directory really named that way exists.
+    mkdirSync(join(dir, 'ad\uFFFD'));
+    writeFileSync(join(dir, 'ad\uFFFD', 'f.txt'), 'not the allowed directory\n');
+    const bin = serverBin('filesystem');
+    const run = spawnSync(bin.command, [...bin.args, raw('ad', [0xe9]).toString('utf8')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/not valid UTF-8/);
   });
 });

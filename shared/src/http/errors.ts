@@ -75,9 +75,11 @@ export function summarizeHttpFailure(failure: HttpFailure, secrets: readonly str
   const reason = failure.reason ? ` (${bounded(failure.reason, 100)})` : '';
   const parts = [`${failure.service} ${failure.status}${reason}${where}: ${meaning}.`];
   const upstream = failure.message?.trim();
-  if (upstream) parts.push(`Upstream says: "${bounded(upstream, MAX_UPSTREAM_MESSAGE)}".`);
+  if (upstream) parts.push(`Upstream says: "${bounded(redact(upstream, secrets), MAX_UPSTREAM_MESSAGE)}".`);
   if (failure.details?.length)
-    parts.push(`Details: ${bounded(failure.details.slice(0, 5).join('; '), MAX_UPSTREAM_MESSAGE)}.`);
+    parts.push(
+      `Details: ${bounded(redact(failure.details.slice(0, 5).join('; '), secrets), MAX_UPSTREAM_MESSAGE)}.`,
+    );
   if (limited || failure.status === 503) {
     const hint = retryHint(failure.headers, now);
     if (hint)

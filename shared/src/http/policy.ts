@@ -83,6 +83,16 @@ export interface RetryHint {
  * `RateLimit-Reset` (delta seconds, or epoch seconds as GitLab sends) when `RateLimit-Remaining` is 0. `now` in epoch ms.
  */
 export function retryHint(headers: HeaderSource | undefined, now = Date.now()): RetryHint | undefined {
+  const hint = announcedRetry(headers, now);
+  // A header far past what a Date can hold (Retry-After: 99999999999999999999) is still "much
+  // later": clamp it to the last valid time so summaries can print it.
+  return hint && { ...hint, at: Math.min(hint.at, MAX_DATE_MS) };
+}
+
+/** The latest time a JavaScript Date represents, in epoch ms (ECMA-262 §21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
+function announcedRetry(headers: HeaderSource | undefined, now: number): RetryHint | undefined {
   const retryAfter = headerValue(headers, 'retry-after')?.trim();
   if (retryAfter) {
     if (/^\d+$/.test(retryAfter)) return { at: now + Number(retryAfter) * 1000, source: 'retry-after' };
