@@ -195,23 +195,69 @@ export function describeConformance(opts: ConformanceOptions): ConformanceContex
 }
 
 /** One launch of a tool-selection check: the arguments, and exactly the tools they must serve. */
-export type ToolSelectionCase = [args: string[], expected: string[]];
+export interface ToolsetSelectionOptions {
+  /** The server's `test/__toolsnaps__/` directory (snapshots carry each tool's toolset and hints). */
+  snapshots: URL;
+  /** Launches the built server with extra arguments. */
+  start: (args: string[]) => Promise<BuiltServer>;
+  /** The reference server's tool names: all served by default. */
+  parity: readonly string[];
+  /** Toolsets that are off by default (their tools are not served without --toolsets). */
+  offByDefault: readonly string[];
+  /** A default toolset and two of its tools (one read-only, one write) for the selection cases. */
+  sample: { toolset: string; read: string; write: string };
+}
 
 /**
- * For each case, launches `start(args)` and asserts it serves exactly `expected` (order ignored;
- * the assertion is labelled with the arguments), closing each server. For `--toolsets`, `--tools`,
- * `--exclude-tools` and `--read-only` checks of servers with toolsets.
+ * `toolsets`: the default launch serves every snapshotted tool outside `offByDefault`, the parity
+ * tools among them; `--toolsets X` serves exactly X's tools; `--tools` serves exactly those;
+ * `--exclude-tools` removes; `--read-only` beats them all. Expectations come from the committed
+ * snapshots, so a tool moved to another toolset fails here too.
  */
-export async function expectToolSelection(
-  start: (args: string[]) => Promise<BuiltServer>,
-  cases: readonly ToolSelectionCase[],
-): Promise<void> {
-  for (const [args, expected] of cases) {
+export function describeToolsetSelection(opts: ToolsetSelectionOptions): void {
+  const { start, sample } = opts;
+  let snapshots: Map<string, ToolSnapshot>;
+  beforeAll(async () => {
+    snapshots = await readToolSnapshots(opts.snapshots);
+  });
+  const named = (keep: (name: string, snap: ToolSnapshot) => boolean) =>
+    [...snapshots].filter(([name, snap]) => keep(name, snap)).map(([name]) => name);
+  const served = async (args: string[]) => {
     const conn = await start(args);
     try {
-      expect((await conn.tools()).map((t) => t.name).sort(), args.join(' ')).toEqual([...expected].sort());
+      return (await conn.tools()).map((t) => t.name).sort();
     } finally {
       await conn.close();
     }
-  }
+  };
+
+  describe('toolsets', () => {
+    it(`default toolsets serve the ${opts.parity.length} reference tools and the rest, ${opts.offByDefault.join(', ')} off`, async () => {
+      const names = await served([]);
+      expect(names).toEqual(named((_, s) => !opts.offByDefault.includes(s.toolset ?? '')).sort());
+      for (const p of opts.parity) expect(names).toContain(p);
+    });
+
+    it('--toolsets, --tools and --exclude-tools select; --read-only beats them all', async () => {
+      const pair = `${sample.read},${sample.write}`;
+      const cases: [string[], string[]][] = [
+        ...opts.offByDefault.map((t): [string[], string[]] => [
+          ['--toolsets', t],
+          named((_, s) => s.toolset === t),
+        ]),
+        [
+          ['--tools', pair],
+          [sample.read, sample.write],
+        ],
+        [['--tools', pair, '--read-only'], [sample.read]],
+        [
+          ['--toolsets', sample.toolset, '--exclude-tools', sample.write],
+          named((n, s) => s.toolset === sample.toolset && n !== sample.write),
+        ],
+        [['--toolsets', 'all', '--read-only'], named((_, s) => s.tool.annotations?.readOnlyHint === true)],
+      ];
+      for (const [args, expected] of cases)
+        expect(await served(args), args.join(' ')).toEqual([...expected].sort());
+    });
+  });
 }

@@ -4,14 +4,9 @@
  * generated tool table; and toolset selection, checked against the toolsets in the snapshots.
  */
 
-import { readToolSnapshots, type ToolSnapshot } from '@refmcp/test-harness';
-import {
-  describeConformance,
-  expectToolSelection,
-  type ToolSelectionCase,
-} from '@refmcp/test-harness/conformance';
+import { describeConformance, describeToolsetSelection } from '@refmcp/test-harness/conformance';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { TOOLSETS } from '../src/toolsets.js';
 import { fakeEnv, NO_PACING, SCENE_TOKEN, startScene, startServer } from './support.js';
 
@@ -63,41 +58,10 @@ const PARITY = [
   'get_pull_request_reviews',
 ];
 
-/** Every tool's committed snapshot (its toolset and hints), by name. */
-let EXPECTED: Map<string, ToolSnapshot>;
-beforeAll(async () => {
-  EXPECTED = await readToolSnapshots(new URL('./__toolsnaps__/', import.meta.url));
-});
-const named = (keep: (name: string, snap: ToolSnapshot) => boolean) =>
-  [...EXPECTED].filter(([name, snap]) => keep(name, snap)).map(([name]) => name);
-
-describe('toolsets', () => {
-  it('default toolsets serve the 26 reference tools plus the beyond-parity ones, Actions off', async () => {
-    const conn = await startServer(gh);
-    try {
-      const names = (await conn.tools()).map((t) => t.name).sort();
-      expect(names).toEqual(named((_, s) => s.toolset !== 'actions').sort());
-      for (const p of PARITY) expect(names).toContain(p);
-      expect(PARITY).toHaveLength(26);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  it('--toolsets, --tools and --exclude-tools select; --read-only beats them all', async () => {
-    const cases: ToolSelectionCase[] = [
-      [['--toolsets', 'actions'], named((_, s) => s.toolset === 'actions')],
-      [
-        ['--tools', 'get_issue,create_issue'],
-        ['create_issue', 'get_issue'],
-      ],
-      [['--tools', 'get_issue,create_issue', '--read-only'], ['get_issue']],
-      [
-        ['--toolsets', 'issues', '--exclude-tools', 'create_issue'],
-        named((n, s) => s.toolset === 'issues' && n !== 'create_issue'),
-      ],
-      [['--toolsets', 'all', '--read-only'], named((_, s) => s.tool.annotations?.readOnlyHint === true)],
-    ];
-    await expectToolSelection((args) => startServer(gh, args), cases);
-  });
+describeToolsetSelection({
+  snapshots: new URL('./__toolsnaps__/', import.meta.url),
+  start: (args) => startServer(gh, args),
+  parity: PARITY,
+  offByDefault: ['actions'],
+  sample: { toolset: 'issues', read: 'get_issue', write: 'create_issue' },
 });

@@ -66,6 +66,7 @@ beforeAll(async () => {
   await call('GET', `${r}/commits?per_page=2`);
   const head = (await call('GET', `${r}/commits/main`)).body as { sha: string };
   await call('GET', `${r}/commits/feature/status`);
+  await call('GET', `${r}/commits/feature/pulls`); // the feature pull request's head
   await call('GET', `${r}/commits/nope`); // 422
   await call('GET', `${r}/contents/README.md`);
   await call('GET', `${r}/contents/README.md`, undefined, 'application/vnd.github.raw+json');
