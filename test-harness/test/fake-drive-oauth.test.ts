@@ -8,7 +8,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { type drive_v3, drive as driveClient } from '@googleapis/drive';
 import { gaxios, JWT, OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTraffic } from '../src/fake-api/index.js';
 import { type FakeDrive, SCENE, SCOPES } from '../src/fakes/drive/index.js';
 import { driveSpec } from '../src/fakes/drive/spec.js';
 import { checkTraffic } from '../src/spec/index.js';
@@ -185,7 +184,7 @@ describe('fake Drive: bearer tokens and scopes', () => {
   });
 
   it("validates all of this file's traffic against the spec source", () => {
-    const report = checkTraffic(readTraffic(scene.trafficDir), { drive: driveSpec() });
+    const report = checkTraffic(scene.traffic.read(), { drive: driveSpec() });
     expect(report.problems).toEqual([]);
     expect(report.validated).toBeGreaterThan(10);
   });

@@ -1,20 +1,8 @@
-/**
- * The fake Drive driven by the field's client — `@googleapis/drive` with google-auth-library's
- * OAuth2Client, refreshing through the fake token endpoint — through every route it serves, with
- * a guard that refuses any socket off loopback; and checked against `@googleapis/drive` itself:
- * every route it registers is a generated method, every query parameter sent is one the method
- * declares, and every reply this file's traffic produced is declared and validates against the
- * closed `Schema$*` JSON Schemas. The check also fails on a field the API lacks. (The token
- * endpoint's grants, bearer and scope checks: fake-drive-oauth.test.ts.)
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { type drive_v3, drive as driveClient } from '@googleapis/drive';
 import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
+import { recordTraffic, routeTemplate } from '../src/fake-api/index.js';
 import {
   addManyFiles,
   type FakeDrive,
@@ -466,8 +454,7 @@ describe('fake Drive against @googleapis/drive', () => {
   });
 
   it('fails the check on a body with a field the API does not have', async () => {
-    const badDir = mkdtempSync(join(tmpdir(), 'fake-drive-bad-'));
-    process.env[TRAFFIC_DIR_ENV] = badDir;
+    const badTraffic = recordTraffic('fake-drive-bad-');
     try {
       const bad = await startFakeDrive();
       seedScene(bad);
@@ -478,18 +465,17 @@ describe('fake Drive against @googleapis/drive', () => {
         headers: { authorization: `Bearer ${SCENE.accessToken}` },
       });
       await bad.close();
-      const report = checkTraffic(readTraffic(badDir), { drive: spec });
+      const report = checkTraffic(badTraffic.read(), { drive: spec });
       expect(report.problems).toEqual([
         expect.stringMatching(/^GET \/drive\/v3\/about → 200: \/user: must NOT have additional properties/),
       ]);
     } finally {
-      process.env[TRAFFIC_DIR_ENV] = scene.trafficDir;
-      rmSync(badDir, { recursive: true, force: true });
+      badTraffic.stop();
     }
   });
 
   it("validates all of this file's traffic, and reached every route", () => {
-    const traffic = readTraffic(scene.trafficDir);
+    const traffic = scene.traffic.read();
     const report = checkTraffic(traffic, { drive: spec });
     expect(report.problems).toEqual([]);
     expect(report.validated).toBeGreaterThan(40);

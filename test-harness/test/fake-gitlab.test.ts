@@ -4,12 +4,10 @@
  * it registers is an operation there, and every reply this file's traffic produced is declared
  * and validates. The check also fails when the fake answers a wrong field type or content type.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeRequest, readTraffic, routeTemplate, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
+import { type FakeRequest, recordTraffic, routeTemplate } from '../src/fake-api/index.js';
 import { renderErrata } from '../src/fakes/gitlab/errata-doc.js';
 import {
   type FakeGitLab,
@@ -22,9 +20,7 @@ import {
 import { gitlabSpec } from '../src/fakes/gitlab/spec.js';
 import { checkTraffic, undescribedRoutes } from '../src/spec/index.js';
 
-const trafficDir = mkdtempSync(join(tmpdir(), 'fake-gitlab-traffic-'));
-const savedDir = process.env[TRAFFIC_DIR_ENV];
-process.env[TRAFFIC_DIR_ENV] = trafficDir;
+const traffic = recordTraffic('fake-gitlab-traffic-');
 
 let gl: FakeGitLab;
 let api: InstanceType<typeof Gitlab>;
@@ -64,9 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gl.close();
-  rmSync(trafficDir, { recursive: true, force: true });
-  if (savedDir === undefined) delete process.env[TRAFFIC_DIR_ENV];
-  else process.env[TRAFFIC_DIR_ENV] = savedDir;
+  traffic.stop();
 });
 
 describe('fake GitLab through @gitbeaker/rest', () => {
@@ -399,8 +393,7 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
   });
 
   it('fails the check for a wrong field type and a wrong content type', async () => {
-    const badDir = mkdtempSync(join(tmpdir(), 'fake-gitlab-bad-'));
-    process.env[TRAFFIC_DIR_ENV] = badDir;
+    const bad = recordTraffic('fake-gitlab-bad-');
     try {
       gl.stage({
         match: { path: '/projects/42' },
@@ -413,7 +406,7 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
         reply: () => ({ raw: 'log', headers: { 'content-type': 'application/x-log' } }),
       });
       await raw('/projects/42/jobs/986/trace');
-      const report = checkTraffic(readTraffic(badDir), { gitlab: spec });
+      const report = checkTraffic(bad.read(), { gitlab: spec });
       expect(report.problems).toEqual([
         expect.stringMatching(/^GET \/projects\/\{id\} → 200: \/id: must be integer/),
         expect.stringMatching(
@@ -421,18 +414,17 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
         ),
       ]);
     } finally {
-      process.env[TRAFFIC_DIR_ENV] = trafficDir;
-      rmSync(badDir, { recursive: true, force: true });
+      bad.stop();
     }
   });
 
   it('validates every reply this file sent: declared operations and statuses, valid bodies', () => {
-    const traffic = readTraffic(trafficDir);
-    const report = checkTraffic(traffic, { gitlab: spec });
+    const sent = traffic.read();
+    const report = checkTraffic(sent, { gitlab: spec });
     expect(report.problems).toEqual([]);
     expect(report.validated).toBeGreaterThan(60);
     const reached = new Set(
-      traffic.filter((x) => x.route).map((x) => `${x.method} ${routeTemplate(x.route ?? '')}`),
+      sent.filter((x) => x.route).map((x) => `${x.method} ${routeTemplate(x.route ?? '')}`),
     );
     expect(gl.routes.map((r) => r.join(' ')).filter((r) => !reached.has(r))).toEqual([]);
   });

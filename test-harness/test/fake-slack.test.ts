@@ -5,12 +5,11 @@
  * one the client knows, every reply this file's traffic produced validates, and the check fails
  * on a field real Slack does not send.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTraffic, TRAFFIC_DIR_ENV } from '../src/fake-api/index.js';
+import { recordTraffic } from '../src/fake-api/index.js';
 import {
   ALICE,
   addMessages,
@@ -29,9 +28,7 @@ import {
 import { SLACK_SPECS, slackClientMethods, slackSpec } from '../src/fakes/slack/spec.js';
 import { checkTraffic, undescribedRoutes, validateReply } from '../src/spec/index.js';
 
-const trafficDir = mkdtempSync(join(tmpdir(), 'fake-slack-traffic-'));
-const savedDir = process.env[TRAFFIC_DIR_ENV];
-process.env[TRAFFIC_DIR_ENV] = trafficDir;
+const recording = recordTraffic('fake-slack-traffic-');
 
 let slack: FakeSlack;
 let bot: WebClient;
@@ -68,9 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await slack.close();
-  rmSync(trafficDir, { recursive: true, force: true });
-  if (savedDir === undefined) delete process.env[TRAFFIC_DIR_ENV];
-  else process.env[TRAFFIC_DIR_ENV] = savedDir;
+  recording.stop();
 });
 
 describe('fake Slack through @slack/web-api', () => {
@@ -437,7 +432,7 @@ describe('fake Slack against @slack/web-api response types', () => {
   });
 
   it('every reply of this file validates (ok:false bodies and 429s included)', () => {
-    const traffic = readTraffic(trafficDir).filter((x) => x.vendor === 'slack');
+    const traffic = recording.read().filter((x) => x.vendor === 'slack');
     const report = checkTraffic(traffic, { slack: slackSpec() });
     expect(report.problems).toEqual([]);
     expect(report.validated).toBeGreaterThan(80);

@@ -21,7 +21,14 @@ export {
   type RouteHandler,
   startFakeApi,
 } from './server.js';
-export { type Exchange, readTraffic, recordExchange, TRAFFIC_DIR_ENV } from './traffic.js';
+export {
+  type Exchange,
+  readTraffic,
+  recordExchange,
+  recordTraffic,
+  TRAFFIC_DIR_ENV,
+  type TrafficRecording,
+} from './traffic.js';
 export {
   FakeVendor,
   type FakeVendorOptions,

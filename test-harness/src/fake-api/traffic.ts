@@ -1,7 +1,8 @@
 // Recorded traffic of a test run: every exchange a vendor fake answered, appended as one JSON line
 // to a file of its own in the run's traffic directory, so that one check after the whole suite
 // (vitest runs test files in separate workers) can read everything every test file sent.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -48,4 +49,32 @@ export function readTraffic(dir: string): Exchange[] {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Exchange),
   );
+}
+
+/** A traffic directory that recording points at until {@link TrafficRecording.stop}. */
+export interface TrafficRecording {
+  dir: string;
+  /** Everything recorded in `dir` so far. */
+  read(): Exchange[];
+  /** Points recording back where it was (or off) and removes `dir`. */
+  stop(): void;
+}
+
+/**
+ * Points recording at a fresh temporary directory (for a test file that checks its own
+ * traffic); recordings nest, each `stop()` restoring the one before.
+ */
+export function recordTraffic(prefix = 'refmcp-fake-traffic-'): TrafficRecording {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const before = process.env[TRAFFIC_DIR_ENV];
+  process.env[TRAFFIC_DIR_ENV] = dir;
+  return {
+    dir,
+    read: () => readTraffic(dir),
+    stop() {
+      if (before === undefined) delete process.env[TRAFFIC_DIR_ENV];
+      else process.env[TRAFFIC_DIR_ENV] = before;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

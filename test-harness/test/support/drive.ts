@@ -1,13 +1,7 @@
-// What the fake Drive's test files share: a socket guard that refuses (and remembers) every
-// connection off loopback, the fake with the standard scene and a Drive client that refreshes
-// through the fake token endpoint, and readers for what the Google client surfaces.
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type drive_v3, drive as driveClient } from '@googleapis/drive';
 import { OAuth2Client } from 'google-auth-library';
-import { type FakeRequest, TRAFFIC_DIR_ENV } from '../../src/fake-api/index.js';
+import { type FakeRequest, recordTraffic, type TrafficRecording } from '../../src/fake-api/index.js';
 import { type FakeDrive, SCENE, seedScene, startFakeDrive } from '../../src/fakes/drive/index.js';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
@@ -89,7 +83,8 @@ export interface DriveScene {
   /** Per-call options: media uploads ignore the client-level rootUrl. */
   at: { rootUrl: string };
   /** The traffic directory this file's fakes record into (for the spec check). */
-  trafficDir: string;
+  /** This scene's recorded traffic. */
+  traffic: TrafficRecording;
   /** The last request the fake recorded whose path contains `fragment`. */
   last(fragment: string): FakeRequest;
   /** A Drive client on the fake with a fixed access token (no refresh). */
@@ -99,9 +94,7 @@ export interface DriveScene {
 
 /** Starts the fake (scene seeded, big files included), guards loopback and records traffic. */
 export async function openDriveScene(): Promise<DriveScene> {
-  const trafficDir = mkdtempSync(join(tmpdir(), 'fake-drive-traffic-'));
-  const savedDir = process.env[TRAFFIC_DIR_ENV];
-  process.env[TRAFFIC_DIR_ENV] = trafficDir;
+  const traffic = recordTraffic('fake-drive-traffic-');
   const restore = guardLoopback();
   const fake = await startFakeDrive();
   seedScene(fake, { big: true });
@@ -120,7 +113,7 @@ export async function openDriveScene(): Promise<DriveScene> {
     oauth,
     api: driveClient({ version: 'v3', auth: oauth, rootUrl: fake.rootUrl, retry: false }),
     at: { rootUrl: fake.rootUrl },
-    trafficDir,
+    traffic,
     last(fragment) {
       const found = fake.api.requests.filter((r) => r.rawPath.includes(fragment)).at(-1);
       if (!found) throw new Error(`no request to ${fragment}`);
@@ -134,9 +127,7 @@ export async function openDriveScene(): Promise<DriveScene> {
     async close() {
       restore();
       await fake.close();
-      rmSync(trafficDir, { recursive: true, force: true });
-      if (savedDir === undefined) delete process.env[TRAFFIC_DIR_ENV];
-      else process.env[TRAFFIC_DIR_ENV] = savedDir;
+      traffic.stop();
     },
   };
 }
