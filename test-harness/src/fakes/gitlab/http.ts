@@ -3,7 +3,7 @@
 // validation and the router), project lookup by id or URL-encoded path with access levels,
 // request bodies (JSON or form-encoded), and offset and keyset pages with GitLab's headers.
 import { type FakeReply, type FakeRequest, linkPage, Reply } from '../../fake-api/index.js';
-import type { GitLabState, ProjectRecord, UserRecord } from './state.js';
+import { type GitLabState, type ProjectRecord, REPORTER, type UserRecord } from './state.js';
 
 export { Reply };
 
@@ -74,6 +74,17 @@ export function projectFor(
   const project = state.project(req.params.id ?? '');
   if (!project || !state.canSee(project, who?.user.id)) throw notFound('Project');
   return project;
+}
+
+/** {@link projectFor} for reading its repository, issues, merge requests and CI: a private project needs Reporter (403 below). */
+export function readableProject(
+  state: GitLabState,
+  req: FakeRequest,
+  who: GitLabCaller | undefined,
+): ProjectRecord {
+  const p = projectFor(state, req, who);
+  if (p.visibility === 'private' && state.accessLevel(p, who?.user.id) < REPORTER) throw forbidden();
+  return p;
 }
 
 /** The request body as an object: JSON, or `application/x-www-form-urlencoded`; 400 when malformed. */

@@ -13,6 +13,7 @@ import {
   offsetPage,
   projectFor,
   Reply,
+  readableProject,
   requireCaller,
   required,
   unauthorized,
@@ -21,16 +22,12 @@ import { approvals, discussions, mergeRequest, mergeRequestBasic, mrShas, note }
 import { diff } from './objects-repo.js';
 import { applyChanges, diffSnapshots, tick } from './repo.js';
 import { filterIssuables, idList, labelList, sortedNotes } from './routes-issues.js';
-import { DEVELOPER, MAINTAINER, type MergeRequestRecord, type ProjectRecord, REPORTER } from './state.js';
+import { DEVELOPER, MAINTAINER, type MergeRequestRecord, type ProjectRecord } from './state.js';
 
 export function registerMergeRequestRoutes(gl: FakeGitLab): void {
   const { state } = gl;
   const w = () => ({ web: gl.web, api: gl.url });
-  const reader = (req: FakeRequest, who: GitLabCaller | undefined) => {
-    const p = projectFor(state, req, who);
-    if (p.visibility === 'private' && state.accessLevel(p, who?.user.id) < REPORTER) throw forbidden();
-    return p;
-  };
+  const reader = (req: FakeRequest, who: GitLabCaller | undefined) => readableProject(state, req, who);
   const mrOf = (p: ProjectRecord, req: FakeRequest, param: string) => {
     const iid = intParam(req.params[param], param);
     const found = p.mergeRequests.find((m) => m.iid === iid);

@@ -3,17 +3,16 @@
 import type { FakeRequest } from '../../fake-api/index.js';
 import type { FakeGitLab } from './fake-gitlab.js';
 import {
-  forbidden,
   type GitLabCaller,
   glInvalid,
   intParam,
   notFound,
   offsetPage,
-  projectFor,
   Reply,
+  readableProject,
 } from './http.js';
 import { job, pipeline, pipelineBasic } from './objects-repo.js';
-import { type ProjectRecord, REPORTER } from './state.js';
+import type { ProjectRecord } from './state.js';
 
 /** Largest `byte_limit` the job log endpoint accepts. */
 export const TRACE_BYTE_LIMIT_MAX = 512_000;
@@ -21,11 +20,7 @@ export const TRACE_BYTE_LIMIT_MAX = 512_000;
 export function registerPipelineRoutes(gl: FakeGitLab): void {
   const { state } = gl;
   const w = () => ({ web: gl.web, api: gl.url });
-  const ci = (req: FakeRequest, who: GitLabCaller | undefined): ProjectRecord => {
-    const p = projectFor(state, req, who);
-    if (p.visibility === 'private' && state.accessLevel(p, who?.user.id) < REPORTER) throw forbidden();
-    return p;
-  };
+  const ci = (req: FakeRequest, who: GitLabCaller | undefined) => readableProject(state, req, who);
   const jobOf = (p: ProjectRecord, req: FakeRequest) => {
     const id = intParam(req.params.job_id, 'job_id');
     const found = state.jobs(p).find((x) => x.job.id === id);

@@ -12,12 +12,13 @@ import {
   offsetPage,
   projectFor,
   Reply,
+  readableProject,
   requireCaller,
   required,
 } from './http.js';
 import { branch, commit, commitDetail, diff, fileObject, treeEntries } from './objects-repo.js';
 import { type CommitRecord, diffSnapshots, isBinary } from './repo.js';
-import { DEVELOPER, type GitLabState, MAINTAINER, type ProjectRecord, REPORTER } from './state.js';
+import { DEVELOPER, type GitLabState, MAINTAINER, type ProjectRecord } from './state.js';
 
 /** The commit `ref` names, or a 404 with GitLab's message (`404 Commit Not Found` unless told). */
 export function commitAt(p: ProjectRecord, ref: string, what = 'Commit'): CommitRecord {
@@ -80,11 +81,7 @@ function treeKeysetPage<T extends { id: string }>(req: FakeRequest, entries: T[]
 export function registerRepositoryRoutes(gl: FakeGitLab): void {
   const { state } = gl;
   const w = () => ({ web: gl.web, api: gl.url });
-  const reader = (req: FakeRequest, who: GitLabCaller | undefined) => {
-    const p = projectFor(state, req, who);
-    if (p.visibility === 'private' && state.accessLevel(p, who?.user.id) < REPORTER) throw forbidden();
-    return p;
-  };
+  const reader = (req: FakeRequest, who: GitLabCaller | undefined) => readableProject(state, req, who);
 
   gl.route('GET', '/projects/:id/repository/tree', (req, who) => {
     const p = reader(req, who);
