@@ -33,6 +33,12 @@ export interface StartBuiltServerOptions {
 }
 
 /**
+ * The shared HTTP flags (`HTTP_OPTIONS` in @refmcp/shared) that switch off an API server's
+ * client-side pacing, so tests do not wait a second per write or two per search.
+ */
+export const NO_PACING: readonly string[] = ['--write-interval', '0', '--search-interval', '0'];
+
+/**
  * The launch target of the built bin of `servers/<server>` with `args`: `{ command: node, args:
  * [<repo>/servers/<server>/dist/index.js, ...args] }`. Errors: throws naming the missing file when
  * the server is not built (`pnpm run build`).

@@ -8,6 +8,7 @@ export {
   callChecked,
   callOk,
   listedTools,
+  NO_PACING,
   outputProblems,
   type StartBuiltServerOptions,
   startBuiltServer,

@@ -4,11 +4,12 @@
  * generated tool table; and toolset selection, checked against the toolsets in the snapshots.
  */
 
+import { NO_PACING } from '@refmcp/test-harness';
 import { describeConformance, describeToolsetSelection } from '@refmcp/test-harness/conformance';
 import type { FakeGitHub } from '@refmcp/test-harness/fakes/github';
 import { afterAll, beforeAll } from 'vitest';
 import { TOOLSETS } from '../src/toolsets.js';
-import { fakeEnv, NO_PACING, SCENE_TOKEN, startScene, startServer } from './support.js';
+import { fakeEnv, SCENE_TOKEN, startScene, startServer } from './support.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ afterAll(() => gh.close());
 describeConformance({
   server: 'github',
   testFile: import.meta.url,
-  args: () => NO_PACING,
+  args: () => [...NO_PACING],
   env: () => fakeEnv(gh),
   allTools: ['--toolsets', 'all'],
   toolsets: TOOLSETS.map((t) => t.name),

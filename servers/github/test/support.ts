@@ -2,7 +2,7 @@
  * The GitHub server's own test fixtures: a seeded fake GitHub on 127.0.0.1 and the built server
  * connected to it over stdio (GITHUB_API_URL pointing at the fake; no test reaches github.com).
  */
-import { type Era, startBuiltServer } from '@refmcp/test-harness';
+import { type Era, NO_PACING, startBuiltServer } from '@refmcp/test-harness';
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
 
 export { SCENE_TOKEN };
@@ -12,9 +12,6 @@ export async function startScene(): Promise<{ gh: FakeGitHub; scene: ReturnType<
   const gh = await startFakeGitHub();
   return { gh, scene: seedScene(gh) };
 }
-
-/** Flags that switch off client-side pacing so tests do not wait a second per write. */
-export const NO_PACING = ['--write-interval', '0', '--search-interval', '0'];
 
 /** The environment that points the server at `gh` with the scene's token. */
 export const fakeEnv = (gh: FakeGitHub) => ({

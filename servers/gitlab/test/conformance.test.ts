@@ -3,11 +3,12 @@
  * toolset on: checks ALL-01 … ALL-08, tool snapshots (each with its toolset), the README's
  * generated tool table; and toolset selection with the reference's 9 tools by default.
  */
+import { NO_PACING } from '@refmcp/test-harness';
 import { describeConformance, describeToolsetSelection } from '@refmcp/test-harness/conformance';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
 import { afterAll, beforeAll } from 'vitest';
 import { TOOLSETS } from '../src/toolsets.js';
-import { fakeEnv, NO_PACING, SCENE_TOKEN, startScene, startServer } from './support.js';
+import { fakeEnv, SCENE_TOKEN, startScene, startServer } from './support.js';
 
 let gl: FakeGitLab;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ afterAll(() => gl.close());
 describeConformance({
   server: 'gitlab',
   testFile: import.meta.url,
-  args: () => NO_PACING,
+  args: () => [...NO_PACING],
   env: () => fakeEnv(gl),
   allTools: ['--toolsets', 'all'],
   toolsets: TOOLSETS.map((t) => t.name),

@@ -2,7 +2,7 @@
  * The GitLab server's own test fixtures: a seeded fake GitLab on 127.0.0.1 and the built server
  * connected to it over stdio (GITLAB_API_URL pointing at the fake; no test reaches gitlab.com).
  */
-import { type Era, startBuiltServer } from '@refmcp/test-harness';
+import { type Era, NO_PACING, startBuiltServer } from '@refmcp/test-harness';
 import { type FakeGitLab, SCENE_TOKEN, seedScene, startFakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
 
 export { SCENE_TOKEN };
@@ -12,9 +12,6 @@ export async function startScene(prefix?: string) {
   const gl = await startFakeGitLab(prefix ? { prefix } : {});
   return { gl, scene: seedScene(gl) };
 }
-
-/** Flags that switch off client-side pacing so tests do not wait a second per write. */
-export const NO_PACING = ['--write-interval', '0', '--search-interval', '0'];
 
 /** The environment that points the server at `gl` with the scene's token. */
 export const fakeEnv = (gl: FakeGitLab) => ({
