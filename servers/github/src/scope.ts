@@ -4,7 +4,7 @@
  * the agent into a private one). Names compare case-insensitively, as GitHub's do. Tools are
  * confined through the shared `scopedTool` (tools/common.ts `repoTool`).
  */
-import { ConfigError, type Scope, ToolError } from '@refmcp/shared';
+import { ConfigError, outOfScope, type Scope } from '@refmcp/shared';
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9_])?$/;
 const REPO = /^[A-Za-z0-9._-]{1,100}$/;
@@ -57,10 +57,7 @@ export class RepoScope implements Scope<[owner: string, repo: string]> {
   /** Throws a ToolError, written for the model, when owner/repo is outside the scope. */
   check(owner: string, repo: string): void {
     if (!this.allows(owner, repo))
-      throw new ToolError(
-        `${owner}/${repo} is outside the repositories this server may access (--repos ${this.description}). ` +
-          'This limit is set by the operator and cannot be changed by a tool call; work within the allowed repositories.',
-      );
+      throw outOfScope(`${owner}/${repo}`, 'repositories', '--repos', this.description);
   }
 
   /** Search qualifiers that confine a GitHub search to the scope ("repo:a/b user:c"), OR-ed by GitHub. */

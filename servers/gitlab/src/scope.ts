@@ -4,7 +4,7 @@
  * covers the group's subgroups too. Paths compare case-insensitively, as GitLab's do. Under a
  * scope, a project must be named by its path: a numeric id could name any project.
  */
-import { ConfigError, type Scope, ToolError } from '@refmcp/shared';
+import { ConfigError, outOfScope, type Scope, ToolError } from '@refmcp/shared';
 
 const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
 
@@ -51,10 +51,6 @@ export class ProjectScope implements Scope<[projectId: string]> {
       throw new ToolError(
         `project_id ${projectId}: name the project by its path (group/project) while --projects limits the projects this server may access (${this.description}).`,
       );
-    if (!this.allows(projectId))
-      throw new ToolError(
-        `${projectId} is outside the projects this server may access (--projects ${this.description}). ` +
-          'This limit is set by the operator and cannot be changed by a tool call; work within the allowed projects.',
-      );
+    if (!this.allows(projectId)) throw outOfScope(projectId, 'projects', '--projects', this.description);
   }
 }

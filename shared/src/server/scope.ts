@@ -6,6 +6,7 @@
  * names, the refusal message — is the server's `Scope`; the part that cannot be forgotten is here.
  */
 import type * as z from 'zod';
+import { ToolError } from './errors.js';
 import type { ToolContext, ToolDefinition } from './tool.js';
 
 /**
@@ -65,4 +66,15 @@ export function requireScoped<T extends ToolDefinition>(tools: T[], needsScope: 
   if (unguarded.length)
     throw new Error(`tool(s) not confined to the scope: ${unguarded.map((t) => t.name).join(', ')}`);
   return tools;
+}
+
+/**
+ * The refusal of a target outside an operator's allowlist, in the same words on every server:
+ * `things` names what the flag lists ("repositories", "projects", "channels"), `flag` the flag.
+ */
+export function outOfScope(target: string, things: string, flag: string, description: string): ToolError {
+  return new ToolError(
+    `${target} is outside the ${things} this server may access (${flag} ${description}). ` +
+      `This limit is set by the operator and cannot be changed by a tool call; work within the allowed ${things}.`,
+  );
 }
