@@ -503,6 +503,17 @@ describe('HttpClient against a local server', () => {
     }
   });
 
+  it('a write that failed with a 5xx says its outcome is unknown; a refused one (4xx) or a read does not', async () => {
+    const unknown = /The outcome is unknown: the change may have been made/;
+    handler = (_req, res) => json(res, 502, { message: 'upstream trouble' });
+    await expect(client().request({ method: 'POST', path: '/issues', body: {} })).rejects.toThrow(unknown);
+    await expect(client().request({ path: '/issues' })).rejects.not.toThrow(unknown);
+    handler = (_req, res) => json(res, 422, { message: 'title is missing' });
+    await expect(client().request({ method: 'POST', path: '/issues', body: {} })).rejects.not.toThrow(
+      unknown,
+    );
+  });
+
   it('pathInterval spaces calls of one path (per-method tiers)', async () => {
     handler = (_req, res) => json(res, 200, { ok: true });
     const tiered = client(

@@ -6,7 +6,7 @@
  * agent, auth headers, vendor hooks for what "failed" and "rate limited" mean (vendors.ts), and
  * failures as {@link HttpError}s summarised without secrets. Bodies: JSON, text or bytes.
  */
-import { ToolError } from '../server/errors.js';
+import { TimeoutError, ToolError } from '../server/errors.js';
 import { joinUrl } from './base-url.js';
 import { HttpError, redact, summarizeHttpFailure } from './errors.js';
 import { timedFetch } from './fetch.js';
@@ -121,10 +121,20 @@ export class HttpClient {
    * Sends one logical request, retrying per policy. Resolves with an answer the hooks call a
    * success. Errors: HttpError (final failure, summarised; `reason` from the hooks), TimeoutError
    * (an attempt ran past timeoutMs), ResponseTooLarge (body over maxResponseBytes), the signal's
-   * reason when aborted, HttpError with status 0 for a network failure.
+   * reason when aborted, HttpError with status 0 for a network failure. A write (any method but
+   * GET/HEAD) that failed with a 5xx, no answer or a timeout says its outcome is unknown (then a
+   * timeout is a plain ToolError).
    */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      return await this.send<T>(method, req);
+    } catch (error) {
+      throw method === 'GET' || method === 'HEAD' ? error : withUnknownOutcome(error);
+    }
+  }
+
+  private async send<T>(method: string, req: HttpRequest): Promise<HttpResponse<T>> {
     const url = withQuery(joinUrl(this.options.baseUrl, req.path), req.query);
     const started = Date.now();
     const isSearch = this.options.isSearch?.(req.path) ?? req.path.startsWith('/search');
@@ -248,4 +258,18 @@ async function parseBody(response: Response, type: HttpRequest['responseType']):
     }
   }
   return text;
+}
+
+/**
+ * A write that failed with a 5xx, no answer or a timeout may still have taken effect, and the
+ * policy never repeats it: its error says so, so the model reads the state back before retrying.
+ * Other failures (a 4xx: refused, nothing done) pass through unchanged.
+ */
+function withUnknownOutcome(error: unknown): unknown {
+  const sentence =
+    'The outcome is unknown: the change may have been made. Check (read it back) before retrying; it was not retried.';
+  if (error instanceof HttpError && (error.status === 0 || error.status >= 500))
+    return new HttpError(`${error.message} ${sentence}`, error.status, error.retryAt, error.reason);
+  if (error instanceof TimeoutError) return new ToolError(`${error.message} ${sentence}`);
+  return error;
 }

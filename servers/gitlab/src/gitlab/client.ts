@@ -2,8 +2,7 @@
  * The GitLab REST v4 client: the shared HttpClient (one policy: timeouts, retries honouring
  * Retry-After/RateLimit-Reset within the budget, never a write repeated after a 5xx, pacing) with
  * GITLAB_HOOKS and the PRIVATE-TOKEN header. Adds what GitLab callers need: page-numbered lists
- * that say when more exists (Link header, else X-Next-Page), and failures of writes whose outcome
- * is unknown (5xx, timeouts) said as such.
+ * that say when more exists (Link header, else X-Next-Page), and what to do about a 401 or 403.
  */
 import {
   GITLAB_HOOKS,
@@ -14,7 +13,6 @@ import {
   type HttpResponse,
   linkPageInfo,
   type Page,
-  TimeoutError,
   ToolError,
 } from '@refmcp/shared';
 
@@ -25,8 +23,6 @@ export interface GitLabOptions {
   policy: HttpPolicy;
   maxResponseBytes: number;
 }
-
-const READS = new Set(['GET', 'HEAD']);
 
 export class GitLab {
   private readonly http: HttpClient;
@@ -47,11 +43,10 @@ export class GitLab {
   }
 
   /**
-   * One request (see HttpClient.request). Errors: HttpError (summary with GitLab's message), with
-   * a sentence on what to do for 401/403 and on unknown outcomes of writes (5xx, timeout).
+   * One request (see HttpClient.request: a write whose outcome is unknown says so). Errors:
+   * HttpError (summary with GitLab's message), with a sentence on what to do for 401/403.
    */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
-    const method = (req.method ?? 'GET').toUpperCase();
     try {
       return await this.http.request<T>(req);
     } catch (error) {
@@ -65,11 +60,6 @@ export class GitLab {
             : 'No token is configured: set GITLAB_PERSONAL_ACCESS_TOKEN.',
         );
       if (status === 403) hints.push('The token needs the api scope for writes (read_api for reads).');
-      const unknown = status === undefined ? error instanceof TimeoutError : status === 0 || status >= 500;
-      if (!READS.has(method) && unknown && status !== 429)
-        hints.push(
-          'The outcome is unknown: the change may have been made. Check (read it back) before retrying; it was not retried.',
-        );
       if (!hints.length) throw error;
       const wrapped =
         error instanceof HttpError
