@@ -1,0 +1,47 @@
+/**
+ * The two ways reading a page fails, both with a model-facing message (ToolError, so the bootstrap
+ * shows the message as it is): the network policy refused the URL, an address or a redirect
+ * ({@link NetworkRefusal}), or the page could not be read ({@link PageReadError}).
+ */
+import { ToolError } from '../server/errors.js';
+import type { RefusalRule } from './policy/network-policy.js';
+
+/**
+ * A URL, resolved address, redirect target or scheme refused by the network policy. The message
+ * names the rule and the operator flag that changes it (tool arguments never can).
+ */
+export class NetworkRefusal extends ToolError {
+  override name = 'NetworkRefusal';
+  constructor(
+    message: string,
+    /** Which rule refused: an address class ('loopback', 'metadata', …), 'scheme', 'blocked-origins', …. */
+    readonly rule: RefusalRule,
+    /** The URL or host:port refused. */
+    readonly target: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Why a page could not be read (beside a {@link NetworkRefusal}). */
+export type PageReadFailure =
+  | 'invalid-url'
+  | 'timeout'
+  | 'network'
+  | 'http-status'
+  | 'redirects'
+  | 'content-type'
+  | 'too-large';
+
+/** A page that could not be read: timeout, unreachable, HTTP error status, unsupported type, too large. */
+export class PageReadError extends ToolError {
+  override name = 'PageReadError';
+  constructor(
+    message: string,
+    readonly reason: PageReadFailure,
+    /** The HTTP status, for 'http-status'. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * readPage against a local HTTP server: 127.0.0.1 is reachable only through --allowed-origins;
+ * refusals of loopback, metadata and private addresses (up front, on redirects and at connect
+ * time), schemes, statuses, types, caps, timeouts; article extraction and paging.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type NetworkPolicy,
+  NetworkRefusal,
+  networkPolicyFromFlags,
+  PageReadError,
+  policyAgent,
+  type ReadPageOptions,
+  readPage,
+} from '../src/net/index.js';
+
+const ARTICLE = `<!doctype html><html><head><title>Tide tables | Harbour News</title>
+<meta name="author" content="Ada Keel"></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Tide tables</h1>
+${'<p>The harbour master publishes the tide tables every week, and the fishing fleet plans its departures around them. '.repeat(4)}
+See <a href="/archive/2024">the archive</a> for older tables.</p>
+<p>${'Spring tides come twice a month, near the new and full moon, when the range is greatest. '.repeat(5)}</p>
+<script>window.tracker = 1</script></article>
+<footer>© Harbour News</footer></body></html>`;
+
+const BIG = Array.from({ length: 4000 }, (_, i) => `line ${i}: ü € 𝄞 ${'x'.repeat(i % 50)}`).join('\n');
+
+const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+  '/article': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
+  '/plain-html': (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<html><body><p>Just <b>one</b> line.</p></body></html>'),
+  '/latin1': (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        Buffer.from(
+          '<html><head><meta charset="iso-8859-1"></head><body><p>Caf\xe9</p></body></html>',
+          'latin1',
+        ),
+      ),
+  '/big.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(BIG),
+  '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2]}'),
+  '/file.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7'),
+  '/missing': (_req, res) =>
+    res.writeHead(404, 'Not Found', { 'content-type': 'text/html' }).end('<p>gone</p>'),
+  '/slow': (_req, res) => {
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late'), 2000).unref();
+  },
+  '/hop': (_req, res) => res.writeHead(302, { location: '/article' }).end(),
+  '/loop': (_req, res) => res.writeHead(301, { location: '/loop' }).end(),
+  '/to-metadata': (_req, res) =>
+    res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+  '/to-loopback': (_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/` }).end(),
+  '/to-file': (_req, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end(),
+  '/ua': (req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(String(req.headers['user-agent'])),
+};
+
+let server: Server;
+let other: Server;
+let base: string;
+let otherPort: number;
+let otherHits = 0;
+let policy: NetworkPolicy;
+
+const listen = (s: Server) =>
+  new Promise<number>((resolve) =>
+    s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)),
+  );
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    if (route) route(req, res);
+    else res.writeHead(404).end();
+  });
+  other = createServer((_req, res) => {
+    otherHits++;
+    res.end('secret');
+  });
+  const port = await listen(server);
+  otherPort = await listen(other);
+  base = `http://127.0.0.1:${port}`;
+  policy = networkPolicyFromFlags({ 'allowed-origins': [base] });
+});
+
+afterAll(() => {
+  server.close();
+  other.close();
+});
+
+const options = (extra: Partial<ReadPageOptions> = {}): ReadPageOptions => ({
+  policy,
+  maxBytes: 100_000,
+  timeoutMs: 5000,
+  userAgent: 'refmcp-test/1.0',
+  ...extra,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<NetworkRefusal> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(NetworkRefusal);
+  return error as NetworkRefusal;
+}
+
+async function failure(promise: Promise<unknown>): Promise<PageReadError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PageReadError);
+  return error as PageReadError;
+}
+
+describe('readPage: content', () => {
+  it('reads an HTML page as its readable article, links absolute, scripts and navigation dropped', async () => {
+    const page = await readPage(`${base}/article`, options());
+    expect(page).toMatchObject({ url: `${base}/article`, status: 200, contentType: 'text/html' });
+    expect(page.extraction).toBe('article');
+    expect(page.title).toMatch(/Tide tables/);
+    expect(page.byline).toBe('Ada Keel');
+    expect(page.markdown).toContain(`[the archive](${base}/archive/2024)`);
+    expect(page.markdown).toContain('Spring tides come twice a month');
+    expect(page.markdown).not.toContain('tracker');
+    expect(page.markdown).not.toContain('About');
+    expect(page).toMatchObject({ offset: 0, truncated: false, nextOffset: undefined });
+    expect(page.totalChars).toBe(page.markdown.length);
+  });
+
+  it('falls back to the whole body when there is no article', async () => {
+    const page = await readPage(`${base}/plain-html`, options());
+    expect(page.extraction).toBe('body');
+    expect(page.markdown).toBe('Just **one** line.');
+  });
+
+  it('decodes the charset a <meta> names', async () => {
+    expect((await readPage(`${base}/latin1`, options())).markdown).toBe('Café');
+  });
+
+  it('passes text and JSON as they are, and sends the User-Agent', async () => {
+    const json = await readPage(`${base}/data.json`, options());
+    expect(json).toMatchObject({
+      contentType: 'application/json',
+      extraction: 'text',
+      markdown: '{"a":[1,2]}',
+    });
+    expect((await readPage(`${base}/ua`, options())).markdown).toBe('refmcp-test/1.0');
+  });
+
+  it('follows a redirect within the policy and reports the final URL', async () => {
+    const page = await readPage(`${base}/hop`, options());
+    expect(page.url).toBe(`${base}/article`);
+    expect(page.extraction).toBe('article');
+  });
+
+  it('pages a big text by bytes: each slice within the budget, the continuation rebuilds it', async () => {
+    const maxBytes = 10_000;
+    let offset: number | undefined = 0;
+    let rebuilt = '';
+    let calls = 0;
+    while (offset !== undefined) {
+      const page = await readPage(`${base}/big.txt`, options({ maxBytes, offset }));
+      expect(Buffer.byteLength(page.markdown, 'utf8')).toBeLessThanOrEqual(maxBytes);
+      expect(page.offset).toBe(offset);
+      expect(page.totalChars).toBe(BIG.length);
+      expect(page.truncated).toBe(page.nextOffset !== undefined);
+      rebuilt += page.markdown;
+      offset = page.nextOffset;
+      calls++;
+    }
+    expect(rebuilt).toBe(BIG);
+    expect(calls).toBeGreaterThan(Buffer.byteLength(BIG, 'utf8') / maxBytes);
+  });
+});
+
+describe('readPage: failures name the cause', () => {
+  it('an HTTP error status', async () => {
+    const error = await failure(readPage(`${base}/missing`, options()));
+    expect(error).toMatchObject({ reason: 'http-status', status: 404 });
+    expect(error.message).toBe(`${base}/missing answered HTTP 404 Not Found`);
+  });
+
+  it('a type that is not HTML, text or JSON, named', async () => {
+    const error = await failure(readPage(`${base}/file.pdf`, options()));
+    expect(error.reason).toBe('content-type');
+    expect(error.message).toContain('application/pdf');
+  });
+
+  it('a body over the cap', async () => {
+    const error = await failure(readPage(`${base}/big.txt`, options({ maxBodyBytes: 1000 })));
+    expect(error.reason).toBe('too-large');
+    expect(error.message).toContain('1000-byte limit');
+  });
+
+  it('a timeout', async () => {
+    const error = await failure(readPage(`${base}/slow`, options({ timeoutMs: 200 })));
+    expect(error).toMatchObject({
+      reason: 'timeout',
+      message: `Timed out after 200 ms reading ${base}/slow`,
+    });
+  });
+
+  it('too many redirects', async () => {
+    const error = await failure(readPage(`${base}/loop`, options({ maxRedirects: 3 })));
+    expect(error).toMatchObject({
+      reason: 'redirects',
+      message: `${base}/loop redirected more than 3 times`,
+    });
+  });
+
+  it('a URL that is not absolute, or carries credentials', async () => {
+    expect((await failure(readPage('example.com/x', options()))).reason).toBe('invalid-url');
+    expect((await failure(readPage(`http://u:p@127.0.0.1:${otherPort}/`, options()))).reason).toBe(
+      'invalid-url',
+    );
+  });
+});
+
+describe('readPage: the network policy', () => {
+  it('refuses a loopback URL by default, naming the rule and the flag', async () => {
+    const error = await refusal(readPage(`${base}/article`, options({ policy: networkPolicyFromFlags({}) })));
+    expect(error.rule).toBe('loopback');
+    expect(error.message).toMatch(/rule: loopback.*--allowed-origins/);
+  });
+
+  it('refuses a redirect to the metadata endpoint or to a loopback port that is not allowed', async () => {
+    expect((await refusal(readPage(`${base}/to-metadata`, options()))).rule).toBe('metadata');
+    expect((await refusal(readPage(`${base}/to-loopback`, options()))).rule).toBe('loopback');
+    expect(otherHits).toBe(0);
+  });
+
+  it('refuses non-http schemes, directly and as a redirect target', async () => {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+    ]) {
+      expect((await refusal(readPage(url, options()))).rule).toBe('scheme');
+    }
+    const error = await refusal(readPage(`${base}/to-file`, options()));
+    expect(error.message).toContain('"file:"');
+  });
+
+  it('refuses, at connect time, a host name that resolves to a private address', async () => {
+    const resolving = networkPolicyFromFlags({}, { resolve: async () => ['10.1.2.3'] });
+    const up = await refusal(readPage('http://intranet.example/', options({ policy: resolving })));
+    expect(up.rule).toBe('private');
+    // The connector alone (no up-front check): the connection is refused before any socket opens.
+    const error = await fetch('http://intranet.example/', { dispatcher: policyAgent(resolving) }).then(
+      () => undefined,
+      (e: Error) => e.cause,
+    );
+    expect(error).toBeInstanceOf(NetworkRefusal);
+    expect((error as NetworkRefusal).message).toMatch(/intranet\.example resolves to 10\.1\.2\.3/);
+  });
+
+  it('connects to exactly the address the policy checked (no second DNS answer)', async () => {
+    const port = Number(new URL(base).port);
+    const pinned = networkPolicyFromFlags(
+      { 'allowed-origins': [`rebind.test:${port}`] },
+      { resolve: async () => ['127.0.0.1'] },
+    );
+    const page = await readPage(`http://rebind.test:${port}/data.json`, options({ policy: pinned }));
+    expect(page.markdown).toBe('{"a":[1,2]}');
+  });
+});
