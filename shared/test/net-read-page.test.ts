@@ -12,6 +12,7 @@ import {
   NetworkRefusal,
   networkPolicyFromFlags,
   PageReadError,
+  pageReadMarker,
   policyAgent,
   type ReadPageOptions,
   readPage,
@@ -58,6 +59,33 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
   '/to-loopback': (_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/` }).end(),
   '/to-file': (_req, res) => res.writeHead(302, { location: 'file:///etc/passwd' }).end(),
+  '/huge.html': (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.write(`<html><head><title>Huge</title></head><body><article><h1>Huge</h1>`);
+    const para = '<p>Paragraph of a very long article about tides and harbours, with ü and 𝄞.</p>\n';
+    const write = () => {
+      while (!req.destroyed && res.write(para.repeat(100)));
+      if (!req.destroyed) res.once('drain', write);
+    };
+    write(); // never ends: only the reader closing the connection stops it
+    res.on('close', () => closed.add('/huge.html'));
+  },
+  '/endless': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('first part\n');
+    const timer = setInterval(() => res.write('more\n'), 50);
+    res.on('close', () => {
+      clearInterval(timer);
+      closed.add('/endless');
+    });
+  },
+  '/blob': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.write(Buffer.alloc(64 * 1024));
+    res.on('close', () => closed.add('/blob'));
+  },
+  '/chain': (_req, res) => res.writeHead(301, { location: '/chain-2' }).end(),
+  '/chain-2': (_req, res) => res.writeHead(302, { location: `http://localhost:${otherPort}/secret` }).end(),
   '/ua': (req, res) =>
     res.writeHead(200, { 'content-type': 'text/plain' }).end(String(req.headers['user-agent'])),
 };
@@ -67,6 +95,7 @@ let other: Server;
 let base: string;
 let otherPort: number;
 let otherHits = 0;
+const closed = new Set<string>();
 let policy: NetworkPolicy;
 
 const listen = (s: Server) =>
@@ -182,6 +211,48 @@ describe('readPage: content', () => {
   });
 });
 
+describe('readPage: bodies over the caps are cut, never read whole', () => {
+  it('reads the first maxBodyBytes of an endless HTML article, closes the connection and says so', async () => {
+    const page = await readPage(`${base}/huge.html`, options({ maxBodyBytes: 200_000, maxBytes: 4000 }));
+    expect(page).toMatchObject({
+      bodyCut: 'size',
+      bodyBytes: 200_000,
+      truncated: true,
+      extraction: 'article',
+    });
+    expect(page.markdown).toContain('Paragraph of a very long article');
+    expect(page.markdown).not.toContain('\uFFFD');
+    await expect.poll(() => closed.has('/huge.html')).toBe(true);
+    const marker = pageReadMarker(page, (n) => `call fetch_url with offset=${n}`);
+    expect(marker).toBe(
+      `[truncated: ${page.totalChars - (page.nextOffset ?? 0)} more characters of ${page.totalChars}; ` +
+        `the page was cut after its first 200000 bytes (size limit), so the rest cannot be read; call fetch_url with offset=${page.nextOffset}]`,
+    );
+    const next = await readPage(
+      `${base}/huge.html`,
+      options({ maxBodyBytes: 200_000, maxBytes: 4000, offset: page.nextOffset }),
+    );
+    expect(next.offset).toBe(page.nextOffset);
+    expect(next.totalChars).toBe(page.totalChars);
+  });
+
+  it('answers an endless slow body at the time limit with what arrived', async () => {
+    const started = Date.now();
+    const page = await readPage(`${base}/endless`, options({ timeoutMs: 400 }));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(page).toMatchObject({ bodyCut: 'time', truncated: true, nextOffset: undefined });
+    expect(page.markdown).toMatch(/^first part\nmore\n/);
+    expect(pageReadMarker(page, () => 'unused')).toMatch(
+      /^\[truncated: the page was cut after its first \d+ bytes \(time limit\)/,
+    );
+    await expect.poll(() => closed.has('/endless')).toBe(true);
+  });
+
+  it('has no marker when the whole page fit', async () => {
+    expect(pageReadMarker(await readPage(`${base}/data.json`, options()), () => 'unused')).toBeUndefined();
+  });
+});
+
 describe('readPage: failures name the cause', () => {
   it('an HTTP error status', async () => {
     const error = await failure(readPage(`${base}/missing`, options()));
@@ -195,10 +266,10 @@ describe('readPage: failures name the cause', () => {
     expect(error.message).toContain('application/pdf');
   });
 
-  it('a body over the cap', async () => {
-    const error = await failure(readPage(`${base}/big.txt`, options({ maxBodyBytes: 1000 })));
-    expect(error.reason).toBe('too-large');
-    expect(error.message).toContain('1000-byte limit');
+  it('a type that is not read closes the connection instead of reading the body', async () => {
+    const error = await failure(readPage(`${base}/blob`, options()));
+    expect(error.message).toContain('application/octet-stream');
+    await expect.poll(() => closed.has('/blob')).toBe(true);
   });
 
   it('a timeout', async () => {
@@ -232,9 +303,18 @@ describe('readPage: the network policy', () => {
     expect(error.message).toMatch(/rule: loopback.*--allowed-origins/);
   });
 
-  it('refuses a redirect to the metadata endpoint or to a loopback port that is not allowed', async () => {
-    expect((await refusal(readPage(`${base}/to-metadata`, options()))).rule).toBe('metadata');
+  it('refuses a redirect to the metadata endpoint or to a loopback port that is not allowed, naming the hop', async () => {
+    const meta = await refusal(readPage(`${base}/to-metadata`, options()));
+    expect(meta.rule).toBe('metadata');
+    expect(meta.message).toMatch(
+      new RegExp(
+        `^Redirect 1 \\(${base}/to-metadata → http://169\\.254\\.169\\.254/latest/meta-data/\\) refused\\. Refused by the network policy \\(rule: metadata\\)`,
+      ),
+    );
     expect((await refusal(readPage(`${base}/to-loopback`, options()))).rule).toBe('loopback');
+    const chain = await refusal(readPage(`${base}/chain`, options()));
+    expect(chain.rule).toBe('loopback');
+    expect(chain.message).toMatch(/^Redirect 2 \(.*\/chain-2 → http:\/\/localhost:\d+\/secret\)/);
     expect(otherHits).toBe(0);
   });
 
@@ -248,7 +328,7 @@ describe('readPage: the network policy', () => {
       expect((await refusal(readPage(url, options()))).rule).toBe('scheme');
     }
     const error = await refusal(readPage(`${base}/to-file`, options()));
-    expect(error.message).toContain('"file:"');
+    expect(error.message).toMatch(/^Redirect 1 \(.*\/to-file → file:\/\/\/etc\/passwd\) refused\. .*"file:"/);
   });
 
   it('refuses, at connect time, a host name that resolves to a private address', async () => {

@@ -1,10 +1,8 @@
 /**
  * A response body as text: which media types are read (HTML, and text or JSON as they are), the
- * body read under a byte cap, and its charset (BOM, then the Content-Type `charset`, then for HTML
+ * body read under a byte cap and a deadline (a prefix when either cuts it), and its charset (BOM, then the Content-Type `charset`, then for HTML
  * a <meta charset> in the first 1024 bytes, else UTF-8).
  */
-import { PageReadError } from './errors.js';
-
 /** How a body is turned into Markdown: an HTML page, or text passed as it is. */
 export type BodyKind = 'html' | 'text';
 
@@ -30,28 +28,45 @@ export function bodyKind(type: string, head?: Uint8Array): BodyKind | undefined 
   return undefined;
 }
 
+/** A body as read: all of it, or the prefix that fit the size cap or arrived before the deadline. */
+export interface BodyRead {
+  bytes: Uint8Array;
+  /** Why the body was cut ('size': over the cap; 'time': the time limit passed); undefined when whole. */
+  cut?: 'size' | 'time';
+}
+
 /**
- * Reads `body` to the end, failing once it passes `maxBytes` (decoded bytes, as the body arrives
- * after Content-Encoding). Errors: PageReadError 'too-large' naming the cap and `url`.
+ * Reads `body` to the end or until it passes `maxBytes` (decoded bytes, as the body arrives after
+ * Content-Encoding), then stops reading, which closes the connection. When `signal` aborts with a
+ * TimeoutError after some bytes arrived, the prefix is returned (`cut: 'time'`); with none, or for
+ * any other abort or error, the error is thrown.
  */
-export async function readCapped(
-  body: AsyncIterable<Uint8Array> | null,
+export async function readBody(
+  body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
-  url: string,
-): Promise<Uint8Array> {
+  signal: AbortSignal,
+): Promise<BodyRead> {
+  if (!body) return { bytes: new Uint8Array() };
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (!body) return new Uint8Array();
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes)
-      throw new PageReadError(
-        `${url} is larger than the ${maxBytes}-byte limit of a page read; only smaller pages can be read`,
-        'too-large',
-      );
-    chunks.push(chunk);
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { bytes: Buffer.concat(chunks) };
+      if (size + value.byteLength > maxBytes) {
+        chunks.push(value.subarray(0, maxBytes - size));
+        await reader.cancel().catch(() => undefined);
+        return { bytes: Buffer.concat(chunks), cut: 'size' };
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch (error) {
+    const timedOut = signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError';
+    if (timedOut && size > 0) return { bytes: Buffer.concat(chunks), cut: 'time' };
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 function charsetOf(contentType: string | null | undefined): string | undefined {
@@ -66,20 +81,26 @@ function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   );
 }
 
-/** The body as a string in its charset (unknown labels and bad bytes decode as UTF-8 with U+FFFD). */
+/**
+ * The body as a string in its charset (unknown labels decode as UTF-8; bad bytes as U+FFFD). With
+ * `partial` (a cut body) a character cut at the end is dropped rather than shown as U+FFFD.
+ */
 export function decodeBody(
   bytes: Uint8Array,
   contentType: string | null | undefined,
   kind: BodyKind,
+  partial = false,
 ): string {
   let label = 'utf-8';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be';
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le';
   else if (!(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf))
     label = charsetOf(contentType) ?? (kind === 'html' ? sniffMetaCharset(bytes) : undefined) ?? 'utf-8';
+  let decoder: InstanceType<typeof TextDecoder>;
   try {
-    return new TextDecoder(label).decode(bytes);
+    decoder = new TextDecoder(label);
   } catch {
-    return new TextDecoder('utf-8').decode(bytes);
+    decoder = new TextDecoder('utf-8');
   }
+  return decoder.decode(bytes, { stream: partial });
 }

@@ -30,10 +30,9 @@ export type PageReadFailure =
   | 'network'
   | 'http-status'
   | 'redirects'
-  | 'content-type'
-  | 'too-large';
+  | 'content-type';
 
-/** A page that could not be read: timeout, unreachable, HTTP error status, unsupported type, too large. */
+/** A page that could not be read: invalid URL, timeout, unreachable, HTTP error status, redirect loop, unsupported type. */
 export class PageReadError extends ToolError {
   override name = 'PageReadError';
   constructor(

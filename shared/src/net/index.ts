@@ -8,6 +8,7 @@ export * from './article.js';
 export * from './body.js';
 export * from './connector.js';
 export * from './errors.js';
+export * from './fetch-page.js';
 export * from './markdown.js';
 export * from './policy/index.js';
 export * from './read-page.js';
