@@ -344,6 +344,36 @@ describe('readPage: the network policy', () => {
     expect((error as NetworkRefusal).message).toMatch(/intranet\.example resolves to 10\.1\.2\.3/);
   });
 
+  it('refuses IPv6 loopback and IPv4-mapped forms, up front and at connect time', async () => {
+    const open = networkPolicyFromFlags({});
+    for (const url of ['http://[::1]:8080/', 'http://[::ffff:127.0.0.1]:8080/', 'http://[::ffff:a9fe:a9fe]/']) {
+      expect(['loopback', 'metadata']).toContain(
+        (await refusal(readPage(url, options({ policy: open })))).rule,
+      );
+      const cause = await fetch(url, { dispatcher: policyAgent(open) }).then(
+        () => undefined,
+        (e: Error) => e.cause,
+      );
+      expect(cause).toBeInstanceOf(NetworkRefusal);
+    }
+  });
+
+  it('a name that does not resolve is unreachable, not refused', async () => {
+    const none = networkPolicyFromFlags(
+      {},
+      {
+        resolve: async () => {
+          throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
+        },
+      },
+    );
+    const error = await failure(readPage('https://nowhere.example/', options({ policy: none })));
+    expect(error).toMatchObject({ reason: 'network' });
+    expect(error.message).toBe(
+      'Could not read https://nowhere.example/: Could not resolve nowhere.example (ENOTFOUND).',
+    );
+  });
+
   it('connects to exactly the address the policy checked (no second DNS answer)', async () => {
     const port = Number(new URL(base).port);
     const pinned = networkPolicyFromFlags(

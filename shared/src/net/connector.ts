@@ -9,7 +9,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { NetworkRefusal } from './errors.js';
+import { verdictError } from './errors.js';
 import type { NetworkPolicy } from './policy/network-policy.js';
 
 type LookupCallback = (
@@ -43,7 +43,8 @@ const agents = new WeakMap<NetworkPolicy, Agent>();
 
 /**
  * The shared Agent of `policy` (one per policy, connections kept alive per origin). Connection
- * refusals surface as {@link NetworkRefusal} in the request's error `cause`.
+ * refusals surface as {@link NetworkRefusal} in the request's error `cause` (a name that does not
+ * resolve as a PageReadError 'network').
  */
 export function policyAgent(policy: NetworkPolicy, connectTimeoutMs = 10_000): Agent {
   const existing = agents.get(policy);
@@ -55,7 +56,7 @@ export function policyAgent(policy: NetworkPolicy, connectTimeoutMs = 10_000): A
       policy.checkEndpoint(options.hostname, port, target).then(
         (verdict) => {
           if (!verdict.ok) {
-            callback(new NetworkRefusal(verdict.message, verdict.rule, target), null);
+            callback(verdictError(verdict, target), null);
             return;
           }
           // A connector per connection: its options carry this connection's pinned lookup.

@@ -4,7 +4,7 @@
  * ({@link NetworkRefusal}), or the page could not be read ({@link PageReadError}).
  */
 import { ToolError } from '../server/errors.js';
-import type { RefusalRule } from './policy/network-policy.js';
+import type { RefusalRule, Verdict } from './policy/network-policy.js';
 
 /**
  * A URL, resolved address, redirect target or scheme refused by the network policy. The message
@@ -43,4 +43,17 @@ export class PageReadError extends ToolError {
   ) {
     super(message);
   }
+}
+
+/**
+ * The error of a refused policy verdict: a NetworkRefusal, except that a host name that does not
+ * resolve ('dns') is a PageReadError 'network' — the policy did not refuse it, it is unreachable.
+ */
+export function verdictError(
+  verdict: Extract<Verdict, { ok: false }>,
+  target: string,
+): NetworkRefusal | PageReadError {
+  if (verdict.rule === 'dns')
+    return new PageReadError(`Could not read ${target}: ${verdict.message}`, 'network');
+  return new NetworkRefusal(verdict.message, verdict.rule, target);
 }

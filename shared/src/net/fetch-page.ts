@@ -6,7 +6,7 @@
  */
 import { fetch, type Response } from 'undici';
 import { policyAgent } from './connector.js';
-import { NetworkRefusal, PageReadError } from './errors.js';
+import { NetworkRefusal, PageReadError, verdictError } from './errors.js';
 import type { NetworkPolicy } from './policy/network-policy.js';
 
 export interface FetchPageOptions {
@@ -68,7 +68,7 @@ export function httpUrl(raw: string): URL {
 export function fetchFailure(error: unknown, url: URL, signal: AbortSignal, timeoutMs: number): Error {
   const cause = (error as { cause?: unknown }).cause;
   if (error instanceof NetworkRefusal || error instanceof PageReadError) return error;
-  if (cause instanceof NetworkRefusal) return cause;
+  if (cause instanceof NetworkRefusal || cause instanceof PageReadError) return cause;
   if (signal.aborted) {
     if ((signal.reason as Error | undefined)?.name === 'TimeoutError')
       return new PageReadError(`Timed out after ${timeoutMs} ms reading ${url.href}`, 'timeout');
@@ -97,7 +97,7 @@ export async function fetchPage(rawUrl: string, opts: FetchPageOptions): Promise
     }
     try {
       const verdict = await opts.policy.checkUrl(url.href);
-      if (!verdict.ok) throw new NetworkRefusal(verdict.message, verdict.rule, url.href);
+      if (!verdict.ok) throw verdictError(verdict, url.href);
       const response = await fetch(url, {
         dispatcher,
         redirect: 'manual',
