@@ -346,7 +346,11 @@ describe('readPage: the network policy', () => {
 
   it('refuses IPv6 loopback and IPv4-mapped forms, up front and at connect time', async () => {
     const open = networkPolicyFromFlags({});
-    for (const url of ['http://[::1]:8080/', 'http://[::ffff:127.0.0.1]:8080/', 'http://[::ffff:a9fe:a9fe]/']) {
+    for (const url of [
+      'http://[::1]:8080/',
+      'http://[::ffff:127.0.0.1]:8080/',
+      'http://[::ffff:a9fe:a9fe]/',
+    ]) {
       expect(['loopback', 'metadata']).toContain(
         (await refusal(readPage(url, options({ policy: open })))).rule,
       );
