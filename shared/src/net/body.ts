@@ -37,32 +37,31 @@ export interface BodyRead {
 
 /**
  * Reads `body` to the end or until it passes `maxBytes` (decoded bytes, as the body arrives after
- * Content-Encoding), then stops reading, which closes the connection. When `signal` aborts with a
+ * Content-Encoding), then stops reading and calls `close` (closing the connection). When `signal` aborts with a
  * TimeoutError after some bytes arrived, the prefix is returned (`cut: 'time'`); with none, or for
  * any other abort or error, the error is thrown.
  */
 export async function readBody(
-  body: ReadableStream<Uint8Array> | null,
+  body: AsyncIterable<Uint8Array>,
   maxBytes: number,
   signal: AbortSignal,
+  close: () => void,
 ): Promise<BodyRead> {
-  if (!body) return { bytes: new Uint8Array() };
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { bytes: Buffer.concat(chunks) };
-      if (size + value.byteLength > maxBytes) {
-        chunks.push(value.subarray(0, maxBytes - size));
-        await reader.cancel().catch(() => undefined);
+    for await (const chunk of body) {
+      if (size + chunk.byteLength > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        close();
         return { bytes: Buffer.concat(chunks), cut: 'size' };
       }
-      chunks.push(value);
-      size += value.byteLength;
+      chunks.push(chunk);
+      size += chunk.byteLength;
     }
+    return { bytes: Buffer.concat(chunks) };
   } catch (error) {
+    close();
     const timedOut = signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError';
     if (timedOut && size > 0) return { bytes: Buffer.concat(chunks), cut: 'time' };
     throw error;

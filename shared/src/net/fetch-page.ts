@@ -2,10 +2,9 @@
  * One GET under the network policy, redirects followed by hand: the URL and every redirect target
  * must be absolute http(s) without credentials and pass `policy.checkUrl` up front (so a refusal
  * names its rule and hop before any request), and every connection passes the policy again at
- * connect time, on the resolved address (connector.ts). Used by `readPage`.
+ * connect time, on the resolved address (connect.ts). Used by `readPage`.
  */
-import { fetch, type Response } from 'undici';
-import { policyAgent } from './connector.js';
+import { type PolicyResponse, policyGet } from './connect.js';
 import { NetworkRefusal, PageReadError, verdictError } from './errors.js';
 import type { NetworkPolicy } from './policy/network-policy.js';
 
@@ -22,7 +21,7 @@ export interface FetchPageOptions {
 /** The final 2xx (or non-redirect) response and its URL. */
 export interface FetchedPage {
   url: URL;
-  response: Response;
+  response: PolicyResponse;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -85,7 +84,6 @@ export function fetchFailure(error: unknown, url: URL, signal: AbortSignal, time
  * 'redirects', 'timeout', 'network').
  */
 export async function fetchPage(rawUrl: string, opts: FetchPageOptions): Promise<FetchedPage> {
-  const dispatcher = policyAgent(opts.policy, opts.timeoutMs);
   let from: URL | undefined;
   let target = rawUrl;
   for (let hop = 0; ; hop++) {
@@ -98,15 +96,14 @@ export async function fetchPage(rawUrl: string, opts: FetchPageOptions): Promise
     try {
       const verdict = await opts.policy.checkUrl(url.href);
       if (!verdict.ok) throw verdictError(verdict, url.href);
-      const response = await fetch(url, {
-        dispatcher,
-        redirect: 'manual',
+      const response = await policyGet(url, {
+        policy: opts.policy,
         signal: opts.signal,
         headers: { 'user-agent': opts.userAgent, accept: ACCEPT },
       });
-      const location = response.headers.get('location');
+      const location = response.headers.location;
       if (!REDIRECTS.has(response.status) || !location) return { url, response };
-      await response.body?.cancel();
+      response.close();
       if (hop >= opts.maxRedirects)
         throw new PageReadError(`${rawUrl} redirected more than ${opts.maxRedirects} times`, 'redirects');
       from = url;

@@ -6,7 +6,7 @@
  */
 export * from './article.js';
 export * from './body.js';
-export * from './connector.js';
+export * from './connect.js';
 export * from './errors.js';
 export * from './fetch-page.js';
 export * from './markdown.js';

@@ -95,10 +95,10 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
     signal,
     timeoutMs: opts.timeoutMs,
   });
-  const header = response.headers.get('content-type');
+  const header = response.headers['content-type'];
   const type = mediaType(header);
   if (response.status < 200 || response.status > 299) {
-    await response.body?.cancel();
+    response.close();
     const reason = response.statusText ? ` ${response.statusText}` : '';
     throw new PageReadError(
       `${url.href} answered HTTP ${response.status}${reason}`,
@@ -107,7 +107,7 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
     );
   }
   if (type && !bodyKind(type)) {
-    await response.body?.cancel();
+    response.close();
     throw new PageReadError(
       `${url.href} is ${type}, which is not read; only HTML, text and JSON pages can be`,
       'content-type',
@@ -115,7 +115,7 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
   }
   let body: Awaited<ReturnType<typeof readBody>>;
   try {
-    body = await readBody(response.body, maxBodyBytes, signal);
+    body = await readBody(response.body, maxBodyBytes, signal, response.close);
   } catch (error) {
     throw fetchFailure(error, url, signal, opts.timeoutMs);
   }

@@ -2,7 +2,8 @@
  * `net/policy`: which URLs and hosts a server may reach — address classes (addresses.ts), the
  * operator's origin rules (origins.ts), the decision (network-policy.ts) and the flags that build
  * it (flags.ts). No HTTP client here: the browser enforces it in its proxy, `readPage` in its
- * connector. Import this subpath (not `@refmcp/shared/net`) to keep undici and the DOM out of a bundle.
+ * connection lookup. Import this subpath (not `@refmcp/shared/net`) to keep the DOM and Readability
+ * out of a bundle that needs only the rules.
  */
 export * from './addresses.js';
 export * from './flags.js';

@@ -7,7 +7,7 @@
  * connects and then connects to exactly the addresses that were checked — so the check is on the
  * resolved address, applies to every redirect hop, and a DNS answer that changes between check and
  * connect (DNS rebinding) cannot slip past it. The browser does this in its policy proxy (every
- * subresource, frame, worker and WebSocket too); `readPage` in its undici connector. Callers also
+ * subresource, frame, worker and WebSocket too); `readPage` in its connection lookup. Callers also
  * check the URL up front ({@link NetworkPolicy.checkUrl}) to answer with the rule instead of an
  * error page.
  *
