@@ -94,6 +94,10 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res
       .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' })
       .end(brotliCompressSync('brotli ü')),
+  '/changing': (_req, res) => {
+    changingHits++;
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`version ${changingHits}\n${'y'.repeat(3000)}`);
+  },
   '/ua': (req, res) =>
     res.writeHead(200, { 'content-type': 'text/plain' }).end(String(req.headers['user-agent'])),
 };
@@ -103,6 +107,7 @@ let other: Server;
 let base: string;
 let otherPort: number;
 let otherHits = 0;
+let changingHits = 0;
 const closed = new Set<string>();
 let policy: NetworkPolicy;
 
@@ -198,6 +203,22 @@ describe('readPage: content', () => {
       markdown: '{"a":[1,2]}',
     });
     expect((await readPage(`${base}/ua`, options())).markdown).toBe('refmcp-test/1.0');
+  });
+
+  it('continues through the snapshot of the first read; a read from offset 0 fetches anew', async () => {
+    const first = await readPage(`${base}/changing`, options({ maxBytes: 1000 }));
+    expect(first.markdown).toMatch(/^version 1\n/);
+    const next = await readPage(`${base}/changing`, options({ maxBytes: 1000, offset: first.nextOffset }));
+    expect(next).toMatchObject({
+      offset: first.nextOffset,
+      totalChars: first.totalChars,
+      fetchedAt: first.fetchedAt,
+    });
+    expect(changingHits).toBe(1);
+    expect((await readPage(`${base}/changing`, options({ maxBytes: 1000 }))).markdown).toMatch(
+      /^version 2\n/,
+    );
+    expect(changingHits).toBe(2);
   });
 
   it('decodes gzip and brotli bodies', async () => {

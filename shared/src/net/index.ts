@@ -10,6 +10,7 @@ export * from './connect.js';
 export * from './errors.js';
 export * from './fetch-page.js';
 export * from './markdown.js';
+export * from './page-cache.js';
 export * from './policy/index.js';
 export * from './read-page.js';
 export * from './slice.js';

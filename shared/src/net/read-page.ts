@@ -10,8 +10,8 @@
  *   readable article (article.ts), text and JSON pass as they are, other types are refused with
  *   the type named.
  * - The Markdown is paged: `maxBytes` UTF-8 bytes from `offset` (slice.ts), with `nextOffset` for
- *   the rest; {@link pageReadMarker} words the truncation marker. Each call fetches the page again
- *   (nothing is kept between calls).
+ *   the rest; {@link pageReadMarker} words the truncation marker. A read from offset 0 fetches the
+ *   page; continuations page through that snapshot while it is kept (page-cache.ts).
  *
  * The content is the page author's, untrusted: callers label it as data (`@refmcp/shared/untrusted`).
  */
@@ -21,6 +21,7 @@ import { htmlToArticle } from './article.js';
 import { bodyKind, decodeBody, mediaType, readBody } from './body.js';
 import { PageReadError } from './errors.js';
 import { fetchFailure, fetchPage } from './fetch-page.js';
+import { keepSnapshot, snapshotOf } from './page-cache.js';
 import type { NetworkPolicy } from './policy/network-policy.js';
 import { sliceText } from './slice.js';
 
@@ -71,21 +72,20 @@ export interface PageRead {
   bodyBytes: number;
   /** Why the body was cut ('size': over maxBodyBytes; 'time': the time limit); undefined when whole. */
   bodyCut?: 'size' | 'time';
+  /** When the page was fetched (ISO 8601); a continuation shows the time of the snapshot it pages. */
+  fetchedAt: string;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 /** 2 MiB: Readability on linkedom takes seconds per MiB of article markup. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-/**
- * Reads `rawUrl` as Markdown (see the module comment). Returns this call's slice and where the
- * rest starts. Errors: {@link NetworkRefusal} (scheme, origin or address refused — the message
- * names the rule, the redirect hop if any, and the operator flag), {@link PageReadError} (invalid
- * URL, timeout, unreachable, HTTP error status, too many redirects, a type that is not
- * HTML/text/JSON), ToolError for an offset past the end.
- */
-export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<PageRead> {
-  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+/** A page as read and converted, before paging (what a snapshot keeps). */
+type LoadedPage = Omit<PageRead, 'markdown' | 'totalChars' | 'offset' | 'nextOffset' | 'truncated'> & {
+  markdown: string;
+};
+
+async function loadPage(rawUrl: string, opts: ReadPageOptions, maxBodyBytes: number): Promise<LoadedPage> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
   const { url, response } = await fetchPage(rawUrl, {
@@ -95,6 +95,7 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
     signal,
     timeoutMs: opts.timeoutMs,
   });
+  const fetchedAt = new Date().toISOString();
   const header = response.headers['content-type'];
   const type = mediaType(header);
   if (response.status < 200 || response.status > 299) {
@@ -128,7 +129,6 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
   const text = decodeBody(body.bytes, header, kind, body.cut !== undefined);
   const page =
     kind === 'html' ? htmlToArticle(text, url.href) : { markdown: text, extraction: 'text' as const };
-  const slice = sliceText(page.markdown, opts.offset ?? 0, opts.maxBytes);
   return {
     url: url.href,
     status: response.status,
@@ -137,13 +137,38 @@ export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<P
     byline: 'byline' in page ? page.byline : undefined,
     siteName: 'siteName' in page ? page.siteName : undefined,
     extraction: page.extraction,
+    markdown: page.markdown,
+    bodyBytes: body.bytes.byteLength,
+    bodyCut: body.cut,
+    fetchedAt,
+  };
+}
+
+/**
+ * Reads `rawUrl` as Markdown (see the module comment). Returns this call's slice and where the
+ * rest starts; a continuation (offset > 0) pages through the snapshot the first read kept
+ * (page-cache.ts) while it is held, else fetches anew. Errors: {@link NetworkRefusal} (scheme,
+ * origin or address refused — the message names the rule, the redirect hop if any, and the
+ * operator flag), {@link PageReadError} (invalid URL, timeout, unreachable, HTTP error status, too
+ * many redirects, a type that is not HTML/text/JSON), ToolError for an offset past the end.
+ */
+export async function readPage(rawUrl: string, opts: ReadPageOptions): Promise<PageRead> {
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const offset = opts.offset ?? 0;
+  const key = `${maxBodyBytes} ${rawUrl}`;
+  let page = offset > 0 ? snapshotOf<LoadedPage>(opts.policy, key) : undefined;
+  if (!page) {
+    page = await loadPage(rawUrl, opts, maxBodyBytes);
+    keepSnapshot(opts.policy, key, page);
+  }
+  const slice = sliceText(page.markdown, offset, opts.maxBytes);
+  return {
+    ...page,
     markdown: slice.text,
     totalChars: slice.totalChars,
     offset: slice.offset,
     nextOffset: slice.nextOffset,
-    truncated: slice.truncated || body.cut !== undefined,
-    bodyBytes: body.bytes.byteLength,
-    bodyCut: body.cut,
+    truncated: slice.truncated || page.bodyCut !== undefined,
   };
 }
 
