@@ -83,3 +83,28 @@ describe('merge requests', () => {
     expect(merged.structuredContent).toMatchObject({ merge_request: { iid: 1, state: 'merged' } });
   });
 });
+
+describe('--search-interval', () => {
+  it('paces project searches (GET /projects?search=…) but not other reads', async () => {
+    const paced = await startServer(gl, ['--search-interval', '1500']);
+    try {
+      gl.api.clearRequests();
+      for (const search of ['proj', 'sub']) {
+        const r = await callChecked(paced, 'search_repositories', { search });
+        expect(r.isError).toBeFalsy();
+      }
+      for (let i = 0; i < 2; i++)
+        expect((await callChecked(paced, 'get_project', project)).isError).toBeFalsy();
+      const at = (pick: (q: URLSearchParams) => boolean) =>
+        gl.api.requests.filter((r) => r.path === '/projects' && pick(r.query)).map((r) => r.at);
+      const searches = at((q) => q.has('search'));
+      expect(searches).toHaveLength(2);
+      expect((searches[1] ?? 0) - (searches[0] ?? 0)).toBeGreaterThanOrEqual(1000);
+      const reads = gl.api.requests.filter((r) => r.path === '/projects/grp%2Fproj').map((r) => r.at);
+      expect(reads).toHaveLength(2);
+      expect((reads[1] ?? 0) - (reads[0] ?? 0)).toBeLessThan(1000);
+    } finally {
+      await paced.close();
+    }
+  });
+});

@@ -216,3 +216,32 @@ describe('GL-10 GitLab message in errors', () => {
     }
   });
 });
+
+describe('create_branch without a starting point', () => {
+  it('on an empty repository says so and how to make the first commit; a missing ref is named', async () => {
+    const conn = await startServer(gl);
+    try {
+      for (const args of [{}, { ref: 'main' }]) {
+        const r = await callChecked(conn, 'create_branch', {
+          project_id: 'tester/empty',
+          branch: 'feat',
+          ...args,
+        });
+        expect(r.isError, JSON.stringify(args)).toBe(true);
+        expect(r.text).toContain('tester/empty has an empty repository');
+        expect(r.text).toContain('push_files');
+      }
+      const missing = await callChecked(conn, 'create_branch', {
+        project_id: 'grp/proj',
+        branch: 'feat-2',
+        ref: 'no-such-ref',
+      });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toContain('ref: "no-such-ref" is no branch, tag or commit of grp/proj');
+      expect(missing.text).toContain('Invalid reference name');
+      expect(missing.text).toContain('list_branches');
+    } finally {
+      await conn.close();
+    }
+  });
+});

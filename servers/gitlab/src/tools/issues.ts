@@ -12,7 +12,7 @@ import type { GitLabTool } from '../toolsets.js';
 import { contentNote, formatAuthored, projectBase, projectTool, scopeNote, withheldFor } from './common.js';
 import { noteTools } from './notes.js';
 
-const labels = () => z.array(arg.text('Label', 255)).max(100).describe('Label names');
+const labels = () => z.array(arg.text(undefined, 255)).max(100).describe('Label names');
 
 export function issueTools(config: Config): GitLabTool[] {
   const scope = scopeNote(config);
@@ -41,7 +41,7 @@ export function issueTools(config: Config): GitLabTool[] {
         project_id: arg.projectId(),
         title: arg.text('Issue title', 255),
         description: arg.text('Issue description (Markdown)').optional(),
-        assignee_ids: z.array(arg.id('User id')).max(100).optional().describe('User ids to assign'),
+        assignee_ids: z.array(arg.id()).max(100).optional().describe('User ids to assign'),
         labels: labels().optional(),
         milestone_id: arg.id('Milestone id').optional(),
       }),

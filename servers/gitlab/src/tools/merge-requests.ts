@@ -49,7 +49,7 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
       name: 'create_merge_request',
       title: 'Create merge request',
       toolset: 'merge_requests',
-      description: `Open a merge request from source_branch into target_branch.${scope}`,
+      description: `Open a merge request.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         title: arg.text('Title', 255),
