@@ -12,6 +12,7 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
+import { startApiSession } from '../api-servers.js';
 import { pipelined, quantile } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
@@ -23,7 +24,7 @@ import {
   preview,
   type WorkloadResult,
 } from '../workloads/common.js';
-import { locateGithubServers, redirectPreload, startGithubSession } from './servers.js';
+import { locateGithubServers, redirectPreload } from './servers.js';
 
 const ISSUE_ARGS = { owner: 'acme', repo: 'bench', issue_number: 7 };
 const LIST_ARGS = { owner: 'acme', repo: 'bench', state: 'all', per_page: 30 };
@@ -75,7 +76,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ...(side === 'ours' ? { GITHUB_API_URL: gh.url } : {}),
     });
     const session = (server: ServerUnderTest, withPreload: boolean) =>
-      startGithubSession(server, {
+      startApiSession(server, {
         env: env(server.side),
         timeoutMs,
         ...(withPreload && server.side === 'official' ? { preload } : {}),

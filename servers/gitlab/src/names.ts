@@ -71,6 +71,10 @@ export const id = (description?: string) => {
   return description ? schema.describe(description) : schema;
 };
 
+/** The iid argument of an issue (`#12`) or a merge request (`!7`): its number in the project. */
+export const iid = (name: 'issue_iid' | 'merge_request_iid') =>
+  id(name === 'issue_iid' ? 'Issue iid (its #number)' : 'Merge request iid (its !number)');
+
 export const page = () => z.number().int().min(1).max(10_000).optional().describe('Page number (default 1)');
 
 export const perPage = (max = 100) =>

@@ -112,7 +112,7 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'projects',
-      description: `List a project's branches, optionally those whose name contains search.${scope}`,
+      description: `List a project's branches.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         search: arg.text('Part of the branch name', 255).optional(),
@@ -148,7 +148,7 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'get_repository_tree',
       title: 'List repository tree',
       toolset: 'projects',
-      description: `List files and directories under a path at a ref, optionally recursively.${scope}`,
+      description: `List files and directories under a path.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         path: arg.repoPath('Directory (default: the root)').optional(),
@@ -177,7 +177,7 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'projects',
-      description: `List commits of a ref, newest first, optionally touching a path or in a date range.${scope}`,
+      description: `List commits of a ref, newest first.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         ref_name: arg.ref('Branch, tag or commit range (default: default branch)').optional(),
