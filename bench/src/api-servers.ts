@@ -1,17 +1,21 @@
 /**
- * The two servers of an API suite (GitHub, GitLab): ours, built in servers/<name>, and the official
- * package (a bench dependency), and a session on either with the environment it needs. tools/list
- * is read raw (no client-side schema validation): what is timed is the server's answer, and a
- * reference server whose schemas the 2.x client would refuse is still measured.
+ * The two servers of a suite: ours, built in servers/<name>, and the official package (a bench
+ * dependency) — located for the GitHub, GitLab and PostgreSQL suites — and, for the API suites
+ * (GitHub, GitLab), a session on either with the environment it needs, its pipelined throughput
+ * and the size of one answer. tools/list is read raw (no client-side schema validation): what is
+ * timed is the server's answer, and a reference server whose schemas the 2.x client would refuse
+ * is still measured.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { errorText, now } from './measure.js';
+import type { Sizes } from './config.js';
+import { errorText, now, pipelined, quantile } from './measure.js';
 import { BENCH_DIR, type ServerUnderTest, type Side } from './servers.js';
 import { type RawResponse, StdioTransport } from './transport.js';
+import { preview } from './workloads/common.js';
 
 function label(packageJson: string): string {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string; version?: string };
@@ -114,4 +118,68 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
       timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** Pipelined throughput of one tool on a session: calls per second and latency quantiles (ms). */
+export interface CallsRun {
+  callsPerSec: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Calls `name` with `args` on `session`: `sizes.warmupCalls` untimed, then `sizes.calls` timed,
+ * `sizes.inFlight` at a time. Errors: when any timed call fails (JSON-RPC error or isError).
+ */
+export async function callsPerSecond(
+  session: ApiSession,
+  name: string,
+  args: Record<string, unknown>,
+  sizes: Pick<Sizes, 'calls' | 'inFlight' | 'warmupCalls'>,
+): Promise<CallsRun> {
+  const call = async () => {
+    const r = await session.rawCall(name, args);
+    if (r.error) return `JSON-RPC error ${r.error.code}: ${r.error.message}`;
+    if (r.result?.isError) return `isError: ${preview(JSON.stringify(r.result.content), 200)}`;
+    return undefined;
+  };
+  await pipelined(sizes.warmupCalls, sizes.inFlight, call);
+  const timed = await pipelined(sizes.calls, sizes.inFlight, call);
+  if (timed.failures)
+    throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
+  return {
+    callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
+    p50: quantile(timed.latenciesMs, 0.5),
+    p99: quantile(timed.latenciesMs, 0.99),
+  };
+}
+
+/** What one tool result costs: its text and structuredContent, and their UTF-8 JSON bytes. */
+export interface OutputSize {
+  bytes: number;
+  structuredBytes?: number;
+  text: string;
+  structured: unknown;
+}
+
+/** UTF-8 bytes of `value` as JSON. */
+export const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+
+/** Calls `name` once and measures its answer. Errors: a JSON-RPC error or an isError result. */
+export async function outputSize(
+  session: ApiSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<OutputSize> {
+  const r = await session.rawCall(name, args);
+  if (r.error || r.result?.isError)
+    throw new Error(`${name} failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`);
+  const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
+  const structured = r.result?.structuredContent;
+  return {
+    bytes: Buffer.byteLength(text, 'utf8'),
+    ...(structured ? { structuredBytes: jsonBytes(structured) } : {}),
+    text,
+    structured,
+  };
 }

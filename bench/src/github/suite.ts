@@ -12,8 +12,7 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { startApiSession } from '../api-servers.js';
-import { pipelined, quantile } from '../measure.js';
+import { type CallsRun, callsPerSecond, outputSize, startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
 import {
@@ -47,14 +46,6 @@ function seedBench(gh: FakeGitHub): void {
     });
   }
 }
-
-interface CallsRun {
-  callsPerSec: number;
-  p50: number;
-  p99: number;
-}
-
-const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
 export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
   const servers = locateGithubServers();
@@ -97,21 +88,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       async (server): Promise<CallsRun> => {
         const s = await session(server, true);
         try {
-          const call = async () => {
-            const r = await s.rawCall('get_issue', ISSUE_ARGS);
-            if (r.error) return `JSON-RPC error ${r.error.code}: ${r.error.message}`;
-            if (r.result?.isError) return `isError: ${preview(JSON.stringify(r.result.content), 200)}`;
-            return undefined;
-          };
-          await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-          const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-          if (timed.failures)
-            throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
-          return {
-            callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
-            p50: quantile(timed.latenciesMs, 0.5),
-            p99: quantile(timed.latenciesMs, 0.99),
-          };
+          return await callsPerSecond(s, 'get_issue', ISSUE_ARGS, sizes);
         } finally {
           await s.close();
         }
@@ -121,19 +98,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     const sizeRuns = await alternate(ctx, 1, 'github list_issues output size', async (server) => {
       const s = await session(server, true);
       try {
-        const r = await s.rawCall('list_issues', LIST_ARGS);
-        if (r.error || r.result?.isError)
-          throw new Error(
-            `list_issues failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`,
-          );
-        const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-        const structuredBytes = r.result?.structuredContent ? bytesOf(r.result.structuredContent) : undefined;
-        return {
-          bytes: Buffer.byteLength(text, 'utf8'),
-          structuredBytes,
-          text,
-          structured: r.result?.structuredContent,
-        };
+        return await outputSize(s, 'list_issues', LIST_ARGS);
       } finally {
         await s.close();
       }

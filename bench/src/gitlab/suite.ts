@@ -20,8 +20,15 @@ import {
   seedScene,
   startFakeGitLab,
 } from '@refmcp/test-harness/fakes/gitlab';
-import { locateApiServers, startApiSession } from '../api-servers.js';
-import { pipelined, quantile } from '../measure.js';
+import {
+  type CallsRun,
+  callsPerSecond,
+  jsonBytes,
+  locateApiServers,
+  type OutputSize,
+  outputSize,
+  startApiSession,
+} from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
 import {
@@ -62,12 +69,6 @@ function seedBench(gl: FakeGitLab): void {
       ...(i % 4 ? {} : { state: 'closed' as const }),
     });
   }
-}
-
-interface CallsRun {
-  callsPerSec: number;
-  p50: number;
-  p99: number;
 }
 
 /** The raw API issue fields a model needs. */
@@ -124,8 +125,6 @@ function droppedFields(raw: RawIssue[], structured: unknown): string[] {
   return dropped;
 }
 
-const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
-
 export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
   const servers = locateApiServers('gitlab', '@modelcontextprotocol/server-gitlab');
   const ctx: Context = { ...base, servers };
@@ -162,21 +161,7 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
       async (server): Promise<CallsRun> => {
         const s = await session(server);
         try {
-          const call = async () => {
-            const r = await s.rawCall('get_file_contents', FILE_ARGS);
-            if (r.error) return `JSON-RPC error ${r.error.code}: ${r.error.message}`;
-            if (r.result?.isError) return `isError: ${preview(JSON.stringify(r.result.content), 200)}`;
-            return undefined;
-          };
-          await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-          const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-          if (timed.failures)
-            throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
-          return {
-            callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
-            p50: quantile(timed.latenciesMs, 0.5),
-            p99: quantile(timed.latenciesMs, 0.99),
-          };
+          return await callsPerSecond(s, 'get_file_contents', FILE_ARGS, sizes);
         } finally {
           await s.close();
         }
@@ -184,24 +169,13 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
     );
 
     // Our list_issues; the reference has no such tool, so it is compared with the raw API answer.
-    let ours: { bytes: number; structuredBytes?: number; text: string; structured: unknown } | undefined;
+    let ours: OutputSize | undefined;
     let oursError: string | undefined;
     try {
       ctx.log('gitlab list_issues output size: ours');
       const s = await session(servers.ours);
       try {
-        const r = await s.rawCall('list_issues', LIST_ARGS);
-        if (r.error || r.result?.isError)
-          throw new Error(
-            `list_issues failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`,
-          );
-        const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-        ours = {
-          bytes: Buffer.byteLength(text, 'utf8'),
-          ...(r.result?.structuredContent ? { structuredBytes: bytesOf(r.result.structuredContent) } : {}),
-          text,
-          structured: r.result?.structuredContent,
-        };
+        ours = await outputSize(s, 'list_issues', LIST_ARGS);
       } finally {
         await s.close();
       }
@@ -213,7 +187,7 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
     });
     const raw = (await rawResponse.json()) as RawIssue[];
     const rawPretty = Buffer.byteLength(JSON.stringify(raw, null, 2), 'utf8');
-    const rawCompact = bytesOf(raw);
+    const rawCompact = jsonBytes(raw);
     const dropped = ours ? droppedFields(raw, ours.structured) : [];
     const oursCell = (pick: (o: NonNullable<typeof ours>) => number | undefined) =>
       ours ? { value: pick(ours) } : { error: oursError ?? 'no result' };
