@@ -1,7 +1,7 @@
 /**
  * The issue and merge request workflows beyond the reference: update and comment on an issue,
  * approve and merge a merge request (a stale sha is GitLab's 409 with its words), get_me and the
- * instance version.
+ * instance version; --search-interval pacing project searches; a 429 with only RateLimit-Reset.
  */
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
@@ -106,5 +106,18 @@ describe('--search-interval', () => {
     } finally {
       await paced.close();
     }
+  });
+});
+
+describe('rate limits', () => {
+  it('a read throttled with only RateLimit-Reset (no Retry-After) is waited out and answered', async () => {
+    gl.api.clearRequests();
+    gl.throttle({ match: { method: 'GET', path: '/projects/grp%2Fproj' }, retryAfter: null, resetIn: 2 });
+    const started = Date.now();
+    const r = await callChecked(conn, 'get_project', project);
+    expect(r.isError).toBeFalsy();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const hits = gl.api.requests.filter((q) => q.path === '/projects/grp%2Fproj');
+    expect(hits.map((q) => q.status)).toEqual([429, 200]);
   });
 });

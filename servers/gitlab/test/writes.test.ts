@@ -1,7 +1,8 @@
 /**
  * Writes: GL-05 nulls and missing fields in 201 answers are successes; GL-06 a write is sent
  * once (5xx → outcome unknown; 429 waited out within the budget or reported with when to
- * retry); GL-07 push_files updates existing files; GL-10 GitLab's message in errors.
+ * retry); GL-07 push_files updates existing files; GL-10 GitLab's message in errors; create_branch
+ * on an empty repository or from a missing ref says which, and what to do.
  */
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
