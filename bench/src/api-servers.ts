@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Sizes } from './config.js';
-import { errorText, now, pipelined, quantile } from './measure.js';
+import { errorText, now, type Throughput, throughput } from './measure.js';
 import { BENCH_DIR, type ServerUnderTest, type Side } from './servers.js';
 import { type RawResponse, StdioTransport } from './transport.js';
 import { preview } from './workloads/common.js';
@@ -120,38 +120,22 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   ]).finally(() => clearTimeout(timer));
 }
 
-/** Pipelined throughput of one tool on a session: calls per second and latency quantiles (ms). */
-export interface CallsRun {
-  callsPerSec: number;
-  p50: number;
-  p99: number;
-}
-
 /**
- * Calls `name` with `args` on `session`: `sizes.warmupCalls` untimed, then `sizes.calls` timed,
- * `sizes.inFlight` at a time. Errors: when any timed call fails (JSON-RPC error or isError).
+ * {@link throughput} of tool `name` with `args` on `session`. Errors: when any timed call fails
+ * (JSON-RPC error or isError).
  */
-export async function callsPerSecond(
+export function callsPerSecond(
   session: ApiSession,
   name: string,
   args: Record<string, unknown>,
   sizes: Pick<Sizes, 'calls' | 'inFlight' | 'warmupCalls'>,
-): Promise<CallsRun> {
-  const call = async () => {
+): Promise<Throughput> {
+  return throughput(async () => {
     const r = await session.rawCall(name, args);
     if (r.error) return `JSON-RPC error ${r.error.code}: ${r.error.message}`;
     if (r.result?.isError) return `isError: ${preview(JSON.stringify(r.result.content), 200)}`;
     return undefined;
-  };
-  await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-  const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-  if (timed.failures)
-    throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
-  return {
-    callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
-    p50: quantile(timed.latenciesMs, 0.5),
-    p99: quantile(timed.latenciesMs, 0.99),
-  };
+  }, sizes);
 }
 
 /** What one tool result costs: its text and structuredContent, and their UTF-8 JSON bytes. */

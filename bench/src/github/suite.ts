@@ -12,7 +12,8 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { type CallsRun, callsPerSecond, outputSize, startApiSession } from '../api-servers.js';
+import { callsPerSecond, outputSize, startApiSession } from '../api-servers.js';
+import type { Throughput } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
 import {
@@ -85,7 +86,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ctx,
       sizes.readReps,
       `github get_issue ×${sizes.calls}`,
-      async (server): Promise<CallsRun> => {
+      async (server): Promise<Throughput> => {
         const s = await session(server, true);
         try {
           return await callsPerSecond(s, 'get_issue', ISSUE_ARGS, sizes);

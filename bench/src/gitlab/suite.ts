@@ -21,7 +21,6 @@ import {
   startFakeGitLab,
 } from '@refmcp/test-harness/fakes/gitlab';
 import {
-  type CallsRun,
   callsPerSecond,
   jsonBytes,
   locateApiServers,
@@ -29,6 +28,7 @@ import {
   outputSize,
   startApiSession,
 } from '../api-servers.js';
+import type { Throughput } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
 import {
@@ -158,7 +158,7 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
       ctx,
       sizes.readReps,
       `gitlab get_file_contents ×${sizes.calls}`,
-      async (server): Promise<CallsRun> => {
+      async (server): Promise<Throughput> => {
         const s = await session(server);
         try {
           return await callsPerSecond(s, 'get_file_contents', FILE_ARGS, sizes);
