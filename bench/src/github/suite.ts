@@ -12,18 +12,11 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { callsPerSecond, outputSize, startApiSession } from '../api-servers.js';
-import type { Throughput } from '../measure.js';
+import { startAndCallRows } from '../api-rows.js';
+import { outputSize, startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
-import {
-  alternate,
-  type Context,
-  cellOf,
-  perSide,
-  preview,
-  type WorkloadResult,
-} from '../workloads/common.js';
+import { alternate, type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
 import { locateGithubServers, redirectPreload } from './servers.js';
 
 const ISSUE_ARGS = { owner: 'acme', repo: 'bench', issue_number: 7 };
@@ -74,27 +67,15 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
         ...(withPreload && server.side === 'official' ? { preload } : {}),
       });
 
-    const cold = async (server: ServerUnderTest) => {
-      const s = await session(server, false);
-      await s.close();
-      return s.readyMs;
-    };
-    await alternate(ctx, 1, 'github cold start warm-up', cold);
-    const coldRuns = await alternate(ctx, sizes.coldStarts, 'github cold start', cold);
-
-    const calls = await alternate(
-      ctx,
-      sizes.readReps,
-      `github get_issue ×${sizes.calls}`,
-      async (server): Promise<Throughput> => {
-        const s = await session(server, true);
-        try {
-          return await callsPerSecond(s, 'get_issue', ISSUE_ARGS, sizes);
-        } finally {
-          await s.close();
-        }
-      },
-    );
+    const basics = await startAndCallRows(ctx, {
+      name: 'github',
+      prefix: 'G',
+      session,
+      tool: 'get_issue',
+      args: ISSUE_ARGS,
+      coldGoal: { ratioAtMost: 0.6, text: '≤ 0.6×' },
+      latencyNote: '; ours keeps at most 10 GitHub requests in flight (shared policy)',
+    });
 
     const sizeRuns = await alternate(ctx, 1, 'github list_issues output size', async (server) => {
       const s = await session(server, true);
@@ -158,23 +139,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     ];
     return {
       rows: [
-        row({
-          id: 'G1',
-          name: `github cold start → tools/list answered (${sizes.coldStarts} starts)`,
-          unit: 'ms',
-          better: 'lower',
-          ours: cellOf(coldRuns.ours, (ms) => ms),
-          official: cellOf(coldRuns.official, (ms) => ms),
-          goal: { ratioAtMost: 0.6, text: '≤ 0.6×' },
-        }),
-        row({
-          id: 'G2',
-          name: `github get_issue calls/s vs local fake (${sizes.inFlight} in flight)`,
-          unit: 'calls/s',
-          better: 'higher',
-          ours: cellOf(calls.ours, (r) => r.callsPerSec),
-          official: cellOf(calls.official, (r) => r.callsPerSec),
-        }),
+        ...basics.rows,
         row({
           id: 'G3',
           name: 'github list_issues text a model reads, 30 issues (vs official text)',
@@ -203,8 +168,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ],
       answers,
       notes: [
-        `github cold start: ${perSide(coldRuns, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`,
-        `github get_issue latency p50/p99: ${perSide(calls, (rs) => rs.map((r) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms`).join(', '))}; ours keeps at most 10 GitHub requests in flight (shared policy)`,
+        ...basics.notes,
         `github list_issues: raw API JSON pretty-printed is ${rawPretty} bytes; ours text/raw = ${ours ? (ours.bytes / rawPretty).toFixed(3) : '—'}, structured/raw = ${ours?.structuredBytes ? (ours.structuredBytes / rawPretty).toFixed(3) : '—'}, text+structured/raw = ${ours ? ((ours.bytes + (ours.structuredBytes ?? 0)) / rawPretty).toFixed(3) : '—'}; fields a model needs kept: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 30 issues') : '—'}`,
         'github: the official server reaches the fake through a preload that rewrites https://api.github.com in fetch (it has no base-URL setting); cold starts run without it',
       ],

@@ -20,25 +20,11 @@ import {
   seedScene,
   startFakeGitLab,
 } from '@refmcp/test-harness/fakes/gitlab';
-import {
-  callsPerSecond,
-  jsonBytes,
-  locateApiServers,
-  type OutputSize,
-  outputSize,
-  startApiSession,
-} from '../api-servers.js';
-import type { Throughput } from '../measure.js';
+import { startAndCallRows } from '../api-rows.js';
+import { jsonBytes, locateApiServers, type OutputSize, outputSize, startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
-import {
-  alternate,
-  type Context,
-  cellOf,
-  perSide,
-  preview,
-  type WorkloadResult,
-} from '../workloads/common.js';
+import { type Context, preview, type WorkloadResult } from '../workloads/common.js';
 
 const PROJECT = 'acme/bench';
 const FILE_ARGS = { project_id: PROJECT, file_path: 'src/parser.ts', ref: 'main' };
@@ -146,27 +132,14 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
         timeoutMs,
       });
 
-    const cold = async (server: ServerUnderTest) => {
-      const s = await session(server);
-      await s.close();
-      return s.readyMs;
-    };
-    await alternate(ctx, 1, 'gitlab cold start warm-up', cold);
-    const coldRuns = await alternate(ctx, sizes.coldStarts, 'gitlab cold start', cold);
-
-    const calls = await alternate(
-      ctx,
-      sizes.readReps,
-      `gitlab get_file_contents ×${sizes.calls}`,
-      async (server): Promise<Throughput> => {
-        const s = await session(server);
-        try {
-          return await callsPerSecond(s, 'get_file_contents', FILE_ARGS, sizes);
-        } finally {
-          await s.close();
-        }
-      },
-    );
+    const basics = await startAndCallRows(ctx, {
+      name: 'gitlab',
+      prefix: 'L',
+      session,
+      tool: 'get_file_contents',
+      args: FILE_ARGS,
+      latencyNote: '; ours keeps at most 10 GitLab requests in flight (shared policy)',
+    });
 
     // Our list_issues; the reference has no such tool, so it is compared with the raw API answer.
     let ours: OutputSize | undefined;
@@ -203,22 +176,7 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
     const ratio = (n: number | undefined, d: number) => (n === undefined ? '—' : (n / d).toFixed(3));
     return {
       rows: [
-        row({
-          id: 'L1',
-          name: `gitlab cold start → tools/list answered (${sizes.coldStarts} starts)`,
-          unit: 'ms',
-          better: 'lower',
-          ours: cellOf(coldRuns.ours, (ms) => ms),
-          official: cellOf(coldRuns.official, (ms) => ms),
-        }),
-        row({
-          id: 'L2',
-          name: `gitlab get_file_contents calls/s vs local fake (${sizes.inFlight} in flight)`,
-          unit: 'calls/s',
-          better: 'higher',
-          ours: cellOf(calls.ours, (r) => r.callsPerSec),
-          official: cellOf(calls.official, (r) => r.callsPerSec),
-        }),
+        ...basics.rows,
         row({
           id: 'L3',
           name: 'gitlab list_issues text a model reads, 30 issues (vs raw API JSON, pretty)',
@@ -247,8 +205,7 @@ export async function runGitlabSuite(base: Context): Promise<WorkloadResult> {
       ],
       answers,
       notes: [
-        `gitlab cold start: ${perSide(coldRuns, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`,
-        `gitlab get_file_contents latency p50/p99: ${perSide(calls, (rs) => rs.map((r) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms`).join(', '))}`,
+        ...basics.notes,
         `gitlab list_issues: raw API JSON is ${rawPretty} bytes pretty-printed, ${rawCompact} compact; ours text/raw = ${ratio(ours?.bytes, rawPretty)} (compact ${ratio(ours?.bytes, rawCompact)}), structured/raw = ${ratio(ours?.structuredBytes, rawPretty)} (compact ${ratio(ours?.structuredBytes, rawCompact)}), text+structured/raw = ${ratio(ours ? ours.bytes + (ours.structuredBytes ?? 0) : undefined, rawPretty)}; fields a model needs kept in structuredContent: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 30 issues') : '—'}; the text has one line per issue (iid, state, title, author, assignees, labels), descriptions and URLs in structuredContent and get_issue`,
         'gitlab: the reference has no list_issues tool; L3 compares with the raw API answer pretty-printed, the form in which the reference returns every answer',
       ],
