@@ -84,6 +84,37 @@ export async function pipelined(
   return { elapsedMs, latenciesMs, failures, firstFailure, clientCpuMs: (used.user + used.system) / 1000 };
 }
 
+/** Pipelined throughput: calls per second over the timed calls, latency quantiles in ms. */
+export interface Throughput {
+  callsPerSec: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * `sizes.warmupCalls` untimed calls, then `sizes.calls` timed ones, `sizes.inFlight` at a time
+ * (`call(i)` resolves with a failure text or undefined). `aroundTimed.before`/`after` run just
+ * before and after the timed calls (e.g. to read the server's CPU time). Errors: when any timed
+ * call fails, naming the first failure.
+ */
+export async function throughput(
+  call: (i: number) => Promise<string | undefined>,
+  sizes: { calls: number; inFlight: number; warmupCalls: number },
+  aroundTimed: { before?: () => Promise<void>; after?: () => Promise<void> } = {},
+): Promise<Throughput> {
+  await pipelined(sizes.warmupCalls, sizes.inFlight, call);
+  await aroundTimed.before?.();
+  const timed = await pipelined(sizes.calls, sizes.inFlight, call);
+  await aroundTimed.after?.();
+  if (timed.failures)
+    throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
+  return {
+    callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
+    p50: quantile(timed.latenciesMs, 0.5),
+    p99: quantile(timed.latenciesMs, 0.99),
+  };
+}
+
 /** A one-line description of anything thrown. */
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message.split('\n')[0] ?? error.name;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runBrowserSuite } from './browser/suite.js';
 import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
 import { runGithubSuite } from './github/suite.js';
+import { runGitlabSuite } from './gitlab/suite.js';
 import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
@@ -32,6 +33,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,
+  gitlab: runGitlabSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

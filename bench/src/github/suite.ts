@@ -12,18 +12,12 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { pipelined, quantile } from '../measure.js';
+import { startAndCallRows } from '../api-rows.js';
+import { outputSize, startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
-import {
-  alternate,
-  type Context,
-  cellOf,
-  perSide,
-  preview,
-  type WorkloadResult,
-} from '../workloads/common.js';
-import { locateGithubServers, redirectPreload, startGithubSession } from './servers.js';
+import { alternate, type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
+import { locateGithubServers, redirectPreload } from './servers.js';
 
 const ISSUE_ARGS = { owner: 'acme', repo: 'bench', issue_number: 7 };
 const LIST_ARGS = { owner: 'acme', repo: 'bench', state: 'all', per_page: 30 };
@@ -47,14 +41,6 @@ function seedBench(gh: FakeGitHub): void {
   }
 }
 
-interface CallsRun {
-  callsPerSec: number;
-  p50: number;
-  p99: number;
-}
-
-const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
-
 export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
   const servers = locateGithubServers();
   const ctx: Context = { ...base, servers };
@@ -75,64 +61,26 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ...(side === 'ours' ? { GITHUB_API_URL: gh.url } : {}),
     });
     const session = (server: ServerUnderTest, withPreload: boolean) =>
-      startGithubSession(server, {
+      startApiSession(server, {
         env: env(server.side),
         timeoutMs,
         ...(withPreload && server.side === 'official' ? { preload } : {}),
       });
 
-    const cold = async (server: ServerUnderTest) => {
-      const s = await session(server, false);
-      await s.close();
-      return s.readyMs;
-    };
-    await alternate(ctx, 1, 'github cold start warm-up', cold);
-    const coldRuns = await alternate(ctx, sizes.coldStarts, 'github cold start', cold);
-
-    const calls = await alternate(
-      ctx,
-      sizes.readReps,
-      `github get_issue ×${sizes.calls}`,
-      async (server): Promise<CallsRun> => {
-        const s = await session(server, true);
-        try {
-          const call = async () => {
-            const r = await s.rawCall('get_issue', ISSUE_ARGS);
-            if (r.error) return `JSON-RPC error ${r.error.code}: ${r.error.message}`;
-            if (r.result?.isError) return `isError: ${preview(JSON.stringify(r.result.content), 200)}`;
-            return undefined;
-          };
-          await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-          const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-          if (timed.failures)
-            throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
-          return {
-            callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
-            p50: quantile(timed.latenciesMs, 0.5),
-            p99: quantile(timed.latenciesMs, 0.99),
-          };
-        } finally {
-          await s.close();
-        }
-      },
-    );
+    const basics = await startAndCallRows(ctx, {
+      name: 'github',
+      prefix: 'G',
+      session,
+      tool: 'get_issue',
+      args: ISSUE_ARGS,
+      coldGoal: { ratioAtMost: 0.6, text: '≤ 0.6×' },
+      latencyNote: '; ours keeps at most 10 GitHub requests in flight (shared policy)',
+    });
 
     const sizeRuns = await alternate(ctx, 1, 'github list_issues output size', async (server) => {
       const s = await session(server, true);
       try {
-        const r = await s.rawCall('list_issues', LIST_ARGS);
-        if (r.error || r.result?.isError)
-          throw new Error(
-            `list_issues failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`,
-          );
-        const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-        const structuredBytes = r.result?.structuredContent ? bytesOf(r.result.structuredContent) : undefined;
-        return {
-          bytes: Buffer.byteLength(text, 'utf8'),
-          structuredBytes,
-          text,
-          structured: r.result?.structuredContent,
-        };
+        return await outputSize(s, 'list_issues', LIST_ARGS);
       } finally {
         await s.close();
       }
@@ -191,23 +139,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     ];
     return {
       rows: [
-        row({
-          id: 'G1',
-          name: `github cold start → tools/list answered (${sizes.coldStarts} starts)`,
-          unit: 'ms',
-          better: 'lower',
-          ours: cellOf(coldRuns.ours, (ms) => ms),
-          official: cellOf(coldRuns.official, (ms) => ms),
-          goal: { ratioAtMost: 0.6, text: '≤ 0.6×' },
-        }),
-        row({
-          id: 'G2',
-          name: `github get_issue calls/s vs local fake (${sizes.inFlight} in flight)`,
-          unit: 'calls/s',
-          better: 'higher',
-          ours: cellOf(calls.ours, (r) => r.callsPerSec),
-          official: cellOf(calls.official, (r) => r.callsPerSec),
-        }),
+        ...basics.rows,
         row({
           id: 'G3',
           name: 'github list_issues text a model reads, 30 issues (vs official text)',
@@ -236,8 +168,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ],
       answers,
       notes: [
-        `github cold start: ${perSide(coldRuns, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`,
-        `github get_issue latency p50/p99: ${perSide(calls, (rs) => rs.map((r) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms`).join(', '))}; ours keeps at most 10 GitHub requests in flight (shared policy)`,
+        ...basics.notes,
         `github list_issues: raw API JSON pretty-printed is ${rawPretty} bytes; ours text/raw = ${ours ? (ours.bytes / rawPretty).toFixed(3) : '—'}, structured/raw = ${ours?.structuredBytes ? (ours.structuredBytes / rawPretty).toFixed(3) : '—'}, text+structured/raw = ${ours ? ((ours.bytes + (ours.structuredBytes ?? 0)) / rawPretty).toFixed(3) : '—'}; fields a model needs kept: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 30 issues') : '—'}`,
         'github: the official server reaches the fake through a preload that rewrites https://api.github.com in fetch (it has no base-URL setting); cold starts run without it',
       ],

@@ -11,7 +11,7 @@
  * Both get the database URL as their only argument (ours: read-only, its defaults). The official
  * server has no parameters, so the SQL carries literal values for both.
  */
-import { now, pipelined, quantile } from '../measure.js';
+import { now, throughput } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import { resultText, type ServerUnderTest, withSession } from '../servers.js';
 import {
@@ -69,16 +69,18 @@ export async function runPostgresSuite(base: Context): Promise<WorkloadResult> {
           const failure = await session.rawCall('query', { sql: pointSql(i) });
           return failure && `${describeCall('query', { sql: pointSql(i) })} → ${failure}`;
         };
-        await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-        const cpuBefore = await cpuMs(session.pid);
-        const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-        const cpuAfter = await cpuMs(session.pid);
-        if (timed.failures)
-          throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
+        let cpuBefore: number | undefined;
+        let cpuAfter: number | undefined;
+        const run = await throughput(call, sizes, {
+          before: async () => {
+            cpuBefore = await cpuMs(session.pid);
+          },
+          after: async () => {
+            cpuAfter = await cpuMs(session.pid);
+          },
+        });
         return {
-          callsPerSec: sizes.calls / (timed.elapsedMs / 1000),
-          p50: quantile(timed.latenciesMs, 0.5),
-          p99: quantile(timed.latenciesMs, 0.99),
+          ...run,
           ...(cpuBefore !== undefined && cpuAfter !== undefined
             ? { cpuPerCall: (cpuAfter - cpuBefore) / sizes.calls }
             : {}),

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { now, peakRssBytes, pipelined, quantile } from '../measure.js';
+import { now, peakRssBytes, quantile, throughput } from '../measure.js';
 import { type Cell, row } from '../report.js';
 import {
   BENCH_DIR,
@@ -99,15 +99,8 @@ async function sqliteSuite(ctx: Context): Promise<WorkloadResult> {
           const failure = await session.rawCall('read_query', pointArgs(i));
           return failure && `${describeCall('read_query', pointArgs(i))} → ${failure}`;
         };
-        await pipelined(sizes.warmupCalls, sizes.inFlight, call);
-        const timed = await pipelined(sizes.calls, sizes.inFlight, call);
-        if (timed.failures)
-          throw new Error(`${timed.failures}/${sizes.calls} failed; first: ${timed.firstFailure}`);
-        return {
-          cps: sizes.calls / (timed.elapsedMs / 1000),
-          p50: quantile(timed.latenciesMs, 0.5),
-          p99: quantile(timed.latenciesMs, 0.99),
-        };
+        const run = await throughput(call, sizes);
+        return { cps: run.callsPerSec, p50: run.p50, p99: run.p99 };
       }),
     );
     ctx.log(`sqlite point query ×${sizes.calls}: floor ${rep + 1}/${sizes.readReps}`);

@@ -4,7 +4,10 @@
  * pages) read raw, and three figures kept per server: the tool count, the "model bytes" (JSON of
  * name + description + inputSchema of every tool — what hosts send the model) and the bytes of the
  * whole `tools/list` result (output schemas, annotations and titles included). Ours beside the
- * official server where one exists on npm (a bench dependency); GitHub also per tool.
+ * official server where one exists on npm (a bench dependency); GitHub and GitLab also per tool.
+ * The GitLab reference's tools/list is read raw (unvalidated), so that its figure is what it sent
+ * even where the 2.x client would refuse it: its schemas come from zod-to-json-schema over a zod it
+ * does not declare, and a zod 4 in reach gives schemas without `type`, which the client rejects.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client, type Tool } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { withTimeout } from '../api-servers.js';
 import { errorText } from '../measure.js';
-import { type Cell, type Row, row } from '../report.js';
+import { type Cell, type Goal, type Row, row } from '../report.js';
 import { BENCH_DIR, type Side } from '../servers.js';
 import { StdioTransport } from '../transport.js';
 import type { Context, WorkloadResult } from './common.js';
@@ -23,6 +27,8 @@ interface Launch {
   bin: string;
   args: string[];
   env?: Record<string, string>;
+  /** Read tools/list raw (unvalidated JSON-RPC) instead of through the SDK client. */
+  raw?: boolean;
 }
 
 /** One server pair: ours (built in servers/<dir>) and the official package, if there is one. */
@@ -38,10 +44,18 @@ interface Pair {
    * `total` (C1, the whole list: the browser's "at most 0.8× @playwright/mcp's").
    */
   goalOn: 'total' | 'same';
+  /** Row C3, model bytes per tool (all listed tools ÷ their count), with this goal on ours. */
+  perTool?: (oursBytesPerTool: number | undefined) => Goal;
+  /** A note printed with the figures. */
+  note?: string;
 }
 
 const FAKE_TOKEN = 'ghp_benchContextNotARealToken000000000000';
+const FAKE_GITLAB_TOKEN = 'glpat-benchContextNotARealToken00';
 const PG_URL = 'postgresql://bench@127.0.0.1:1/bench';
+
+/** GitHub's goal in bytes per tool (issue 14). */
+const GITHUB_BYTES_PER_TOOL = 0.6 * 1024;
 
 const PAIRS: Pair[] = [
   {
@@ -65,6 +79,36 @@ const PAIRS: Pair[] = [
     },
     goal: 1,
     goalOn: 'same',
+    perTool: (ours) => ({
+      text: '≤ 0.6 KB a tool',
+      alsoRequired: {
+        text: '≤ 0.6 KB a tool',
+        met: ours === undefined ? undefined : ours <= GITHUB_BYTES_PER_TOOL,
+      },
+    }),
+  },
+  {
+    // Issue 15: model bytes per tool at most the reference's (C3), and on the 9 tools both list (C1s).
+    name: 'gitlab',
+    ours: () => ({
+      bin: ourBin('gitlab'),
+      args: [],
+      env: { GITLAB_PERSONAL_ACCESS_TOKEN: FAKE_GITLAB_TOKEN },
+    }),
+    official: {
+      pkg: '@modelcontextprotocol/server-gitlab',
+      entry: 'dist/index.js',
+      launch: (bin) => ({
+        bin,
+        args: [],
+        env: { GITLAB_PERSONAL_ACCESS_TOKEN: FAKE_GITLAB_TOKEN },
+        raw: true,
+      }),
+    },
+    goal: 1,
+    goalOn: 'same',
+    perTool: () => ({ ratioAtMost: 1, text: '≤ 1.0×' }),
+    note: 'context gitlab: the reference is measured with the zod 3 it was published with (pnpm-workspace.yaml packageExtensions); as npx installs it today it imports zod 4 and lists its 9 tools with empty input schemas',
   },
   {
     name: 'postgres',
@@ -100,9 +144,6 @@ const PAIRS: Pair[] = [
     goalOn: 'total',
   },
 ];
-
-/** GitHub's goal in bytes per tool (issue 14). */
-const GITHUB_BYTES_PER_TOOL = 0.6 * 1024;
 
 function ourBin(dir: string): string {
   return resolve(BENCH_DIR, `../servers/${dir}/dist/index.js`);
@@ -152,10 +193,12 @@ async function measure(launch: Launch, timeoutMs: number): Promise<ContextFigure
     let listBytes = 0;
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const result = (await client.request(
-        { method: 'tools/list', params: cursor ? { cursor } : {} },
-        { timeout: timeoutMs },
-      )) as { tools: Tool[]; nextCursor?: string };
+      const params = cursor ? { cursor } : {};
+      const result = (
+        launch.raw
+          ? await rawList(transport, params, timeoutMs)
+          : await client.request({ method: 'tools/list', params }, { timeout: timeoutMs })
+      ) as { tools: Tool[]; nextCursor?: string };
       listBytes += Buffer.byteLength(JSON.stringify(result));
       tools.push(...result.tools);
       if (!result.nextCursor) break;
@@ -168,6 +211,14 @@ async function measure(launch: Launch, timeoutMs: number): Promise<ContextFigure
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** One tools/list page read raw (no result validation). Errors: a JSON-RPC error or no answer in time. */
+async function rawList(transport: StdioTransport, params: Record<string, unknown>, timeoutMs: number) {
+  const answer = await withTimeout(transport.rawRequest('tools/list', params), timeoutMs, 'tools/list');
+  if (answer.error)
+    throw new Error(`tools/list: JSON-RPC error ${answer.error.code}: ${answer.error.message}`);
+  return answer.result as unknown;
 }
 
 /**
@@ -253,27 +304,22 @@ export async function contextWorkload(ctx: Context): Promise<WorkloadResult> {
           official: cell('official', (f) => f.listBytes),
         }),
       );
-      if (pair.name === 'github') {
+      if (pair.perTool) {
         const perTool = (f: ContextFigures) => (f.tools ? f.modelBytes / f.tools : 0);
         const ours = figures.ours ? perTool(figures.ours) : undefined;
         rows.push(
           row({
             id: 'C3',
-            name: 'github model bytes per tool',
+            name: `${pair.name} model bytes per tool`,
             unit: 'bytes',
             better: 'lower',
             ours: cell('ours', (f) => Math.round(perTool(f))),
             official: cell('official', (f) => Math.round(perTool(f))),
-            goal: {
-              text: '≤ 0.6 KB a tool',
-              alsoRequired: {
-                text: '≤ 0.6 KB a tool',
-                met: ours === undefined ? undefined : ours <= GITHUB_BYTES_PER_TOOL,
-              },
-            },
+            goal: pair.perTool(ours),
           }),
         );
       }
+      if (pair.note) notes.push(pair.note);
       const f = figures.ours;
       if (f)
         notes.push(

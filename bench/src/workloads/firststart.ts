@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connect, type LocalRegistry, startLocalRegistry } from '@refmcp/test-harness';
+import { type Connection, connect, type LocalRegistry, startLocalRegistry } from '@refmcp/test-harness';
 import { errorText, now } from '../measure.js';
 import { type Row, row } from '../report.js';
 import { BENCH_DIR, SIDES, type Side } from '../servers.js';
@@ -33,6 +33,8 @@ interface FirstStartPair {
   env?: Record<string, string>;
   /** Goal, ours ÷ official. */
   goal: number;
+  /** Read the official server's tools/list raw (see {@link rawToolsList}). */
+  officialRawList?: boolean;
 }
 
 const FAKE_TOKEN = 'ghp_benchFirstStartNotARealToken000000000';
@@ -54,6 +56,18 @@ const PAIRS: FirstStartPair[] = [
     officialArgs: () => [],
     env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE_TOKEN },
     goal: 0.5,
+  },
+  {
+    // Issue 15. The reference exits without a token; neither calls GitLab to list tools.
+    name: 'gitlab',
+    officialPkg: '@modelcontextprotocol/server-gitlab',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    env: { GITLAB_PERSONAL_ACCESS_TOKEN: 'glpat-benchFirstStartNotARealToken' },
+    goal: 0.5,
+    // As npm installs it today, the reference imports the zod 4 that npm hoists (its own SDK
+    // brings zod 3): its schemas come out without `type`, and the 2.x client refuses the list.
+    officialRawList: true,
   },
   {
     name: 'postgres',
@@ -108,6 +122,29 @@ function packOurs(name: string, outDir: string): string {
   return packed.filename;
 }
 
+/**
+ * tools/list sent beside the SDK client and read raw from the recorded stdout (no result
+ * validation): resolves when the answer arrives. Errors: a JSON-RPC error, or none in `timeoutMs`.
+ */
+async function rawToolsList(connection: Connection, timeoutMs: number): Promise<void> {
+  const transport = connection.client.transport;
+  if (!transport) throw new Error('tools/list: not connected');
+  const id = 'raw-firststart-tools-list';
+  await transport.send({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+  const needle = `"id":"${id}"`;
+  const deadline = now() + timeoutMs;
+  while (now() < deadline) {
+    const line = connection.stdoutLines().find((l) => l.includes(needle));
+    if (line) {
+      const error = (JSON.parse(line) as { error?: { code: number; message: string } }).error;
+      if (error) throw new Error(`tools/list: JSON-RPC error ${error.code}: ${error.message}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`tools/list: no answer within ${timeoutMs} ms`);
+}
+
 /** One `npx -y …` with its own empty npm cache: spawn → tools/list answered, in ms. */
 async function firstStart(
   args: string[],
@@ -115,6 +152,7 @@ async function firstStart(
   env: Record<string, string>,
   work: string,
   timeoutMs: number,
+  rawList = false,
 ): Promise<number> {
   const cache = mkdtempSync(join(work, 'npm-cache-'));
   const started = now();
@@ -126,7 +164,8 @@ async function firstStart(
     timeoutMs,
   });
   try {
-    await connection.client.listTools(undefined, { timeout: timeoutMs });
+    if (rawList) await rawToolsList(connection, timeoutMs);
+    else await connection.client.listTools(undefined, { timeout: timeoutMs });
     return now() - started;
   } finally {
     await connection.close();
@@ -173,6 +212,7 @@ async function measurePair(
         { ...pair.env, npm_config_registry: NPM_REGISTRY },
         dir,
         timeoutMs,
+        pair.officialRawList,
       ),
   };
   try {
@@ -195,7 +235,7 @@ async function measurePair(
   return runs;
 }
 
-/** The `firststart` suite: row F1 per server (filesystem, github, postgres, browser). */
+/** The `firststart` suite: row F1 per server (filesystem, github, gitlab, postgres, browser). */
 export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> {
   const skip = ctx.offline ? '--offline' : await npmRegistryUnreachable();
   if (skip) return { rows: [], notes: [`first start (F1): skipped — ${skip}; it needs ${NPM_REGISTRY}`] };

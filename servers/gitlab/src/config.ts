@@ -8,6 +8,7 @@
 import {
   type ConfigInput,
   type ContentBudgets,
+  createLogger,
   DEFAULT_CONTENT_BUDGETS,
   DEFAULT_MAX_RESPONSE_BYTES,
   HTTP_OPTIONS,
@@ -48,14 +49,30 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --projects g/p,g/*       limit every tool to these projects (group/project or group/*)
   --lockdown               on public projects, show only content by members with Developer access
-${httpOptionsHelp({ service: 'GitLab', writeNote: 'to stay clear of abuse limits', searchNote: 'the /search API' })}`;
+${httpOptionsHelp({ service: 'GitLab', writeNote: 'to stay clear of abuse limits', searchNote: 'project searches and the /search API' })}`;
 
 /** The token variables, in the order they are read. */
 export const TOKEN_VARIABLES = ['GITLAB_PERSONAL_ACCESS_TOKEN', 'GITLAB_TOKEN'] as const;
 
+/** True when the configured API base's path ends in `/api/v4` (GitLab's REST API root). */
+export function isApiV4(url: URL): boolean {
+  return /\/api\/v4$/.test(url.pathname);
+}
+
+/**
+ * The config from env and flags. Writes at most one stderr line per condition, before anything can
+ * refuse the flags (the bootstrap checks --toolsets after this): no token, and a GITLAB_API_URL
+ * whose path does not end in /api/v4 (a common slip: the instance's web URL).
+ */
 export function configure({ values, env, common }: ConfigInput): Config {
+  const log = createLogger('refmcp-gitlab');
   const token = readToken(env, TOKEN_VARIABLES);
+  if (!token) log.warn('no GITLAB_PERSONAL_ACCESS_TOKEN: public data only, writes will fail');
   const apiUrl = parseBaseUrl(env.GITLAB_API_URL || 'https://gitlab.com/api/v4', 'GITLAB_API_URL');
+  if (!isApiV4(apiUrl))
+    log.warn(
+      `GITLAB_API_URL ${apiUrl.href} does not end in /api/v4; GitLab's REST API is at https://HOST[/PATH]/api/v4, so requests here will likely fail (404)`,
+    );
   const policy: HttpPolicy = httpPolicyFromFlags(values);
   const scope = typeof values.projects === 'string' ? ProjectScope.parse(values.projects) : undefined;
   const gitlab = new GitLab({
@@ -65,10 +82,6 @@ export function configure({ values, env, common }: ConfigInput): Config {
     policy,
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   });
-  if (!token)
-    process.stderr.write(
-      '[refmcp-gitlab] warn: no GITLAB_PERSONAL_ACCESS_TOKEN: public data only, writes will fail\n',
-    );
   return {
     gitlab,
     apiUrl,

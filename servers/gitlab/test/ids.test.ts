@@ -113,6 +113,28 @@ describe('startup configuration', () => {
     expect(r.stderr).toContain('--projects: "grp" is not group/project or group/*');
   });
 
+  it('warns in one stderr line when GITLAB_API_URL does not end in /api/v4, and not when it does', () => {
+    const web = run({ GITLAB_API_URL: 'https://git.example.com/gitlab/' }, ['--toolsets', 'nope']);
+    expect(
+      web.stderr.match(/GITLAB_API_URL https:\/\/git\.example\.com\/gitlab does not end in \/api\/v4/g),
+    ).toHaveLength(1);
+    const api = run({ GITLAB_API_URL: 'https://git.example.com/gitlab/api/v4' }, ['--toolsets', 'nope']);
+    expect(api.stderr).not.toContain('does not end in /api/v4');
+  });
+
+  it('without a token, "public data only" comes once, before a --toolsets error', () => {
+    const r = run({ GITLAB_API_URL: gl.url, GITLAB_PERSONAL_ACCESS_TOKEN: '', GITLAB_TOKEN: '' }, [
+      '--toolsets',
+      'nope',
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.match(/public data only/g)).toHaveLength(1);
+    expect(r.stderr.indexOf('public data only')).toBeLessThan(
+      r.stderr.indexOf('--toolsets: unknown toolset'),
+    );
+    expect(r.stderr.indexOf('--toolsets: unknown toolset')).toBeGreaterThan(-1);
+  });
+
   it('without a token: public data only, said once on stderr', async () => {
     const conn = await startServer(gl, [], { env: { GITLAB_PERSONAL_ACCESS_TOKEN: '' } });
     try {

@@ -1,6 +1,7 @@
 /** Domain code without MCP: project ids and paths, file path encoding, the scope, file text reading. */
 import { describe, expect, it } from 'vitest';
 import { fileText } from '../src/files.js';
+import { isSearchRequest } from '../src/gitlab/client.js';
 import { filePathSegment, isProjectId, projectPath } from '../src/names.js';
 import { ProjectScope } from '../src/scope.js';
 
@@ -54,5 +55,17 @@ describe('fileText', () => {
     const first = fileText(bytes, 0, 4);
     expect(first).toMatchObject({ binary: false, text: 'aé', start: 0, end: 3, size: 7 });
     expect(fileText(bytes, 4, 100)).toMatchObject({ text: 'b', start: 6, end: 7 });
+  });
+});
+
+describe('isSearchRequest', () => {
+  it('counts project search and the search API as searches (--search-interval), nothing else', () => {
+    expect(isSearchRequest('/projects', { search: 'proj', page: 1 })).toBe(true);
+    expect(isSearchRequest('/search', { scope: 'projects', search: 'x' })).toBe(true);
+    expect(isSearchRequest('/groups/grp%2Fsub/search', { search: 'x' })).toBe(true);
+    expect(isSearchRequest('/projects/42/search', { search: 'x' })).toBe(true);
+    expect(isSearchRequest('/projects', { membership: true })).toBe(false);
+    expect(isSearchRequest('/projects', { search: '' })).toBe(false);
+    expect(isSearchRequest('/projects/grp%2Fproj/issues', { search: 'bug' })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The issue and merge request workflows beyond the reference: update and comment on an issue,
  * approve and merge a merge request (a stale sha is GitLab's 409 with its words), get_me and the
- * instance version.
+ * instance version; --search-interval pacing project searches; a 429 with only RateLimit-Reset.
  */
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
@@ -81,5 +81,43 @@ describe('merge requests', () => {
     const merged = await callChecked(conn, 'merge_merge_request', { ...project, merge_request_iid: 1, sha });
     expect(merged.isError).toBeFalsy();
     expect(merged.structuredContent).toMatchObject({ merge_request: { iid: 1, state: 'merged' } });
+  });
+});
+
+describe('--search-interval', () => {
+  it('paces project searches (GET /projects?search=…) but not other reads', async () => {
+    const paced = await startServer(gl, ['--search-interval', '1500']);
+    try {
+      gl.api.clearRequests();
+      for (const search of ['proj', 'sub']) {
+        const r = await callChecked(paced, 'search_repositories', { search });
+        expect(r.isError).toBeFalsy();
+      }
+      for (let i = 0; i < 2; i++)
+        expect((await callChecked(paced, 'get_project', project)).isError).toBeFalsy();
+      const at = (pick: (q: URLSearchParams) => boolean) =>
+        gl.api.requests.filter((r) => r.path === '/projects' && pick(r.query)).map((r) => r.at);
+      const searches = at((q) => q.has('search'));
+      expect(searches).toHaveLength(2);
+      expect((searches[1] ?? 0) - (searches[0] ?? 0)).toBeGreaterThanOrEqual(1000);
+      const reads = gl.api.requests.filter((r) => r.path === '/projects/grp%2Fproj').map((r) => r.at);
+      expect(reads).toHaveLength(2);
+      expect((reads[1] ?? 0) - (reads[0] ?? 0)).toBeLessThan(1000);
+    } finally {
+      await paced.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('a read throttled with only RateLimit-Reset (no Retry-After) is waited out and answered', async () => {
+    gl.api.clearRequests();
+    gl.throttle({ match: { method: 'GET', path: '/projects/grp%2Fproj' }, retryAfter: null, resetIn: 2 });
+    const started = Date.now();
+    const r = await callChecked(conn, 'get_project', project);
+    expect(r.isError).toBeFalsy();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const hits = gl.api.requests.filter((q) => q.path === '/projects/grp%2Fproj');
+    expect(hits.map((q) => q.status)).toEqual([429, 200]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Writes: GL-05 nulls and missing fields in 201 answers are successes; GL-06 a write is sent
  * once (5xx → outcome unknown; 429 waited out within the budget or reported with when to
- * retry); GL-07 push_files updates existing files; GL-10 GitLab's message in errors.
+ * retry); GL-07 push_files updates existing files; GL-10 GitLab's message in errors; create_branch
+ * on an empty repository or from a missing ref says which, and what to do.
  */
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
@@ -211,6 +212,35 @@ describe('GL-10 GitLab message in errors', () => {
       expect(dup.isError).toBe(true);
       expect(dup.text).toContain('409');
       expect(dup.text).toContain('Another open merge request already exists');
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('create_branch without a starting point', () => {
+  it('on an empty repository says so and how to make the first commit; a missing ref is named', async () => {
+    const conn = await startServer(gl);
+    try {
+      for (const args of [{}, { ref: 'main' }]) {
+        const r = await callChecked(conn, 'create_branch', {
+          project_id: 'tester/empty',
+          branch: 'feat',
+          ...args,
+        });
+        expect(r.isError, JSON.stringify(args)).toBe(true);
+        expect(r.text).toContain('tester/empty has an empty repository');
+        expect(r.text).toContain('push_files');
+      }
+      const missing = await callChecked(conn, 'create_branch', {
+        project_id: 'grp/proj',
+        branch: 'feat-2',
+        ref: 'no-such-ref',
+      });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toContain('ref: "no-such-ref" is no branch, tag or commit of grp/proj');
+      expect(missing.text).toContain('Invalid reference name');
+      expect(missing.text).toContain('list_branches');
     } finally {
       await conn.close();
     }

@@ -41,8 +41,11 @@ export interface HttpClientOptions {
   pathInterval?: (method: string, path: string) => number | undefined;
   /** Credential values to keep out of every message. */
   secrets?: string[];
-  /** Which paths count as search for pacing; default: paths starting with /search. */
-  isSearch?: (path: string) => boolean;
+  /**
+   * Which requests count as search for pacing (given the path and query); default: paths starting
+   * with /search. GitLab adds `/projects?search=…`.
+   */
+  isSearch?: (path: string, query: HttpRequest['query']) => boolean;
   /** fetch implementation (tests); default globalThis.fetch. */
   fetch?: typeof fetch;
 }
@@ -137,7 +140,7 @@ export class HttpClient {
   private async send<T>(method: string, req: HttpRequest): Promise<HttpResponse<T>> {
     const url = withQuery(joinUrl(this.options.baseUrl, req.path), req.query);
     const started = Date.now();
-    const isSearch = this.options.isSearch?.(req.path) ?? req.path.startsWith('/search');
+    const isSearch = this.options.isSearch?.(req.path, req.query) ?? req.path.startsWith('/search');
     for (let retries = 0; ; retries++) {
       if (method !== 'GET' && method !== 'HEAD') await this.writes.pass(req.signal);
       if (isSearch) await this.searches.pass(req.signal);

@@ -39,6 +39,7 @@ export class GitLab {
       maxResponseBytes: options.maxResponseBytes,
       hooks: GITLAB_HOOKS,
       secrets: options.token ? [options.token] : [],
+      isSearch: isSearchRequest,
     });
   }
 
@@ -101,6 +102,16 @@ export class GitLab {
     if (!info.lastPage && Number.isSafeInteger(last) && last > 0) info.lastPage = last;
     return { items: Array.isArray(res.data) ? (res.data as T[]) : [], info };
   }
+}
+
+/**
+ * The requests --search-interval paces: the search API (`/search`, `/groups/:id/search`,
+ * `/projects/:id/search`) and project search (`GET /projects?search=…`, what search_repositories
+ * sends), so that a model's burst of searches is spread out like any other search.
+ */
+export function isSearchRequest(path: string, query: HttpRequest['query']): boolean {
+  if (path === '/search' || /^\/(groups|projects)\/[^/]+\/search$/.test(path)) return true;
+  return path === '/projects' && typeof query?.search === 'string' && query.search !== '';
 }
 
 /** True when `error` is GitLab's answer with `status`. */

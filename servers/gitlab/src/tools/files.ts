@@ -23,12 +23,28 @@ import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { projectBase, projectTool, scopeNote } from './common.js';
 
-/** The project's default branch (GET /projects/:id). */
+/**
+ * The project's default branch (GET /projects/:id), or undefined when its repository is empty
+ * (`empty_repo`, or no `default_branch`: GitLab may name one before the first commit).
+ */
+export async function headBranch(
+  config: Config,
+  base: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const p = await config.gitlab.get<{ default_branch?: string | null; empty_repo?: boolean | null }>(
+    base,
+    undefined,
+    signal,
+  );
+  return p?.empty_repo === true || !p?.default_branch ? undefined : p.default_branch;
+}
+
+/** {@link headBranch}, required. Errors: ToolError when the repository is empty. */
 export async function defaultBranch(config: Config, base: string, signal: AbortSignal): Promise<string> {
-  const p = await config.gitlab.get<{ default_branch?: string | null }>(base, undefined, signal);
-  if (!p?.default_branch)
-    throw new ToolError('ref: the project has no default branch (empty repository); give ref');
-  return p.default_branch;
+  const head = await headBranch(config, base, signal);
+  if (!head) throw new ToolError('ref: the project has no default branch (empty repository); give ref');
+  return head;
 }
 
 /** True when `path` exists as a file on `ref` (GET …/files/:path; 404 → false). */
@@ -64,18 +80,18 @@ export function fileTools(config: Config): GitLabTool[] {
       name: 'get_file_contents',
       title: 'Get file or directory',
       toolset: 'projects',
-      description: `Read a file, or list a directory, of a project at a ref. Text is cut at ${config.budgets.fileBytes / 1024} KiB (continue with offset); binary files report only their size.${scope}`,
+      description: `Read a file or list a directory. Text over ${config.budgets.fileBytes / 1024} KiB is cut (read on with offset); binary files give only their size.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         file_path: arg.repoPath('Path of the file or directory'),
-        ref: arg.ref('Branch, tag or commit (default: the default branch)').optional(),
+        ref: arg.ref('Branch, tag or commit (default: default branch)').optional(),
         offset: z
           .number()
           .int()
           .min(0)
           .max(2_147_483_647)
           .optional()
-          .describe('Byte offset to read a file from (default 0)'),
+          .describe('Byte offset in the file (default 0)'),
         page: arg.page(),
         per_page: arg.perPage(),
       }),
@@ -164,11 +180,11 @@ export function fileTools(config: Config): GitLabTool[] {
       name: 'create_or_update_file',
       title: 'Create or update file',
       toolset: 'projects',
-      description: `Create or replace one file on a branch in one commit; with previous_path, move it too.${scope}`,
+      description: `Create or replace one file on a branch, in one commit.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         file_path: arg.repoPath('Path of the file'),
-        content: arg.text('New content of the file'),
+        content: arg.text('New content'),
         commit_message: arg.text('Commit message', 65_536),
         branch: arg.ref('Branch to commit to'),
         previous_path: arg.repoPath('Current path of the file to move').optional(),
@@ -217,7 +233,7 @@ export function fileTools(config: Config): GitLabTool[] {
       name: 'push_files',
       title: 'Push files in one commit',
       toolset: 'projects',
-      description: `Commit several files to a branch in one commit; each is created, or updated if it exists.${scope}`,
+      description: `Commit files to a branch in one commit; each is created, or updated if it exists.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         branch: arg.ref('Branch to push to'),

@@ -12,7 +12,7 @@ import type { GitLabTool } from '../toolsets.js';
 import { contentNote, formatAuthored, projectBase, projectTool, scopeNote, withheldFor } from './common.js';
 import { noteTools } from './notes.js';
 
-const labels = () => z.array(arg.text('Label', 255)).max(100).describe('Label names');
+const labels = () => z.array(arg.text(undefined, 255)).max(100).describe('Label names');
 
 export function issueTools(config: Config): GitLabTool[] {
   const scope = scopeNote(config);
@@ -41,7 +41,7 @@ export function issueTools(config: Config): GitLabTool[] {
         project_id: arg.projectId(),
         title: arg.text('Issue title', 255),
         description: arg.text('Issue description (Markdown)').optional(),
-        assignee_ids: z.array(arg.id('User id')).max(100).optional().describe('User ids to assign'),
+        assignee_ids: z.array(arg.id()).max(100).optional().describe('User ids to assign'),
         labels: labels().optional(),
         milestone_id: arg.id('Milestone id').optional(),
       }),
@@ -62,7 +62,7 @@ export function issueTools(config: Config): GitLabTool[] {
       name: 'list_issues',
       title: 'List issues',
       toolset: 'issues',
-      description: `List a project's issues, newest first, filtered by state, labels, author, assignee or text.${content}${scope}`,
+      description: `List a project's issues, newest first.${content}${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         state: z.enum(['opened', 'closed', 'all']).optional().describe('Default opened'),
@@ -101,7 +101,7 @@ export function issueTools(config: Config): GitLabTool[] {
       description: `One issue with its description.${content}${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
-        issue_iid: arg.id("The issue's iid (its number in the project)"),
+        issue_iid: arg.iid('issue_iid'),
       }),
       outputSchema: one,
       annotations: OPEN_WORLD_HINTS.readOnly,
@@ -122,18 +122,14 @@ export function issueTools(config: Config): GitLabTool[] {
       name: 'update_issue',
       title: 'Update issue',
       toolset: 'issues',
-      description: `Change an issue's title, description, labels, assignees, milestone, or close/reopen it. Only given fields change.${scope}`,
+      description: `Change an issue, or close/reopen it; only given fields change.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
-        issue_iid: arg.id("The issue's iid"),
+        issue_iid: arg.iid('issue_iid'),
         title: arg.text('New title', 255).optional(),
         description: arg.text('New description (Markdown)').optional(),
         labels: labels().optional().describe('Replace the labels'),
-        assignee_ids: z
-          .array(arg.id('User id'))
-          .max(100)
-          .optional()
-          .describe('Replace the assignees ([] for none)'),
+        assignee_ids: z.array(arg.id()).max(100).optional().describe('Replace the assignees ([] for none)'),
         milestone_id: z
           .number()
           .int()

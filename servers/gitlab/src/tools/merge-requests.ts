@@ -23,7 +23,7 @@ import { contentNote, formatAuthored, projectBase, projectTool, scopeNote, withh
 import { noteTools } from './notes.js';
 
 const pages = pageShapeFor('GitLab');
-const iid = () => arg.id("The merge request's iid (its !number in the project)");
+const iid = () => arg.iid('merge_request_iid');
 
 export function mergeRequestTools(config: Config): GitLabTool[] {
   const scope = scopeNote(config);
@@ -49,7 +49,7 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
       name: 'create_merge_request',
       title: 'Create merge request',
       toolset: 'merge_requests',
-      description: `Open a merge request from source_branch into target_branch.${scope}`,
+      description: `Open a merge request.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         title: arg.text('Title', 255),
@@ -79,14 +79,14 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
       name: 'list_merge_requests',
       title: 'List merge requests',
       toolset: 'merge_requests',
-      description: `List a project's merge requests, newest first, filtered by state, branches, author, labels or text.${content}${scope}`,
+      description: `List a project's merge requests, newest first.${content}${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).optional().describe('Default opened'),
         source_branch: arg.ref('Source branch').optional(),
         target_branch: arg.ref('Target branch').optional(),
         author_username: arg.text('Author username', 255).optional(),
-        labels: z.array(arg.text('Label', 255)).max(100).optional().describe('Label names'),
+        labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Label names'),
         search: arg.text('Text in title or description', 255).optional(),
         page: arg.page(),
         per_page: arg.perPage(),
@@ -141,19 +141,15 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
       name: 'update_merge_request',
       title: 'Update merge request',
       toolset: 'merge_requests',
-      description: `Change a merge request's title, description, target branch, labels, assignees, or close/reopen it. Only given fields change.${scope}`,
+      description: `Change a merge request, or close/reopen it; only given fields change.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: iid(),
         title: arg.text('New title', 255).optional(),
         description: arg.text('New description (Markdown)').optional(),
         target_branch: arg.ref('New target branch').optional(),
-        labels: z.array(arg.text('Label', 255)).max(100).optional().describe('Replace the labels'),
-        assignee_ids: z
-          .array(arg.id('User id'))
-          .max(100)
-          .optional()
-          .describe('Replace the assignees ([] for none)'),
+        labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Replace the labels'),
+        assignee_ids: z.array(arg.id()).max(100).optional().describe('Replace the assignees ([] for none)'),
         state_event: z.enum(['close', 'reopen']).optional(),
       }),
       outputSchema: one,

@@ -26,10 +26,7 @@ interface Noteable {
 /** list_<x>_notes and add_<x>_note for one noteable kind. */
 export function noteTools(config: Config, kind: Noteable): GitLabTool[] {
   const scope = scopeNote(config);
-  const iidArg = { [kind.iid]: arg.id(`The ${kind.what}'s iid (its number in the project)`) } as Record<
-    string,
-    z.ZodNumber
-  >;
+  const iidArg = { [kind.iid]: arg.iid(kind.iid) } as Record<string, z.ZodNumber>;
   const path = (project_id: string, iid: number) =>
     `${projectBase(config, project_id)}/${kind.collection}/${iid}/notes`;
   return [

@@ -107,7 +107,7 @@ export function projectTools(config: Config): GitLabTool[] {
       name: 'create_repository',
       title: 'Create project',
       toolset: 'projects',
-      description: `Create a project in the token user's namespace.${scope}`,
+      description: `Create a project in your namespace.${scope}`,
       inputSchema: z.strictObject({
         name: arg.text('Project name', 255),
         description: arg.text('Project description', 2000).optional(),
@@ -135,7 +135,7 @@ export function projectTools(config: Config): GitLabTool[] {
       name: 'fork_repository',
       title: 'Fork project',
       toolset: 'projects',
-      description: `Fork a project to your namespace or another one. GitLab forks asynchronously: contents may take a moment.${scope}`,
+      description: `Fork a project. GitLab forks asynchronously: its contents may take a moment.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         namespace: arg.text('Namespace to fork to, full path (default: yours)', 1024).optional(),

@@ -5,10 +5,12 @@
  */
 import {
   compact,
+  HttpError,
   OPEN_WORLD_HINTS,
   pageFields,
   pageLine,
   pageShapeFor,
+  ToolError,
   truncationMarker,
 } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
@@ -29,7 +31,7 @@ import {
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { projectBase, projectTool, scopeNote } from './common.js';
-import { defaultBranch } from './files.js';
+import { headBranch } from './files.js';
 
 const pages = pageShapeFor('GitLab');
 
@@ -46,11 +48,11 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'create_branch',
       title: 'Create branch',
       toolset: 'projects',
-      description: `Create a branch from a branch, tag or commit (default: the default branch).${scope}`,
+      description: `Create a branch from ref.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         branch: arg.ref('Name for the new branch'),
-        ref: arg.ref('Source branch, tag or commit (default: the default branch)').optional(),
+        ref: arg.ref('Branch, tag or commit to start from (default: default branch)').optional(),
       }),
       outputSchema: z.object({
         project: z.string(),
@@ -61,13 +63,36 @@ export function repositoryTools(config: Config): GitLabTool[] {
       annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ project_id, branch, ref }, { signal }) => {
         const base = projectBase(config, project_id);
-        const from = ref ?? (await defaultBranch(config, base, signal));
-        const b = await config.gitlab.write<unknown>(
-          'POST',
-          `${base}/repository/branches`,
-          { branch, ref: from },
-          signal,
-        );
+        const emptyRepository = () =>
+          new ToolError(
+            `${project_id} has an empty repository (no commits yet): there is nothing to branch from. Make the first commit with push_files or create_or_update_file on the branch you want (that creates it), then create branches from it.`,
+          );
+        const from = ref ?? (await headBranch(config, base, signal));
+        if (from === undefined) throw emptyRepository();
+        let b: unknown;
+        try {
+          b = await config.gitlab.write<unknown>(
+            'POST',
+            `${base}/repository/branches`,
+            { branch, ref: from },
+            signal,
+          );
+        } catch (error) {
+          // GitLab answers 400 "Invalid reference name: <ref>" when the ref does not exist, which is
+          // also what an empty repository gives: say which, and what to do.
+          if (
+            !(
+              error instanceof HttpError &&
+              error.status === 400 &&
+              /invalid reference name/i.test(error.message)
+            )
+          )
+            throw error;
+          if ((await headBranch(config, base, signal)) === undefined) throw emptyRepository();
+          throw new ToolError(
+            `ref: ${JSON.stringify(from)} is no branch, tag or commit of ${project_id} (${error.message}). list_branches shows its branches; omit ref to start from the default branch.`,
+          );
+        }
         const commit = obj(obj(b).commit).id;
         return respond(
           compact({
@@ -87,7 +112,7 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'list_branches',
       title: 'List branches',
       toolset: 'projects',
-      description: `List a project's branches, optionally those whose name contains search.${scope}`,
+      description: `List a project's branches.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         search: arg.text('Part of the branch name', 255).optional(),
@@ -123,11 +148,11 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'get_repository_tree',
       title: 'List repository tree',
       toolset: 'projects',
-      description: `List files and directories under a path at a ref, optionally recursively.${scope}`,
+      description: `List files and directories under a path.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         path: arg.repoPath('Directory (default: the root)').optional(),
-        ref: arg.ref('Branch, tag or commit (default: the default branch)').optional(),
+        ref: arg.ref('Branch, tag or commit (default: default branch)').optional(),
         recursive: z.boolean().optional().describe('Include subdirectories'),
         page: arg.page(),
         per_page: arg.perPage(),
@@ -152,10 +177,10 @@ export function repositoryTools(config: Config): GitLabTool[] {
       name: 'list_commits',
       title: 'List commits',
       toolset: 'projects',
-      description: `List commits of a ref, newest first, optionally touching a path or in a date range.${scope}`,
+      description: `List commits of a ref, newest first.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
-        ref_name: arg.ref('Branch, tag or commit range (default: the default branch)').optional(),
+        ref_name: arg.ref('Branch, tag or commit range (default: default branch)').optional(),
         path: arg.repoPath('Only commits touching this path').optional(),
         since: arg.text('ISO 8601 date: commits after it', 64).optional(),
         until: arg.text('ISO 8601 date: commits before it', 64).optional(),
