@@ -4,13 +4,17 @@
 // this output alone, so `npx` installs nothing else (no unresolvable @refmcp/shared) and cold
 // start reads one file instead of resolving hundreds of modules.
 // Usage: refmcp-bundle [--bin src/index.ts [--v8-flags=FLAGS]] [src/other.ts …] [--external pkg …]
+//                      [--asset pkg/file …]
 // `--bin ENTRY` is a server's bin: ENTRY is bundled as CommonJS into dist/server.cjs and started by
 // dist/index.js, shared/src/launch/launcher.ts, which runs it with V8's code cache (Node 20 has no
 // module.enableCompileCache). `--v8-flags` are V8 flags the launcher sets before anything is compiled:
 // a code cache is valid only under the flags it was made with, so a server sets its flags there, never
 // at runtime. The other entries are ES modules, dist/<name>.js.
-import { chmod, readFile, rm } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+// `--asset PKG/FILE` copies a file that a bundled package reads beside its own script at run time
+// (e.g. libpg-query's .wasm, located through __dirname) into dist/, resolved as an import of it.
+import { chmod, copyFile, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -21,6 +25,7 @@ const { values, positionals } = parseArgs({
     bin: { type: 'string' },
     'v8-flags': { type: 'string', default: '' },
     external: { type: 'string', multiple: true, default: [] },
+    asset: { type: 'string', multiple: true, default: [] },
   },
 });
 if (positionals.length === 0 && !values.bin) {
@@ -120,6 +125,11 @@ if (values.bin) {
     },
     banner: { js: '#!/usr/bin/env node' },
   });
+}
+const resolveFromPackage = createRequire(join(process.cwd(), 'package.json')).resolve;
+for (const asset of values.asset) {
+  const file = resolveFromPackage(asset);
+  await copyFile(file, join('dist', basename(file)));
 }
 for (const entry of positionals) await chmod(`dist/${basename(entry).replace(/\.ts$/, '.js')}`, 0o755);
 if (values.bin) await chmod('dist/index.js', 0o755);

@@ -59,6 +59,25 @@ describe('leanJsonSchema', () => {
     expect(params.parse([1, 'a'])).toEqual([1, 'a']);
   });
 
+  it('says a default in the description instead of the default keyword, unless omission implies it', () => {
+    const out = json(
+      z.strictObject({
+        depth: z.number().int().min(1).max(64).default(8).describe('Levels to descend'),
+        sort: z.enum(['name', 'size']).default('name'),
+        button: z.enum(['left', 'right']).default('left').describe('Mouse button (default left)'),
+        dryRun: z.boolean().default(false).describe('Only show the diff'),
+        exclude: z.array(z.string()).default([]),
+      }),
+    );
+    expect(out.properties).toEqual({
+      depth: { type: 'integer', minimum: 1, maximum: 64, description: 'Levels to descend (default 8)' },
+      sort: { type: 'string', enum: ['name', 'size'], description: 'Default name' },
+      button: { type: 'string', enum: ['left', 'right'], description: 'Mouse button (default left)' },
+      dryRun: { type: 'boolean', description: 'Only show the diff' },
+      exclude: { type: 'array', items: { type: 'string' } },
+    });
+  });
+
   it('does not modify its input', () => {
     const input = { $schema: 'x', type: 'object', properties: { a: { type: ['string', 'null'] } } };
     const copy = structuredClone(input);

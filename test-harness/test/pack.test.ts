@@ -43,7 +43,7 @@ const PROBES: Record<string, { name: string; arguments: Record<string, unknown>;
   sqlite: { name: 'read_query', arguments: { query: 'SELECT sqlite_version() AS version' } },
   // Loads playwright-core from the installed dependency and launches the browser.
   browser: { name: 'browser_snapshot', arguments: {} },
-  // Only PostgreSQL's parser (libpg-query's .wasm, from the installed dependency) can tell this is
+  // Only PostgreSQL's parser (libpg-query, bundled into dist with its .wasm beside it) can tell this is
   // COPY … PROGRAM: the refusal comes before any connection (there is no database here).
   postgres: {
     name: 'query',

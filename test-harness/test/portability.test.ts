@@ -73,6 +73,14 @@ describe('inputSchemaPortabilityProblems', () => {
   });
 });
 
+describe('inputSchemaPortabilityProblems: default', () => {
+  it('names a default keyword (OpenAI strict refuses it on some deployments; say it in the description)', () => {
+    expect(inputSchemaPortabilityProblems(closed({ depth: { type: 'integer', default: 8 } }))).toEqual([
+      '#/properties/depth: uses default',
+    ]);
+  });
+});
+
 describe('toOpenAiStrict', () => {
   it('lists every property in required and makes the optional ones nullable, as OpenAI documents', () => {
     const result = toOpenAiStrict(

@@ -54,6 +54,10 @@ const typeOfValue = (value: unknown): string | undefined => {
  *   floors on `minLength`/`minItems`/`minProperties`, abuse guards (`maxLength` of 100 or more,
  *   `maxItems`/`maxProperties` of 1000 or more) — the server enforces all of them;
  * - `const: v` spelled `enum: [v]` with the value's `type` (hosts that drop `const` keep `enum`);
+ * - `default: v` said in the description instead, "(default v)" — OpenAI's strict mode refuses the
+ *   keyword on some deployments ("'default' is not permitted"), and a model reads the description;
+ *   nothing is said for the defaults an omitted argument implies (false, null, "", [], {}) or when
+ *   the description already names a default;
  * - a type array `type: [T, "null"]` spelled `anyOf: [{type: T, …}, {type: "null"}]`, the
  *   description staying outside — the form `@modelcontextprotocol/inspector --strict` accepts
  *   (it warns on type arrays). Input schemas should not be nullable at all (see the harness
@@ -93,6 +97,14 @@ function lean(node: unknown): unknown {
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lean(v)]));
     else out[key] = value;
   }
+  if ('default' in out) {
+    const said = defaultText(out.default);
+    delete out.default;
+    const { description } = out;
+    if (said !== undefined && !(typeof description === 'string' && /\bdefault\b/i.test(description)))
+      out.description =
+        typeof description === 'string' ? `${description} (default ${said})` : `Default ${said}`;
+  }
   if ('const' in out) {
     const value = out.const;
     delete out.const;
@@ -102,6 +114,14 @@ function lean(node: unknown): unknown {
   }
   if (Array.isArray(out.type)) return splitTypeArray(out);
   return out;
+}
+
+/** How a description says default `value`; undefined for what omitting the argument implies. */
+function defaultText(value: unknown): string | undefined {
+  if (value === false || value === null || value === '' || value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length ? JSON.stringify(value) : undefined;
+  if (typeof value === 'object') return Object.keys(value).length ? JSON.stringify(value) : undefined;
+  return String(value);
 }
 
 /** `{type: [A, B], …rest}` → `{anyOf: [{type: A, …rest}, {type: B}]}`, null last and bare. */

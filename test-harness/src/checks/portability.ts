@@ -29,6 +29,9 @@ const BANNED_IN_INPUT = [
   'dependentRequired',
   'unevaluatedProperties',
   'unevaluatedItems',
+  // OpenAI's strict mode refuses it on some deployments ("'default' is not permitted"); the
+  // server's own lean schema says a default in the description instead.
+  'default',
 ] as const;
 
 /** Bounds at or beyond ±(2^31 − 1) are sentinels (zod's ±2^53 − 1, int32 limits), not limits. */

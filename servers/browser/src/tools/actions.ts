@@ -151,7 +151,7 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
   const hover = defineTool({
     name: 'browser_hover',
     title: 'Hover mouse',
-    description: 'Move the mouse over an element (menus, tooltips). Returns what changed.',
+    description: 'Move the mouse over an element (menus, tooltips).',
     inputSchema: z.strictObject({
       element: elementArg(),
       target: targetArg('Element to hover'),
@@ -197,11 +197,10 @@ export function actionTools(ctx: Ctx): ToolDefinition[] {
   const pressKey = defineTool({
     name: 'browser_press_key',
     title: 'Press a key',
-    description:
-      'Press a key or chord on the focused element, such as "Enter", "ArrowLeft", "Escape", "Control+a", or a single character.',
+    description: 'Press a key or chord on the focused element.',
     inputSchema: z.strictObject({
       key: safeString({ max: 100, min: 1 }).describe(
-        'Key name (KeyboardEvent.key) or chord such as Control+Shift+K',
+        'KeyboardEvent.key name (Enter, ArrowLeft), a character, or a chord such as Control+a',
       ),
       snapshot: snapshotArg(),
     }),

@@ -27,7 +27,7 @@ export const snapshotArg = () =>
   z
     .enum(['diff', 'full', 'none'])
     .optional()
-    .describe('Page returned after the action: diff (default: changed snapshot lines), full, or none');
+    .describe('Snapshot returned: diff (changed lines; default), full or none');
 
 /** The current tab, refusing when a dialog is open (unless `allowDialog`). */
 export async function activeTab(ctx: Ctx, allowDialog = false): Promise<Tab> {

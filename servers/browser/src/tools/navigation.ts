@@ -28,7 +28,7 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
     name: 'browser_navigate',
     title: 'Navigate to a URL',
     description:
-      'Open a URL in the current tab; returns its snapshot with element refs. ' +
+      'Open a URL in the current tab; returns its snapshot. ' +
       `Network policy (operator-set): ${policy.describe()}; refusals name the rule.`,
     inputSchema: z.strictObject({
       url: safeString({ max: 8192, min: 1 }).describe('Absolute URL'),
@@ -83,7 +83,7 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
   const back = defineTool({
     name: 'browser_navigate_back',
     title: 'Go back',
-    description: "Go back to the previous page in the current tab's history and return its snapshot.",
+    description: "Go back in the current tab's history; returns the page's snapshot.",
     inputSchema: z.strictObject({ snapshot: snapshotArg() }),
     annotations: OPEN_WORLD_HINTS.additive,
     handler: async ({ snapshot }) => {

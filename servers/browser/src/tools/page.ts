@@ -171,8 +171,7 @@ export function pageTools(ctx: Ctx): ToolDefinition[] {
   const close = defineTool({
     name: 'browser_close',
     title: 'Close browser',
-    description:
-      'Close the browser and every tab; the next tool that needs a page starts a fresh one (same profile settings).',
+    description: 'Close the browser and all tabs; the next tool that needs a page starts a new one.',
     inputSchema: z.strictObject({}),
     annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
     handler: async () =>

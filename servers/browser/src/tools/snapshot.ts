@@ -17,10 +17,10 @@ import { budgetLines, takeSnapshot } from '../snapshot/capture.js';
 import { activeTab, type Ctx, DIALOG, pageLine, snapshotLimits, untilDialog } from './context.js';
 
 export const targetArg = (what: string) =>
-  safeString({ max: 4096, min: 1 }).describe(`${what}: a ref from browser_snapshot, or a CSS selector`);
+  safeString({ max: 4096, min: 1 }).describe(`${what}: ref or CSS selector`);
 
 export const elementArg = () =>
-  safeString({ max: 1000 }).optional().describe('What the element is, for the log (not used to find it)');
+  safeString({ max: 1000 }).optional().describe('Label for the log (not used to find it)');
 
 export function snapshotTools(ctx: Ctx): ToolDefinition[] {
   const budget = ctx.config.maxSnapshotBytes;
@@ -72,13 +72,17 @@ export function snapshotTools(ctx: Ctx): ToolDefinition[] {
   const waitFor = defineTool({
     name: 'browser_wait_for',
     title: 'Wait for',
-    description:
-      'Wait for text to appear (text) or disappear (textGone), or for time seconds; text gives up after timeout (default 5 s).',
+    description: 'Wait for text to appear (text) or disappear (textGone), or for time seconds.',
     inputSchema: z.strictObject({
       time: z.number().min(0).max(30).optional().describe('Seconds to wait'),
       text: safeString({ max: 1000, min: 1 }).optional().describe('Text to wait for'),
       textGone: safeString({ max: 1000, min: 1 }).optional().describe('Text to wait to disappear'),
-      timeout: z.number().min(0.1).max(120).optional().describe('Seconds before giving up on text/textGone'),
+      timeout: z
+        .number()
+        .min(0.1)
+        .max(120)
+        .optional()
+        .describe('Seconds before giving up on text/textGone (default 5)'),
     }),
     annotations: OPEN_WORLD_HINTS.readOnly,
     handler: async ({ time, text, textGone, timeout }, { signal }) => {
