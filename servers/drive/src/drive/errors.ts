@@ -83,8 +83,12 @@ export function toDriveError(
     return new SignInExpired(
       `Google refused to refresh the Drive sign-in (${status}${vendor.reason ? ` ${vendor.reason}` : ''}): the saved token has expired or was revoked. Run \`mcp-server-drive auth\` again to sign in.`,
     );
+  const first = (failure.data as { error?: { errors?: Array<{ location?: unknown }> } } | undefined)?.error
+    ?.errors?.[0];
+  const location = typeof first?.location === 'string' ? first.location : undefined;
   const insufficient = vendor.reason === 'insufficientPermissions' || vendor.reason === 'insufficientScopes';
   const hints = [
+    ...(location ? [`Drive points at the parameter "${location}".`] : []),
     ...(HINTS[status] ? [HINTS[status]] : []),
     ...(insufficient
       ? [
