@@ -105,7 +105,14 @@ export function configure({ values, env, common }: ConfigInput): Config {
     if (error instanceof CredentialsError) exitWith(error.message);
     throw error;
   }
-  const drive = new DriveClient({ rootUrl, tokenUrl, auth: auth.client, policy, secrets: auth.secrets });
+  const drive = new DriveClient({
+    rootUrl,
+    tokenUrl,
+    auth: auth.client,
+    refreshable: auth.refreshable,
+    policy,
+    secrets: auth.secrets,
+  });
   scope?.attach(drive);
   return {
     drive,

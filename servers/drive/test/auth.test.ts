@@ -146,7 +146,11 @@ describe('DR-08 credential paths', () => {
   it('DR-08 a present GDRIVE_CREDENTIALS_PATH is used from another cwd', async () => {
     const files = credentialFiles();
     const other = fs.mkdtempSync(path.join(os.tmpdir(), 'drive-cwd-'));
-    const conn = await connect({ ...builtServerTarget('drive', [...NO_PACING]), env: fakeEnv(fake, files), cwd: other });
+    const conn = await connect({
+      ...builtServerTarget('drive', [...NO_PACING]),
+      env: fakeEnv(fake, files),
+      cwd: other,
+    });
     fake.api.clearRequests();
     try {
       expect((await callChecked(conn, 'search', { query: 'report' })).isError).toBeFalsy();

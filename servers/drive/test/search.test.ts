@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 const lastQ = () =>
-  fake.api.requests.filter((r) => r.path === '/drive/v3/files' && r.method === 'GET').at(-1)?.query.get('q') ?? '';
+  fake.api.requests
+    .filter((r) => r.path === '/drive/v3/files' && r.method === 'GET')
+    .at(-1)
+    ?.query.get('q') ?? '';
 const LITERAL = /'((?:[^'\\]|\\.)*)'/g;
 const blank = (q: string) => q.replace(LITERAL, "''");
 const literals = (q: string) => [...q.matchAll(LITERAL)].map((m) => (m[1] ?? '').replace(/\\(.)/g, '$1'));
@@ -31,7 +34,13 @@ describe('DR-03 the query is always a literal', () => {
   it('DR-03 hostile queries keep the shape of the query for "report", each literal equal to the input', async () => {
     expect((await callChecked(conn, 'search', { query: 'report' })).isError).toBeFalsy();
     const shape = blank(lastQ());
-    for (const query of ["O'Reilly report", "x\\' or name != '", 'budget\\', 'MSA', "name = 'x' or trashed = true"]) {
+    for (const query of [
+      "O'Reilly report",
+      "x\\' or name != '",
+      'budget\\',
+      'MSA',
+      "name = 'x' or trashed = true",
+    ]) {
       const r = await callChecked(conn, 'search', { query });
       expect(r.isError, r.text).toBeFalsy();
       expect(blank(lastQ()), query).toBe(shape);
@@ -72,7 +81,12 @@ describe('DR-03 the query is always a literal', () => {
 describe('DR-04 Shared Drive files work', () => {
   it('DR-04 search finds SDFILE1 with its drive; read, metadata, resource, folder and drive list succeed', async () => {
     const search = await callChecked(conn, 'search', { query: 'roadmap' });
-    const hit = (search.structuredContent?.files as Array<{ id: string; driveId?: string }>).find((f) => f.id === 'SDFILE1');
+    const hit = (
+      (search.structuredContent as Record<string, unknown> | undefined)?.files as Array<{
+        id: string;
+        driveId?: string;
+      }>
+    ).find((f) => f.id === 'SDFILE1');
     expect(hit?.driveId).toBe('0ASHARED');
     expect(search.text).toContain('Engineering');
     const list = fake.api.requests.filter((r) => r.path === '/drive/v3/files').at(-1);
@@ -129,12 +143,17 @@ describe('DR-07 search hits can be read', () => {
       tokenSent = req?.query.get('pageToken') ?? null;
       if (pages > 0) expect(tokenSent).toBe(lastToken);
       lastToken = (req?.reply?.body as { nextPageToken?: string } | undefined)?.nextPageToken;
-      const hits = r.structuredContent?.files as Array<{ id: string; name: string; mimeType: string; modifiedTime?: string }>;
+      const hits = (r.structuredContent as Record<string, unknown> | undefined)?.files as Array<{
+        id: string;
+        name: string;
+        mimeType: string;
+        modifiedTime?: string;
+      }>;
       for (const h of hits) {
         expect(h.id && h.name && h.mimeType && h.modifiedTime).toBeTruthy();
         seen.push(h.id);
       }
-      cursor = r.structuredContent?.nextCursor as string | undefined;
+      cursor = (r.structuredContent as Record<string, unknown> | undefined)?.nextCursor as string | undefined;
       if (cursor) expect(r.text).toContain(cursor);
       pages++;
     } while (cursor && pages < 50);
@@ -155,7 +174,10 @@ describe('rate limits', () => {
       const r = await callChecked(conn, 'get_file_metadata', { file_id: 'TEXT1' });
       expect(r.isError, r.text).toBeFalsy();
       const tries = fake.api.requests.filter((q) => q.rawPath.startsWith('/drive/v3/files/TEXT1'));
-      expect(tries.map((q) => q.status), JSON.stringify(fake.api.requests.map((q) => q.rawPath))).toEqual([status, 200]);
+      expect(
+        tries.map((q) => q.status),
+        JSON.stringify(fake.api.requests.map((q) => q.rawPath)),
+      ).toEqual([status, 200]);
     }
   });
 });

@@ -6,7 +6,8 @@
  * - otherwise the OAuth token saved by `mcp-server-drive auth` (`GDRIVE_CREDENTIALS_PATH`), on an
  *   OAuth2Client built WITH the client id and secret from `GDRIVE_OAUTH_PATH`, so that an expired
  *   access token is refreshed (the reference's client had neither and died an hour after `auth`);
- *   `forceRefreshOnFailure` makes a 401 on a token that looked fresh refresh once and retry; each
+ *   a 401 on a token that looked fresh is refreshed once by the Drive client (not by
+ *   `forceRefreshOnFailure`, which also refreshes on every 403: rate limits, export limits); each
  *   refreshed token is saved back atomically, 0600, refresh token kept.
  * Both refresh at most once at a time (google-auth-library shares one refresh per refresh token).
  */
@@ -35,6 +36,8 @@ export interface DriveAuth {
   kind: 'oauth' | 'service_account';
   /** The file the credentials came from (for messages). */
   source: string;
+  /** True when a new access token can be had (a service account, or a refresh token and client keys). */
+  refreshable: boolean;
   /** Token values never to show (the refresh token, the client secret, the current access token). */
   secrets(): string[];
 }
@@ -63,12 +66,12 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
       scopes: [options.scope],
       ...(env.GDRIVE_SUBJECT ? { subject: env.GDRIVE_SUBJECT } : {}),
       transporter,
-      forceRefreshOnFailure: true,
     });
     return {
       client,
       kind: 'service_account',
       source: serviceAccount,
+      refreshable: true,
       secrets: () => [key.privateKey, client.credentials.access_token ?? ''].filter(Boolean),
     };
   }
@@ -88,7 +91,6 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
     ...(keys ? { clientId: keys.clientId, clientSecret: keys.clientSecret } : {}),
     endpoints: { oauth2TokenUrl: tokenUrl },
     transporter,
-    forceRefreshOnFailure: Boolean(keys && token.refresh_token),
   });
   client.setCredentials(token);
   let saved: SavedToken = token;
@@ -108,6 +110,7 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
     client,
     kind: 'oauth',
     source: file,
+    refreshable: Boolean(keys && token.refresh_token),
     secrets: () =>
       [
         token.refresh_token,

@@ -26,6 +26,8 @@ export interface DriveClientOptions {
   rootUrl: string;
   tokenUrl: string;
   auth: OAuth2Client;
+  /** True when the auth client can get a new access token (then a 401 refreshes once and retries). */
+  refreshable: boolean;
   policy: HttpPolicy;
   /** Values never shown in a message. */
   secrets: () => readonly string[];
@@ -74,6 +76,7 @@ export class DriveClient {
     const started = Date.now();
     if (method !== 'GET') await this.writes.pass();
     return this.limit.run(async () => {
+      let refreshed = false;
       for (let retries = 0; ; retries++) {
         try {
           return (await run({
@@ -102,6 +105,13 @@ export class DriveClient {
           const answer = { status: failure.status ?? 0, headers: failure.headers ?? {}, data: failure.data };
           const vendor = GOOGLE_HOOKS.failure(answer) ?? {};
           const tokenCall = failure.url?.startsWith(this.options.tokenUrl);
+          // A token that looked fresh was refused (revoked, clock skew): refresh once and retry.
+          if (!tokenCall && failure.status === 401 && this.options.refreshable && !refreshed) {
+            refreshed = true;
+            retries--;
+            this.options.auth.credentials = { ...this.options.auth.credentials, expiry_date: 1 };
+            continue;
+          }
           if (!tokenCall) {
             const decision = decideRetry(
               {
