@@ -7,6 +7,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runBrowserSuite } from './browser/suite.js';
 import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
+import { runDriveSuite } from './drive/suite.js';
 import { runGithubSuite } from './github/suite.js';
 import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
@@ -32,6 +33,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,
+  drive: runDriveSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

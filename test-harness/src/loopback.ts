@@ -7,14 +7,17 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+// From src/ or dist/ alike; loaded on first use, so that a bundle that never uses it needs no file.
 const GUARD = fileURLToPath(new URL('../preload/loopback-guard.cjs', import.meta.url));
-const guard = createRequire(import.meta.url)(GUARD) as {
-  install(onConnect?: (host: string, blocked: boolean) => void): () => void;
-  LOOPBACK: string[];
+type Guard = { install(onConnect?: (host: string, blocked: boolean) => void): () => void };
+let guard: Guard | undefined;
+const loaded = (): Guard => {
+  guard ??= createRequire(import.meta.url)(GUARD) as Guard;
+  return guard;
 };
 
-/** Hosts on the loopback interface that the guard lets through. */
-export const LOOPBACK_HOSTS: readonly string[] = guard.LOOPBACK;
+/** Hosts on the loopback interface that the guard lets through (as preload/loopback-guard.cjs). */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
 /** Environment that installs the guard in a spawned Node process (merge into its env). */
 export function loopbackGuardEnv(existing = ''): Record<string, string> {
@@ -34,5 +37,5 @@ export function blockedHosts(stderr: string): string[] {
  * sees each attempt. Returns the function that removes it.
  */
 export function installLoopbackGuard(onConnect?: (host: string, blocked: boolean) => void): () => void {
-  return guard.install(onConnect);
+  return loaded().install(onConnect);
 }
