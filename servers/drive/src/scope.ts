@@ -5,7 +5,7 @@
  * refused before any of its content or metadata is returned; search hits and folder listings
  * outside are left out.
  */
-import { ConfigError, outOfScope, type Scope } from '@refmcp/shared/server';
+import { ConfigError, outOfScope, type Scope, splitList } from '@refmcp/shared/server';
 import type { DriveClient } from './drive/client.js';
 import { fileIdOf } from './names.js';
 
@@ -25,10 +25,7 @@ export class FolderScope implements Scope<[fileId: string, signal?: AbortSignal]
 
   /** Parses "ID,ID" (ids or folder URLs). Errors: ConfigError naming the bad entry. */
   static parse(value: string): FolderScope {
-    const entries = value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const entries = splitList(value) ?? [];
     if (!entries.length) throw new ConfigError('--folders: give at least one folder id');
     const ids = entries.map((entry) => {
       try {

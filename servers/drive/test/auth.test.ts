@@ -39,7 +39,8 @@ describe('DR-01 expired tokens are refreshed', () => {
         client_secret: SCENE.clientSecret,
         refresh_token: SCENE.refreshToken,
       });
-      const issued = (fake.tokenRequests[0]?.reply?.body as { access_token: string }).access_token;
+      const issued = (fake.tokenRequests[0]?.reply?.body as { access_token: string } | undefined)
+        ?.access_token;
       expect(bearers().every((b) => b === `Bearer ${issued}`)).toBe(true);
       expect(bearers().length).toBeGreaterThan(0);
     } finally {
@@ -98,7 +99,8 @@ describe('DR-02 the refreshed token is saved safely', () => {
     fake.api.clearRequests();
     try {
       expect((await callChecked(conn, 'search', { query: 'report' })).isError).toBeFalsy();
-      const issued = (fake.tokenRequests[0]?.reply?.body as { access_token: string }).access_token;
+      const issued = (fake.tokenRequests[0]?.reply?.body as { access_token: string } | undefined)
+        ?.access_token;
       const saved = files.readToken();
       expect(saved.access_token).toBe(issued);
       expect(saved.refresh_token).toBe(SCENE.refreshToken);

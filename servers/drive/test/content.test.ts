@@ -5,7 +5,7 @@
 import { callChecked } from '@refmcp/test-harness';
 import { addManyFiles, BINARY_BYTES, type FakeDrive, PNG_BYTES } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CredentialFiles, credentialFiles, startScene, startServer } from './support.js';
+import { type CredentialFiles, credentialFiles, startScene, startServer, structured } from './support.js';
 
 let fake: FakeDrive;
 let files: CredentialFiles;
@@ -55,8 +55,8 @@ describe('DR-10 drawings and binaries are never text', () => {
     }
     const bin = await callChecked(conn, 'read_file', { file_id: 'BIN1' });
     expect(bin.isError).toBeFalsy();
-    expect((bin.structuredContent as Record<string, unknown> | undefined)?.binary).toBe(true);
-    expect((bin.structuredContent as Record<string, unknown> | undefined)?.content).toBeUndefined();
+    expect(structured(bin).binary).toBe(true);
+    expect(structured(bin).content).toBeUndefined();
     expect(bin.text).not.toContain(BINARY_BYTES.toString('latin1'));
     expect(bin.text).not.toContain('\ufffd');
   });
@@ -71,7 +71,7 @@ describe('DR-10 drawings and binaries are never text', () => {
       expect(r.contents[0]?.mimeType).toBe(type);
       expect(r.contents[0]?.text).toContain(needle);
       const tool = await callChecked(conn, 'read_file', { file_id: id });
-      expect((tool.structuredContent as Record<string, unknown> | undefined)?.contentType).toBe(type);
+      expect(structured(tool).contentType).toBe(type);
       expect(tool.text).toContain(needle);
     }
   });
@@ -93,10 +93,10 @@ describe('DR-09 exports over 10 MB, and big files', () => {
     expect(Buffer.byteLength(r.text)).toBeLessThan(300 * 1024);
     const link = fake.docs.requests.at(-1);
     expect(link?.headers.range).toMatch(/^bytes=0-\d+$/);
-    const next = (r.structuredContent as Record<string, unknown> | undefined)?.nextOffset as number;
+    const next = structured(r).nextOffset as number;
     const more = await callChecked(conn, 'read_file', { file_id: 'BIGDOC', offset: next });
     expect(more.isError).toBeFalsy();
-    expect((more.structuredContent as Record<string, unknown> | undefined)?.offset).toBe(next);
+    expect(structured(more).offset).toBe(next);
   });
 
   it('DR-09 a 403 userRateLimitExceeded on the export is waited out and retried', async () => {

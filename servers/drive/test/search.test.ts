@@ -6,7 +6,14 @@
 import { callChecked } from '@refmcp/test-harness';
 import { addManyFiles, type FakeDrive } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CredentialFiles, credentialFiles, EXPIRED_TOKEN, startScene, startServer } from './support.js';
+import {
+  type CredentialFiles,
+  credentialFiles,
+  EXPIRED_TOKEN,
+  startScene,
+  startServer,
+  structured,
+} from './support.js';
 
 let fake: FakeDrive;
 let files: CredentialFiles;
@@ -82,7 +89,7 @@ describe('DR-04 Shared Drive files work', () => {
   it('DR-04 search finds SDFILE1 with its drive; read, metadata, resource, folder and drive list succeed', async () => {
     const search = await callChecked(conn, 'search', { query: 'roadmap' });
     const hit = (
-      (search.structuredContent as Record<string, unknown> | undefined)?.files as Array<{
+      structured(search).files as Array<{
         id: string;
         driveId?: string;
       }>
@@ -143,7 +150,7 @@ describe('DR-07 search hits can be read', () => {
       tokenSent = req?.query.get('pageToken') ?? null;
       if (pages > 0) expect(tokenSent).toBe(lastToken);
       lastToken = (req?.reply?.body as { nextPageToken?: string } | undefined)?.nextPageToken;
-      const hits = (r.structuredContent as Record<string, unknown> | undefined)?.files as Array<{
+      const hits = structured(r).files as Array<{
         id: string;
         name: string;
         mimeType: string;
@@ -153,7 +160,7 @@ describe('DR-07 search hits can be read', () => {
         expect(h.id && h.name && h.mimeType && h.modifiedTime).toBeTruthy();
         seen.push(h.id);
       }
-      cursor = (r.structuredContent as Record<string, unknown> | undefined)?.nextCursor as string | undefined;
+      cursor = structured(r).nextCursor as string | undefined;
       if (cursor) expect(r.text).toContain(cursor);
       pages++;
     } while (cursor && pages < 50);

@@ -93,3 +93,7 @@ export function startServer(
     era: opts.era ?? 'legacy',
   });
 }
+
+/** A tool result's structuredContent as a record ({} when absent). */
+export const structured = (r: { structuredContent?: unknown }): Record<string, unknown> =>
+  (r.structuredContent ?? {}) as Record<string, unknown>;

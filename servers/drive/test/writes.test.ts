@@ -6,7 +6,14 @@
 import { blockedHosts, callChecked, loopbackGuardEnv } from '@refmcp/test-harness';
 import type { FakeDrive } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CredentialFiles, credentialFiles, SCENE, startScene, startServer } from './support.js';
+import {
+  type CredentialFiles,
+  credentialFiles,
+  SCENE,
+  startScene,
+  startServer,
+  structured,
+} from './support.js';
 
 let fake: FakeDrive;
 let files: CredentialFiles;
@@ -16,8 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-type S = Record<string, unknown> | undefined;
-
 describe('files_write and sharing', () => {
   it('creates, updates, moves, renames and trashes files; uploads stay on loopback', async () => {
     const conn = await startServer(fake, files, ['--toolsets', 'files,files_write,sharing'], {
@@ -26,7 +31,7 @@ describe('files_write and sharing', () => {
     try {
       const folder = await callChecked(conn, 'create_folder', { name: 'Drafts', parent_id: 'FOLDER1' });
       expect(folder.isError, folder.text).toBeFalsy();
-      const folderId = ((folder.structuredContent as S)?.file as { id: string }).id;
+      const folderId = (structured(folder).file as { id: string }).id;
       const created = await callChecked(conn, 'create_file', {
         name: 'plan.md',
         content: '# Plan\n\nstep one\n',
@@ -34,7 +39,7 @@ describe('files_write and sharing', () => {
         parent_id: folderId,
       });
       expect(created.isError, created.text).toBeFalsy();
-      const id = ((created.structuredContent as S)?.file as { id: string }).id;
+      const id = (structured(created).file as { id: string }).id;
       const upload = fake.api.requests.filter((r) => r.path.startsWith('/upload/drive/v3/files')).at(-1);
       expect(upload?.query.get('uploadType')).toBe('multipart');
       expect((await callChecked(conn, 'read_file', { file_id: id })).text).toContain('step one');
@@ -50,7 +55,7 @@ describe('files_write and sharing', () => {
         as_google_doc: true,
         parent_id: folderId,
       });
-      expect(((doc.structuredContent as S)?.file as { mimeType: string }).mimeType).toBe(
+      expect((structured(doc).file as { mimeType: string }).mimeType).toBe(
         'application/vnd.google-apps.document',
       );
 
@@ -75,7 +80,7 @@ describe('files_write and sharing', () => {
         email_address: 'friend@example.com',
       });
       expect(shared.isError, shared.text).toBeFalsy();
-      const permission = (shared.structuredContent as S)?.permission as { id: string };
+      const permission = structured(shared).permission as { id: string };
       const listed = await callChecked(conn, 'list_permissions', { file_id: 'DOC1' });
       expect(listed.text).toContain('friend@example.com');
       const removed = await callChecked(conn, 'remove_permission', {
@@ -158,7 +163,7 @@ describe('--folders', () => {
         ).toBe(false);
       }
       const search = await callChecked(conn, 'search', { query: 'report' });
-      const ids = ((search.structuredContent as S)?.files as Array<{ id: string }>).map((f) => f.id);
+      const ids = (structured(search).files as Array<{ id: string }>).map((f) => f.id);
       expect(ids).toContain('DOC1');
       expect(ids).not.toContain('SHEET1');
       expect(search.text).toContain('outside --folders');

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { splitList } from '@refmcp/shared/server';
 import { OAuth2Client } from 'google-auth-library';
 import { endpoints, exitWith, scopeFor } from '../config.js';
 import { googleFetch, googleTransporter } from '../drive/transport.js';
@@ -54,10 +55,7 @@ export async function runAuth(argv: string[], env: NodeJS.ProcessEnv): Promise<v
     throw error;
   }
   const { tokenUrl } = endpoints(env);
-  const toolsets = values.toolsets
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const toolsets = splitList(values.toolsets);
   const scope = scopeFor({
     readOnly: values['read-only'] === true,
     ...(toolsets ? { toolsets } : {}),

@@ -106,25 +106,24 @@ export function listingTools(config: Config): DriveTool[] {
       name: 'search',
       title: 'Search Drive',
       toolset: 'files',
-      description: `Search Google Drive (My Drive, shared with me and Shared Drives) for files whose name or text contains the query. Each hit has its id (for read_file), type, owners, modified time and Shared Drive. Paginated: pass nextCursor as cursor.${scope}`,
+      description: `Find Drive files (Shared Drives too) whose name or text contains query. Hits carry id, type, owners, modified time and drive; pass nextCursor as cursor for more.${scope}`,
       inputSchema: z.strictObject({
-        query: z.string().max(1000).describe('Words to look for (taken literally, not Drive query syntax)'),
-        names_only: z.boolean().optional().describe('Match file names only (default: names and full text)'),
-        drive_id: z.string().max(256).optional().describe('Search only this Shared Drive'),
-        limit: limitArg(25, 100),
-        cursor: cursorArg(),
+        query: z.string().max(1000).describe('Words, taken literally'),
+        drive_id: z.string().max(256).optional().describe('Only this Shared Drive'),
+        limit: z.number().int().min(1).max(100).optional().describe('Default 25'),
+        cursor: z.string().max(8192).optional(),
       }),
       outputSchema: listShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ query, names_only, drive_id, limit = 25, cursor }, { signal }) => {
+      handler: async ({ query, drive_id, limit = 25, cursor }, { signal }) => {
         const text = searchText(query);
         const driveId = drive_id ? driveIdOf(drive_id) : undefined;
-        const key = queryKey('search', { text, names_only, driveId, limit });
+        const key = queryKey('search', { text, driveId, limit });
         const position = vendorPosition(cursor, key, 'the same query');
         const page = await listPage(
           config,
           {
-            q: searchQuery(text, { namesOnly: names_only === true }),
+            q: searchQuery(text),
             pageSize: limit,
             ...(driveId ? { driveId } : {}),
             ...(position && 'token' in position ? { pageToken: position.token } : {}),
