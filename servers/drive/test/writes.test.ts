@@ -83,6 +83,15 @@ describe('files_write and sharing', () => {
       const permission = structured(shared).permission as { id: string };
       const listed = await callChecked(conn, 'list_permissions', { file_id: 'DOC1' });
       expect(listed.text).toContain('friend@example.com');
+      const changed = await callChecked(conn, 'update_permission', {
+        file_id: 'DOC1',
+        permission_id: permission.id,
+        role: 'writer',
+      });
+      expect(changed.isError, changed.text).toBeFalsy();
+      expect(fake.state.files.get('DOC1')?.permissions.find((p) => p.id === permission.id)?.role).toBe(
+        'writer',
+      );
       const removed = await callChecked(conn, 'remove_permission', {
         file_id: 'DOC1',
         permission_id: permission.id,

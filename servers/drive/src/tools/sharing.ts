@@ -1,8 +1,8 @@
 /**
  * The opt-in `sharing` toolset: who a file is shared with (permissions.list), sharing it
- * (permissions.create: a user, group, domain or anyone with the link; never ownership) and
- * removing a permission (permissions.delete; the owner cannot be removed). Email addresses and
- * names are third-party text.
+ * (permissions.create: a user, group, domain or anyone with the link; never ownership), changing
+ * a grantee's role (permissions.update) and removing a permission (permissions.delete; the
+ * owner's cannot be removed). Email addresses and names are third-party text.
  */
 import type { drive_v3 } from '@googleapis/drive';
 import { z } from '@refmcp/shared/schema';
@@ -33,6 +33,15 @@ function toPermission(p: drive_v3.Schema$Permission, text: UntrustedText): z.inf
     domain: p.domain ? text.line(p.domain) : undefined,
     displayName: p.displayName ? text.line(p.displayName) : undefined,
   });
+}
+
+const permissionIdArg = () => z.string().min(1).max(256).describe('Permission id from list_permissions');
+
+/** A permission id (letters, digits, - and _). Errors: ToolError naming permission_id. */
+function permissionIdOf(value: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(value))
+    throw new ToolError('permission_id: letters, digits, - and _ only (an id from list_permissions)');
+  return value;
 }
 
 const line = (p: z.infer<typeof permissionShape>) =>
@@ -125,28 +134,59 @@ export function sharingTools(config: Config): DriveTool[] {
       },
     }),
     fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {
+      name: 'update_permission',
+      title: 'Change permission',
+      toolset: 'sharing',
+      description: `Change one grantee's role on a file (permission id from list_permissions). Ownership is never transferred.${scope}`,
+      inputSchema: z.strictObject({
+        file_id: fileIdArg(),
+        permission_id: permissionIdArg(),
+        role: z.enum(['reader', 'commenter', 'writer']).describe('The new role'),
+      }),
+      outputSchema: z.object({ permission: permissionShape, ...neutralizedField }),
+      annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
+      handler: async ({ file_id, permission_id, role }, { signal }) => {
+        const id = fileIdOf(file_id);
+        const permissionId = permissionIdOf(permission_id);
+        const res = await drive.call<drive_v3.Schema$Permission>(
+          'PATCH',
+          `permissions.update ${id}`,
+          (o) =>
+            drive.api.permissions.update(
+              {
+                fileId: id,
+                permissionId,
+                requestBody: { role },
+                supportsAllDrives: true,
+                fields: PERMISSION_FIELDS,
+              },
+              o,
+            ),
+          signal,
+        );
+        const text = new UntrustedText();
+        const permission = toPermission(res.data, text);
+        return respond({ permission }, [`Changed on ${id}:`, line(permission)], text);
+      },
+    }),
+    fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {
       name: 'remove_permission',
       title: 'Remove permission',
       toolset: 'sharing',
       description: `Stop sharing a file with one grantee: remove the permission by its id (from list_permissions). The owner's cannot be removed.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        permission_id: z.string().min(1).max(256).describe('Permission id from list_permissions'),
+        permission_id: permissionIdArg(),
       }),
       outputSchema: z.object({ removed: z.string() }),
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ file_id, permission_id }, { signal }) => {
         const id = fileIdOf(file_id);
-        if (!/^[A-Za-z0-9_-]+$/.test(permission_id))
-          throw new ToolError('permission_id: letters, digits, - and _ only (an id from list_permissions)');
+        const permissionId = permissionIdOf(permission_id);
         await drive.call(
           'DELETE',
           `permissions.delete ${id}`,
-          (o) =>
-            drive.api.permissions.delete(
-              { fileId: id, permissionId: permission_id, supportsAllDrives: true },
-              o,
-            ),
+          (o) => drive.api.permissions.delete({ fileId: id, permissionId, supportsAllDrives: true }, o),
           signal,
         );
         return respond({ removed: permission_id }, [`Removed permission ${permission_id} from ${id}.`]);

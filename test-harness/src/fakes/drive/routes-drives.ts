@@ -1,4 +1,4 @@
-// drives.list and drives.get (Shared Drives), permissions.list/create/delete.
+// drives.list and drives.get (Shared Drives), permissions.list/create/update/delete.
 import { fail } from './errors.js';
 import type { FakeDrive } from './fake-drive.js';
 import { requireWrite } from './fake-drive.js';
@@ -86,6 +86,36 @@ export function registerDriveRoutes(drive: FakeDrive): void {
       ...(typeof body.domain === 'string' ? { domain: body.domain } : {}),
     };
     file.permissions.push(permission);
+    return {
+      body: selectFields(
+        permissionJson(permission),
+        'Permission',
+        req.query.get('fields'),
+        'kind,id,type,role',
+      ),
+    };
+  });
+
+  drive.route('PATCH', '/drive/v3/files/:fileId/permissions/:permissionId', (req, who) => {
+    requireWrite(who);
+    const file = lookupFile(state, req, req.params.fileId as string);
+    const permission = file.permissions.find((p) => p.id === req.params.permissionId);
+    if (!permission)
+      fail(404, 'notFound', `Permission not found: ${req.params.permissionId}.`, {
+        location: 'permissionId',
+      });
+    const body = jsonBody(req.body, 'Permission');
+    const role = body.role as PermissionRecord['role'] | undefined;
+    if (role !== undefined && !ROLES.includes(role))
+      fail(400, 'invalid', 'The provided role is invalid.', { location: 'permission.role' });
+    if (permission.role === 'owner' || (role === 'owner' && !flag(req, 'transferOwnership')))
+      fail(
+        403,
+        'forbidden',
+        "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
+        { location: 'transferOwnership' },
+      );
+    if (role) permission.role = role;
     return {
       body: selectFields(
         permissionJson(permission),
