@@ -5,20 +5,16 @@
 import { callChecked } from '@refmcp/test-harness';
 import { addManyFiles, BINARY_BYTES, type FakeDrive, PNG_BYTES } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CredentialFiles, credentialFiles, startScene, startServer, structured } from './support.js';
+import { openSession, type Session, structured } from './support.js';
 
+let session: Session;
 let fake: FakeDrive;
-let files: CredentialFiles;
-let conn: Awaited<ReturnType<typeof startServer>>;
+let conn: Session['conn'];
 beforeAll(async () => {
-  fake = await startScene({ big: true });
-  files = credentialFiles();
-  conn = await startServer(fake, files);
+  session = await openSession({ big: true });
+  ({ fake, conn } = session);
 });
-afterAll(async () => {
-  await conn.close();
-  await fake.close();
-});
+afterAll(() => session.close());
 
 type Contents = { contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> };
 const readResource = (uri: string) =>

@@ -7,26 +7,22 @@ import { callChecked } from '@refmcp/test-harness';
 import { addManyFiles, type FakeDrive } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type CredentialFiles,
   credentialFiles,
   EXPIRED_TOKEN,
-  startScene,
+  openSession,
+  type Session,
   startServer,
   structured,
 } from './support.js';
 
+let session: Session;
 let fake: FakeDrive;
-let files: CredentialFiles;
-let conn: Awaited<ReturnType<typeof startServer>>;
+let conn: Session['conn'];
 beforeAll(async () => {
-  fake = await startScene();
-  files = credentialFiles();
-  conn = await startServer(fake, files);
+  session = await openSession();
+  ({ fake, conn } = session);
 });
-afterAll(async () => {
-  await conn.close();
-  await fake.close();
-});
+afterAll(() => session.close());
 
 const lastQ = () =>
   fake.api.requests

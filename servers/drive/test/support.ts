@@ -97,3 +97,27 @@ export function startServer(
 /** A tool result's structuredContent as a record ({} when absent). */
 export const structured = (r: { structuredContent?: unknown }): Record<string, unknown> =>
   (r.structuredContent ?? {}) as Record<string, unknown>;
+
+/** A test file's fake Drive, credential files and built server (the token fresh). */
+export interface Session {
+  fake: FakeDrive;
+  files: CredentialFiles;
+  conn: Awaited<ReturnType<typeof startServer>>;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link Session}: the scene (`big` for the heavy files) and the server with `args`. */
+export async function openSession(options: { big?: boolean } = {}, args: string[] = []): Promise<Session> {
+  const fake = await startScene(options);
+  const files = credentialFiles();
+  const conn = await startServer(fake, files, args);
+  return {
+    fake,
+    files,
+    conn,
+    async close() {
+      await conn.close();
+      await fake.close();
+    },
+  };
+}

@@ -1,4 +1,5 @@
 // drives.list and drives.get (Shared Drives), permissions.list/create/update/delete.
+import type { FakeRequest } from '../../fake-api/server.js';
 import { fail } from './errors.js';
 import type { FakeDrive } from './fake-drive.js';
 import { requireWrite } from './fake-drive.js';
@@ -9,6 +10,18 @@ import type { PermissionRecord } from './state.js';
 
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'];
 const TYPES = ['user', 'group', 'domain', 'anyone'];
+
+/** A Schema$Permission reply, cut by the request's `fields` (Drive's default: kind,id,type,role). */
+function permissionReply(req: FakeRequest, permission: PermissionRecord) {
+  return {
+    body: selectFields(
+      permissionJson(permission),
+      'Permission',
+      req.query.get('fields'),
+      'kind,id,type,role',
+    ),
+  };
+}
 
 /** Registers the Shared Drive and permission routes. */
 export function registerDriveRoutes(drive: FakeDrive): void {
@@ -86,14 +99,7 @@ export function registerDriveRoutes(drive: FakeDrive): void {
       ...(typeof body.domain === 'string' ? { domain: body.domain } : {}),
     };
     file.permissions.push(permission);
-    return {
-      body: selectFields(
-        permissionJson(permission),
-        'Permission',
-        req.query.get('fields'),
-        'kind,id,type,role',
-      ),
-    };
+    return permissionReply(req, permission);
   });
 
   drive.route('PATCH', '/drive/v3/files/:fileId/permissions/:permissionId', (req, who) => {
@@ -116,14 +122,7 @@ export function registerDriveRoutes(drive: FakeDrive): void {
         { location: 'transferOwnership' },
       );
     if (role) permission.role = role;
-    return {
-      body: selectFields(
-        permissionJson(permission),
-        'Permission',
-        req.query.get('fields'),
-        'kind,id,type,role',
-      ),
-    };
+    return permissionReply(req, permission);
   });
 
   drive.route('DELETE', '/drive/v3/files/:fileId/permissions/:permissionId', (req, who) => {
