@@ -15,6 +15,7 @@ export const WORKLOADS = [
   'browser',
   'github',
   'gitlab',
+  'drive',
   'context',
   'firststart',
 ] as const;
@@ -44,6 +45,7 @@ const ALIASES: Record<string, WorkloadId> = {
   playwright: 'browser',
   gh: 'github',
   gl: 'gitlab',
+  gdrive: 'drive',
   tokens: 'context',
   'tools/list': 'context',
   first: 'firststart',
@@ -128,9 +130,10 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); gitlab (gl) the GitLab suite (L1–L3);
-            context runs C1–C3 (what tools/list costs a model: model bytes and whole tools/list,
-            per server, ours vs official); firststart (first, npx) runs F1 (first \`npx -y\` with an
-            empty npm cache → tools/list; network)
+            drive (gdrive) runs D1 (a 50-hit search vs
+            the raw API JSON); context runs C1–C3 (what tools/list costs
+            a model: model bytes and whole tools/list, per server, ours vs official); firststart
+            (first, npx) runs F1 (first \`npx -y\` with an empty npm cache → tools/list; network)
   --quick   small sizes, one repetition: a smoke run
   --json    machine-readable result on stdout (progress stays on stderr)
   --offline skip what needs registry.npmjs.org (firststart); it is also skipped when unreachable`;

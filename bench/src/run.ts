@@ -7,6 +7,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runBrowserSuite } from './browser/suite.js';
 import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
+import { runDriveSuite } from './drive/suite.js';
 import { runGithubSuite } from './github/suite.js';
 import { runGitlabSuite } from './gitlab/suite.js';
 import { errorText } from './measure.js';
@@ -34,6 +35,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   browser: runBrowserSuite,
   github: runGithubSuite,
   gitlab: runGitlabSuite,
+  drive: runDriveSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserScene } from './demo/browser.js';
+import { driveScene } from './demo/drive.js';
 import { filesystemScene } from './demo/filesystem.js';
 import { githubScene } from './demo/github.js';
 import { gitlabScene } from './demo/gitlab.js';
@@ -26,6 +27,7 @@ const SCENES: DemoScene[] = [
   browserScene,
   githubScene,
   gitlabScene,
+  driveScene,
 ];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -73,6 +73,7 @@ export {
 } from './host-config.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
 export { type LocalRegistry, startLocalRegistry } from './local-registry.js';
+export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } from './loopback.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';

@@ -411,6 +411,32 @@ describe('fake Drive through @googleapis/drive', () => {
     );
   });
 
+  it("changes a grantee's role (permissions.update); the owner's is not changed without transferOwnership", async () => {
+    const created = await api.permissions.create({
+      fileId: 'SHEET1',
+      requestBody: { type: 'user', role: 'reader', emailAddress: 'friend@example.com' },
+    });
+    const updated = await api.permissions.update({
+      fileId: 'SHEET1',
+      permissionId: created.data.id as string,
+      requestBody: { role: 'writer' },
+      fields: 'id,role',
+    });
+    expect(updated.data).toEqual({ id: created.data.id, role: 'writer' });
+    const owner = fake.state.files.get('SHEET1')?.permissions.find((p) => p.role === 'owner');
+    expect(
+      (
+        await failure(
+          api.permissions.update({
+            fileId: 'SHEET1',
+            permissionId: owner?.id as string,
+            requestBody: { role: 'reader' },
+          }),
+        )
+      ).reasons,
+    ).toEqual(['forbidden']);
+  });
+
   it('stages 403 userRateLimitExceeded / rateLimitExceeded and 429 as the client surfaces them', async () => {
     fake.rateLimit();
     expect(await failure(api.files.list({}))).toMatchObject({

@@ -35,6 +35,16 @@ const START_ARGS: Record<string, (dir: string) => string[]> = {
   github: () => [],
 };
 
+/** Server-specific environment that lets a server start with no external service. */
+const START_ENV: Record<string, (dir: string) => Record<string, string>> = {
+  // Reads its saved token at startup (exit 1 without one); listing tools sends no request.
+  drive: (dir) => {
+    const token = join(dir, 'credentials.json');
+    writeFileSync(token, JSON.stringify({ access_token: 'ya29.pack', expiry_date: Date.now() + 3_600_000 }));
+    return { GDRIVE_CREDENTIALS_PATH: token };
+  },
+};
+
 /**
  * A call that must succeed from the installed tarball: proves its (native or WebAssembly)
  * dependencies load. With `refusal`, the call must instead fail with that message.
@@ -86,6 +96,7 @@ describe('npm pack tarballs', () => {
           ...process.env,
           npm_config_cache: join(work, 'npm-cache'),
           npm_config_offline: 'true',
+          ...START_ENV[dir]?.(target),
           ...registry?.env,
         } as Record<string, string>,
         stderr: 'pipe',

@@ -133,6 +133,17 @@ const PAIRS: Pair[] = [
     goalOn: 'same',
   },
   {
+    name: 'drive',
+    ours: (tmp) => ({ bin: ourBin('drive'), args: [], env: driveCredentials(tmp) }),
+    official: {
+      pkg: '@modelcontextprotocol/server-gdrive',
+      entry: 'dist/index.js',
+      launch: (bin, tmp) => ({ bin, args: [], env: driveCredentials(tmp) }),
+    },
+    goal: 1,
+    goalOn: 'same',
+  },
+  {
     name: 'browser',
     ours: () => ({ bin: ourBin('browser'), args: [] }),
     official: {
@@ -144,6 +155,16 @@ const PAIRS: Pair[] = [
     goalOn: 'total',
   },
 ];
+
+/**
+ * A Drive token file in `tmp` (both Drive servers read GDRIVE_CREDENTIALS_PATH at startup and exit
+ * without one; listing tools sends no request). Returns the env naming it.
+ */
+export function driveCredentials(tmp: string): Record<string, string> {
+  const file = join(tmp, 'drive-credentials.json');
+  writeFileSync(file, JSON.stringify({ access_token: 'ya29.bench', expiry_date: Date.now() + 3_600_000 }));
+  return { GDRIVE_CREDENTIALS_PATH: file, GDRIVE_OAUTH_PATH: join(tmp, 'no-keys.json') };
+}
 
 function ourBin(dir: string): string {
   return resolve(BENCH_DIR, `../servers/${dir}/dist/index.js`);

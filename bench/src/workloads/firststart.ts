@@ -20,6 +20,7 @@ import { errorText, now } from '../measure.js';
 import { type Row, row } from '../report.js';
 import { BENCH_DIR, SIDES, type Side } from '../servers.js';
 import { type Context, cellOf, perSide, type SideRuns, type WorkloadResult } from './common.js';
+import { driveCredentials } from './context.js';
 
 /** The registry the official packages are installed from. */
 export const NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -31,6 +32,8 @@ interface FirstStartPair {
   ourArgs: (tmp: string) => string[];
   officialArgs: (tmp: string) => string[];
   env?: Record<string, string>;
+  /** Environment made for a run in `tmp` (credential files). */
+  envIn?: (tmp: string) => Record<string, string>;
   /** Goal, ours ÷ official. */
   goal: number;
   /** Read the official server's tools/list raw (see {@link rawToolsList}). */
@@ -74,6 +77,14 @@ const PAIRS: FirstStartPair[] = [
     officialPkg: '@modelcontextprotocol/server-postgres',
     ourArgs: () => [PG_URL],
     officialArgs: () => [PG_URL],
+    goal: 0.5,
+  },
+  {
+    name: 'drive',
+    officialPkg: '@modelcontextprotocol/server-gdrive',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    envIn: driveCredentials,
     goal: 0.5,
   },
   {
@@ -196,12 +207,13 @@ async function measurePair(
     runs.ours.error = `packing ours: ${errorText(error)}`;
   }
   const spec = officialSpec(pair.officialPkg);
+  const made = pair.envIn?.(target) ?? {};
   const launches: Record<Side, () => Promise<number>> = {
     ours: () =>
       firstStart(
         [`./${tarball}`, ...pair.ourArgs(target)],
         packDir,
-        { ...pair.env, ...registry?.env },
+        { ...pair.env, ...made, ...registry?.env },
         dir,
         timeoutMs,
       ),
@@ -209,7 +221,7 @@ async function measurePair(
       firstStart(
         [spec, ...pair.officialArgs(target)],
         emptyCwd,
-        { ...pair.env, npm_config_registry: NPM_REGISTRY },
+        { ...pair.env, ...made, npm_config_registry: NPM_REGISTRY },
         dir,
         timeoutMs,
         pair.officialRawList,
@@ -235,7 +247,7 @@ async function measurePair(
   return runs;
 }
 
-/** The `firststart` suite: row F1 per server (filesystem, github, gitlab, postgres, browser). */
+/** The `firststart` suite: row F1 per server (filesystem, github, gitlab, postgres, drive, browser). */
 export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> {
   const skip = ctx.offline ? '--offline' : await npmRegistryUnreachable();
   if (skip) return { rows: [], notes: [`first start (F1): skipped — ${skip}; it needs ${NPM_REGISTRY}`] };

@@ -14,8 +14,11 @@ import type { ToolContext, ToolDefinition } from './tool.js';
  * or `[channel: string]`.
  */
 export interface Scope<T extends unknown[]> {
-  /** Throws a ToolError written for the model when the target is outside the allowlist. */
-  check(...target: T): void;
+  /**
+   * Throws (or rejects with) a ToolError written for the model when the target is outside the
+   * allowlist. Async for allowlists that must ask the upstream (Drive folders: a file's ancestry).
+   */
+  check(...target: T): void | Promise<void>;
 }
 
 const scoped = new WeakSet<object>();
@@ -42,7 +45,7 @@ export function scopedTool<
     ? {
         ...definition,
         handler: async (args: z.infer<I>, ctx: ToolContext) => {
-          scope.check(...target(args));
+          await scope.check(...target(args));
           return handler(args, ctx);
         },
       }

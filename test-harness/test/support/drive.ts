@@ -1,47 +1,24 @@
-import net from 'node:net';
 import { type drive_v3, drive as driveClient } from '@googleapis/drive';
 import { OAuth2Client } from 'google-auth-library';
 import { type FakeRequest, recordTraffic, type TrafficRecording } from '../../src/fake-api/index.js';
 import { type FakeDrive, SCENE, seedScene, startFakeDrive } from '../../src/fakes/drive/index.js';
-
-const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+import { installLoopbackGuard, LOOPBACK_HOSTS } from '../../src/loopback.js';
 
 /** Hosts every socket of this process connected to (after {@link guardLoopback}). */
 export const connects: string[] = [];
 
 /** The hosts off loopback that something tried to reach (each was refused). */
-export const offLoopback = (): string[] => connects.filter((h) => !LOOPBACK.includes(h));
+export const offLoopback = (): string[] => connects.filter((h) => !LOOPBACK_HOSTS.includes(h));
 
 /**
- * Patches `net.Socket.prototype.connect` so that a connection to any host but loopback fails
- * ("blocked: a request left loopback for <host>") whatever HTTP client made it (gaxios uses
- * node-fetch, not the global fetch). Returns the function that restores it.
+ * Makes a connection to any host but loopback fail ("blocked: a request left loopback for
+ * <host>") whatever HTTP client made it (gaxios uses node-fetch, not the global fetch), recording
+ * every host in {@link connects}. Returns the function that restores it.
  */
 export function guardLoopback(): () => void {
-  const original = net.Socket.prototype.connect;
-  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-    // net.connect passes its normalized arguments as one array ([options, callback]).
-    const first = (Array.isArray(args[0]) ? args[0][0] : args[0]) as
-      | { host?: string; path?: string }
-      | number
-      | string;
-    const second = Array.isArray(args[0]) ? undefined : args[1];
-    const host =
-      typeof first === 'object' && first
-        ? (first.host ?? first.path ?? 'localhost')
-        : typeof first === 'number'
-          ? String(second ?? 'localhost')
-          : String(first);
+  return installLoopbackGuard((host) => {
     connects.push(host);
-    if (!LOOPBACK.includes(host) && !host.startsWith('/')) {
-      process.nextTick(() => this.destroy(new Error(`blocked: a request left loopback for ${host}`)));
-      return this;
-    }
-    return (original as (...a: unknown[]) => net.Socket).apply(this, args);
-  } as typeof net.Socket.prototype.connect;
-  return () => {
-    net.Socket.prototype.connect = original;
-  };
+  });
 }
 
 /** The status, Google error reasons and message of a failed client call (a GaxiosError). */

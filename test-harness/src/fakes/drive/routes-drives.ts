@@ -1,4 +1,5 @@
-// drives.list and drives.get (Shared Drives), permissions.list/create/delete.
+// drives.list and drives.get (Shared Drives), permissions.list/create/update/delete.
+import type { FakeRequest } from '../../fake-api/server.js';
 import { fail } from './errors.js';
 import type { FakeDrive } from './fake-drive.js';
 import { requireWrite } from './fake-drive.js';
@@ -9,6 +10,18 @@ import type { PermissionRecord } from './state.js';
 
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'];
 const TYPES = ['user', 'group', 'domain', 'anyone'];
+
+/** A Schema$Permission reply, cut by the request's `fields` (Drive's default: kind,id,type,role). */
+function permissionReply(req: FakeRequest, permission: PermissionRecord) {
+  return {
+    body: selectFields(
+      permissionJson(permission),
+      'Permission',
+      req.query.get('fields'),
+      'kind,id,type,role',
+    ),
+  };
+}
 
 /** Registers the Shared Drive and permission routes. */
 export function registerDriveRoutes(drive: FakeDrive): void {
@@ -86,14 +99,30 @@ export function registerDriveRoutes(drive: FakeDrive): void {
       ...(typeof body.domain === 'string' ? { domain: body.domain } : {}),
     };
     file.permissions.push(permission);
-    return {
-      body: selectFields(
-        permissionJson(permission),
-        'Permission',
-        req.query.get('fields'),
-        'kind,id,type,role',
-      ),
-    };
+    return permissionReply(req, permission);
+  });
+
+  drive.route('PATCH', '/drive/v3/files/:fileId/permissions/:permissionId', (req, who) => {
+    requireWrite(who);
+    const file = lookupFile(state, req, req.params.fileId as string);
+    const permission = file.permissions.find((p) => p.id === req.params.permissionId);
+    if (!permission)
+      fail(404, 'notFound', `Permission not found: ${req.params.permissionId}.`, {
+        location: 'permissionId',
+      });
+    const body = jsonBody(req.body, 'Permission');
+    const role = body.role as PermissionRecord['role'] | undefined;
+    if (role !== undefined && !ROLES.includes(role))
+      fail(400, 'invalid', 'The provided role is invalid.', { location: 'permission.role' });
+    if (permission.role === 'owner' || (role === 'owner' && !flag(req, 'transferOwnership')))
+      fail(
+        403,
+        'forbidden',
+        "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
+        { location: 'transferOwnership' },
+      );
+    if (role) permission.role = role;
+    return permissionReply(req, permission);
   });
 
   drive.route('DELETE', '/drive/v3/files/:fileId/permissions/:permissionId', (req, who) => {

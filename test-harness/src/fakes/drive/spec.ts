@@ -2,7 +2,7 @@
 // `@googleapis/drive` itself (test-harness/specs/drive, made by make-spec.mjs from the package's
 // generated v3.js and v3.d.ts; SOURCE.md), plus the OAuth token endpoint's reply as
 // google-auth-library types it, for the spec check of the fake Drive.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JsonSchema, SpecSource } from '../../spec/source.js';
 
@@ -32,8 +32,16 @@ export interface DriveSpecFixture {
   token: JsonSchema & { $defs: Record<string, JsonSchema> };
 }
 
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../specs/drive/${name}`, import.meta.url)), 'utf8'));
+// test-harness/specs/drive from src/fakes/drive (sources), from test-harness/dist (the bundled demo
+// and CLI) or from a sibling package's dist (the bench's bundle).
+const SPEC_DIRS = ['../../../specs/drive/', '../specs/drive/', '../../test-harness/specs/drive/'].map(
+  (p) => new URL(p, import.meta.url),
+);
+
+const fixture = (name: string) => {
+  const dir = SPEC_DIRS.find((d) => existsSync(fileURLToPath(new URL(name, d)))) ?? (SPEC_DIRS[0] as URL);
+  return JSON.parse(readFileSync(fileURLToPath(new URL(name, dir)), 'utf8'));
+};
 
 let loaded: DriveSpecFixture | undefined;
 

@@ -1,0 +1,126 @@
+/**
+ * Startup configuration from the environment and flags. Bad flags are a ConfigError (exit 2,
+ * usage on stderr); missing or unreadable credentials are one stderr line naming the path and the
+ * variable to set, and exit 1 (case DR-08).
+ *
+ * Environment: GDRIVE_CREDENTIALS_PATH (the token `auth` saved), GDRIVE_OAUTH_PATH (the OAuth
+ * client keys), GOOGLE_APPLICATION_CREDENTIALS (+ GDRIVE_SUBJECT) for a service account,
+ * GDRIVE_API_URL (default https://www.googleapis.com/), GOOGLE_OAUTH_TOKEN_URL (default
+ * https://oauth2.googleapis.com/token).
+ */
+import {
+  type ConfigInput,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  HTTP_OPTIONS,
+  httpOptionsHelp,
+  httpPolicyFromFlags,
+  parseBaseUrl,
+} from '@refmcp/shared';
+import { DRIVE_SCOPES, driveAuth } from './auth/client.js';
+import { CredentialsError } from './auth/files.js';
+import { DriveClient } from './drive/client.js';
+import { googleFetch, googleTransporter } from './drive/transport.js';
+import { FolderScope } from './scope.js';
+import { TOOLSETS, WRITE_TOOLSETS } from './toolsets.js';
+
+export interface Config {
+  drive: DriveClient;
+  /** `--folders`: undefined means everything the credentials can reach. */
+  scope?: FolderScope;
+  readOnly: boolean;
+  /** Bytes of text one read returns. */
+  readBytes: number;
+  /** Bytes of an image or blob one read returns. */
+  blobBytes: number;
+  /** Where the credentials came from. */
+  credentials: { kind: 'oauth' | 'service_account'; source: string };
+  secrets: () => string[];
+}
+
+export const OPTIONS = {
+  folders: { type: 'string' },
+  ...HTTP_OPTIONS,
+} as const;
+
+export const OPTIONS_HELP = `Commands:
+  mcp-server-drive auth    sign in with Google in a browser and save the token (run once)
+
+Environment:
+  GDRIVE_OAUTH_PATH               OAuth client keys JSON from the Google Cloud console
+                                  (default <config dir>/refmcp-drive/gcp-oauth.keys.json)
+  GDRIVE_CREDENTIALS_PATH         the token \`auth\` saves and the server refreshes
+                                  (default <config dir>/refmcp-drive/credentials.json)
+  GOOGLE_APPLICATION_CREDENTIALS  a service-account key instead of a user sign-in
+  GDRIVE_SUBJECT                  with a service account: the user to act as (domain-wide delegation)
+  GDRIVE_API_URL                  Drive API root (default https://www.googleapis.com/); https except loopback
+  GOOGLE_OAUTH_TOKEN_URL          token endpoint (default https://oauth2.googleapis.com/token)
+
+Options:
+  --folders ID,ID          limit every tool to these folders (or Shared Drives) and what is inside them
+${httpOptionsHelp({ service: 'Drive', writeNote: 'to stay clear of write quotas', searchNote: 'files.list searches' })}`;
+
+/** The API root and token endpoint from `env`. Errors: ConfigError. */
+export function endpoints(env: NodeJS.ProcessEnv): { rootUrl: string; tokenUrl: string } {
+  const root = parseBaseUrl(env.GDRIVE_API_URL || 'https://www.googleapis.com/', 'GDRIVE_API_URL');
+  const token = parseBaseUrl(
+    env.GOOGLE_OAUTH_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+    'GOOGLE_OAUTH_TOKEN_URL',
+  );
+  return {
+    rootUrl: root.href.endsWith('/') ? root.href : `${root.href}/`,
+    tokenUrl: token.href.replace(/\/+$/, ''),
+  };
+}
+
+/** The scope to ask for: drive.readonly unless a write toolset is selected (and not --read-only). */
+export function scopeFor(common: ConfigInput['common']): string {
+  if (common.readOnly) return DRIVE_SCOPES.readonly;
+  const wanted = common.toolsets ?? TOOLSETS.filter((t) => t.default).map((t) => t.name);
+  const writes = wanted.includes('all') || wanted.some((t) => (WRITE_TOOLSETS as string[]).includes(t));
+  return writes || common.tools ? DRIVE_SCOPES.full : DRIVE_SCOPES.readonly;
+}
+
+/** Writes `line` to stderr as this server's one line and exits 1. */
+export function exitWith(line: string): never {
+  process.stderr.write(`mcp-server-drive: ${line}\n`);
+  process.exit(1);
+}
+
+export function configure({ values, env, common }: ConfigInput): Config {
+  const { rootUrl, tokenUrl } = endpoints(env);
+  const policy = httpPolicyFromFlags(values);
+  const scope = typeof values.folders === 'string' ? FolderScope.parse(values.folders) : undefined;
+  const fetchImpl = googleFetch(tokenUrl, policy.timeoutMs, 16 * 1024 * 1024);
+  const warn = (line: string) => process.stderr.write(`[refmcp-drive] warn: ${line}\n`);
+  let auth: ReturnType<typeof driveAuth>;
+  try {
+    auth = driveAuth({
+      env,
+      tokenUrl,
+      transporter: googleTransporter(fetchImpl),
+      scope: scopeFor(common),
+      warn,
+    });
+  } catch (error) {
+    if (error instanceof CredentialsError) exitWith(error.message);
+    throw error;
+  }
+  const drive = new DriveClient({
+    rootUrl,
+    tokenUrl,
+    auth: auth.client,
+    refreshable: auth.refreshable,
+    policy,
+    secrets: auth.secrets,
+  });
+  scope?.attach(drive);
+  return {
+    drive,
+    ...(scope ? { scope } : {}),
+    readOnly: common.readOnly,
+    readBytes: 256 * 1024,
+    blobBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, 1024 * 1024),
+    credentials: { kind: auth.kind, source: auth.source },
+    secrets: auth.secrets,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Reading a file's content within a byte budget, for read_file and resources/read:
+ * - Google Docs export as Markdown, Sheets as CSV, Slides as plain text, Drawings as PNG (the
+ *   reference's choices; a Drawing is bytes, never text); other Google types have no content;
+ * - an export over Drive's 10 MB limit (403 `exportSizeLimitExceeded`, not retried) is read
+ *   through the file's export link (https on a Google host, or loopback for tests) with a Range
+ *   header and the body closed at the budget — or refused with what to do instead;
+ * - other files are downloaded (`alt=media`) with a Range header: at most the budget (+1 byte to
+ *   know whether more exists) is ever transferred; text is told from binary by the MIME type and
+ *   by whether the bytes are UTF-8.
+ */
+import type { drive_v3 } from '@googleapis/drive';
+import { isLoopbackHost } from '@refmcp/shared/http';
+import { ToolError } from '@refmcp/shared/server';
+import type { DriveClient } from './drive/client.js';
+import { isDriveError, SERVICE } from './drive/errors.js';
+import { GOOGLE } from './format/files.js';
+
+/** What each Google type is exported as. */
+export const EXPORT_TYPE: Readonly<Record<string, string>> = {
+  [GOOGLE.doc]: 'text/markdown',
+  [GOOGLE.sheet]: 'text/csv',
+  [GOOGLE.slides]: 'text/plain',
+  [GOOGLE.drawing]: 'image/png',
+};
+
+/** Drive's limit on files.export (developers.google.com/drive/api/reference/rest/v3/files/export). */
+export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** Bytes of a file's content, a window of it. */
+export interface Content {
+  /** The MIME type of the bytes (the export type for Google files). */
+  mimeType: string;
+  bytes: Buffer;
+  /** True when the bytes are text (UTF-8). */
+  text: boolean;
+  /** Byte offset of `bytes` in the whole content. */
+  start: number;
+  /** True when more content follows `bytes`. */
+  more: boolean;
+  /** Size of the whole content in bytes, when known. */
+  size?: number;
+  /** How it was read. */
+  via: 'export' | 'export link' | 'download';
+}
+
+const TEXT_TYPES =
+  /^(text\/|application\/(json|xml|javascript|x-yaml|yaml|csv|x-sh|sql|x-ndjson|ld\+json)|image\/svg\+xml)/;
+
+/** True when `bytes` (a window that may end inside a character) decode as UTF-8 without NULs. */
+export function looksLikeText(bytes: Buffer, cut: boolean): boolean {
+  let end = bytes.length;
+  if (cut) for (let i = 0; i < 3 && end > 0 && ((bytes[end - 1] ?? 0) & 0x80) !== 0; i++) end--;
+  const window = bytes.subarray(0, end);
+  if (window.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(window);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The export type for `file`, or a ToolError for a Google type with no content (folders, forms). */
+export function exportTypeOf(file: drive_v3.Schema$File): string | undefined {
+  const mime = file.mimeType ?? '';
+  if (!mime.startsWith('application/vnd.google-apps.')) return undefined;
+  const type = EXPORT_TYPE[mime];
+  if (type) return type;
+  if (mime === GOOGLE.folder)
+    throw new ToolError(`${file.id} is a folder: list it with list_folder instead of reading it`);
+  if (mime === GOOGLE.shortcut) throw new ToolError(`${file.id} is a shortcut: read its target instead`);
+  throw new ToolError(`${file.id} is a ${mime} file, which Drive cannot export as text or bytes`);
+}
+
+/** Options of {@link readContent}. */
+export interface ReadWindow {
+  /** First byte to return (default 0). */
+  offset?: number;
+  /** Most bytes to return. */
+  maxBytes: number;
+}
+
+/** A window of `file`'s content (module comment). Errors: HttpError, ToolError. */
+export async function readContent(
+  client: DriveClient,
+  file: drive_v3.Schema$File,
+  window: ReadWindow,
+  signal: AbortSignal,
+): Promise<Content> {
+  const offset = window.offset ?? 0;
+  const id = file.id ?? '';
+  const exportType = exportTypeOf(file);
+  if (exportType) {
+    try {
+      const res = await client.call<ArrayBuffer>(
+        'GET',
+        `files.export ${id}`,
+        (o) => client.api.files.export({ fileId: id, mimeType: exportType }, o),
+        signal,
+        { responseType: 'arraybuffer' },
+      );
+      const all = Buffer.from(res.data);
+      return windowOf(all, offset, window.maxBytes, exportType, 'export', all.length);
+    } catch (error) {
+      if (!isDriveError(error, 403, 'exportSizeLimitExceeded')) throw error;
+      return readExportLink(client, id, exportType, offset, window.maxBytes, signal);
+    }
+  }
+  const size = file.size != null ? Number(file.size) : undefined;
+  const mimeType = file.mimeType ?? 'application/octet-stream';
+  if (size === 0 || (size !== undefined && offset >= size))
+    return windowOf(Buffer.alloc(0), offset, window.maxBytes, mimeType, 'download', size);
+  const res = await client.call<ArrayBuffer>(
+    'GET',
+    `files.get ${id} (media)`,
+    (o) => client.api.files.get({ fileId: id, alt: 'media', supportsAllDrives: true }, o),
+    signal,
+    { responseType: 'arraybuffer', headers: { range: `bytes=${offset}-${offset + window.maxBytes}` } },
+  );
+  const bytes = Buffer.from(res.data);
+  // A server that ignored Range sent everything from byte 0.
+  const ranged = res.status === 206;
+  const whole = ranged ? bytes : bytes.subarray(offset);
+  return {
+    ...windowOf(whole, 0, window.maxBytes, mimeType, 'download', size),
+    start: offset,
+    more: whole.length > window.maxBytes || (size !== undefined && offset + window.maxBytes < size),
+  };
+}
+
+function windowOf(
+  all: Buffer,
+  offset: number,
+  maxBytes: number,
+  mimeType: string,
+  via: Content['via'],
+  size: number | undefined,
+): Content {
+  const bytes = all.subarray(offset, offset + maxBytes);
+  const more = all.length > offset + maxBytes;
+  const text = TEXT_TYPES.test(mimeType) || (!mimeType.startsWith('image/') && looksLikeText(bytes, more));
+  return { mimeType, bytes, text, start: offset, more, via, ...(size !== undefined ? { size } : {}) };
+}
+
+/** True for an export link this server may send its token to: https on a Google host, or loopback. */
+export function trustedLink(link: string): boolean {
+  try {
+    const url = new URL(link);
+    if (isLoopbackHost(url.hostname)) return true;
+    return url.protocol === 'https:' && /(^|\.)google(usercontent)?\.com$/.test(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+async function readExportLink(
+  client: DriveClient,
+  id: string,
+  exportType: string,
+  offset: number,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Content> {
+  const meta = await client.call<drive_v3.Schema$File>(
+    'GET',
+    `files.get ${id}`,
+    (o) => client.api.files.get({ fileId: id, fields: 'exportLinks', supportsAllDrives: true }, o),
+    signal,
+  );
+  const links = meta.data.exportLinks ?? {};
+  const type = links[exportType] ? exportType : links['text/plain'] ? 'text/plain' : undefined;
+  const link = type ? links[type] : undefined;
+  if (!type || !link || !trustedLink(link))
+    throw new ToolError(
+      `${id} is over Drive's 10 MB export limit (exportSizeLimitExceeded) and has no export link to read it through. Open it in Google Docs and split it, or download it as a file.`,
+    );
+  const token = await client.accessToken();
+  const timeout = AbortSignal.timeout(client.options.policy.timeoutMs);
+  const response = await fetch(link, {
+    headers: { authorization: `Bearer ${token}`, range: `bytes=${offset}-${offset + maxBytes}` },
+    signal: AbortSignal.any([signal, timeout]),
+  }).catch((error: unknown) => {
+    if (timeout.aborted)
+      throw new ToolError(
+        `${SERVICE} export link of ${id} timed out after ${client.options.policy.timeoutMs} ms`,
+      );
+    throw error;
+  });
+  if (!response.ok && response.status !== 206) {
+    await response.body?.cancel().catch(() => {});
+    throw new ToolError(
+      `${id} is over Drive's 10 MB export limit, and its export link answered ${response.status}. Open it in Google Docs to read it.`,
+    );
+  }
+  const skip = response.status === 206 ? 0 : offset;
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const chunk of response.body ?? []) {
+    chunks.push(Buffer.from(chunk));
+    got += chunk.byteLength;
+    if (got > skip + maxBytes) break;
+  }
+  await response.body?.cancel().catch(() => {});
+  const all = Buffer.concat(chunks).subarray(skip);
+  const range = /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1];
+  const size = range ? Number(range) : undefined;
+  return {
+    ...windowOf(all, 0, maxBytes, type, 'export link', size),
+    start: offset,
+  };
+}

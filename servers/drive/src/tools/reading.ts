@@ -1,0 +1,245 @@
+/**
+ * Reading files: `get_file_metadata` and `read_file` (by id or URL; the export that fits the type;
+ * a byte window or a line range of big texts; a Sheet's range as rows; images as image content,
+ * other bytes described, never shown as text). Text and names go through the untrusted-content
+ * builder; every read has a byte budget and says how to continue.
+ */
+
+import { z } from '@refmcp/shared/schema';
+import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import type { Config } from '../config.js';
+import { EXPORT_TYPE, readContent } from '../content.js';
+import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
+import { fileIdArg, fileIdOf } from '../names.js';
+import { parseA1, parseCsv, selectRange } from '../sheets.js';
+import type { DriveTool } from '../toolsets.js';
+import { fileTool, getFile, scopeNote, sharedDriveNames } from './common.js';
+
+/** Bytes scanned for a line range (lines past this are out of reach of one call). */
+const LINE_SCAN_BYTES = 8 * 1024 * 1024;
+
+const readShape = z.object({
+  id: z.string(),
+  name: z.string(),
+  mimeType: z.string().describe("The file's type"),
+  contentType: z.string().describe('Type of the content returned (the export type for Google files)'),
+  size: count().optional().describe('Bytes of the whole content, when known'),
+  offset: count().describe('Byte offset the content starts at'),
+  content: z.string().optional(),
+  nextOffset: count().optional().describe('Pass as offset to read on'),
+  startLine: count().optional(),
+  endLine: count().optional(),
+  rows: z.array(z.array(z.string())).optional().describe('A Sheet range, row by row'),
+  binary: z.boolean().optional().describe('True when the content is bytes, not text'),
+  ...neutralizedField,
+});
+
+export function readingTools(config: Config): DriveTool[] {
+  const scope = scopeNote(config);
+  const kib = config.readBytes / 1024;
+  return [
+    fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {
+      name: 'get_file_metadata',
+      title: 'Get file metadata',
+      toolset: 'files',
+      description: `A Drive file's metadata by id or URL: name, type, size, owners, times, parent, Shared Drive, description and link.${scope}`,
+      inputSchema: z.strictObject({ file_id: fileIdArg() }),
+      outputSchema: fileShape.extend({
+        description: z.string().optional(),
+        createdTime: z.string().optional(),
+        webViewLink: z.string().optional(),
+        shared: z.boolean().optional(),
+        starred: z.boolean().optional(),
+        trashed: z.boolean().optional(),
+        lastModifiedBy: z.string().optional(),
+        ...neutralizedField,
+      }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ file_id }, { signal }) => {
+        const id = fileIdOf(file_id);
+        const file = await getFile(config, id, METADATA_FIELDS, signal);
+        const text = new UntrustedText();
+        const entry = toEntry(file, text);
+        const description = text.clean(file.description, 4096);
+        const modifier = file.lastModifyingUser
+          ? text.line(
+              [file.lastModifyingUser.displayName, file.lastModifyingUser.emailAddress]
+                .filter(Boolean)
+                .join(' '),
+            )
+          : undefined;
+        const drives = await sharedDriveNames(config, entry.driveId ? [entry.driveId] : [], text, signal);
+        const structured = compact({
+          ...entry,
+          description: description || undefined,
+          createdTime: file.createdTime ?? undefined,
+          webViewLink: file.webViewLink ?? undefined,
+          shared: file.shared ?? undefined,
+          starred: file.starred ?? undefined,
+          trashed: file.trashed ?? undefined,
+          lastModifiedBy: modifier,
+        });
+        const exportType = file.mimeType ? EXPORT_TYPE[file.mimeType] : undefined;
+        return respond(
+          structured,
+          [
+            `${entry.name} — ${kindOf(entry.mimeType)} (${entry.mimeType})`,
+            `id ${entry.id}${entry.parentId ? `, in folder ${entry.parentId}` : ''}${entry.driveId ? `, Shared Drive ${drives.get(entry.driveId) ?? ''} (${entry.driveId})` : ', My Drive'}`,
+            [
+              entry.size !== undefined ? `${entry.size} bytes` : '',
+              file.createdTime ? `created ${file.createdTime}` : '',
+              entry.modifiedTime ? `modified ${entry.modifiedTime}${modifier ? ` by ${modifier}` : ''}` : '',
+            ]
+              .filter(Boolean)
+              .join(', '),
+            entry.owners?.length ? `owners: ${entry.owners.join(', ')}` : '',
+            file.trashed ? 'In the trash.' : '',
+            file.webViewLink ? `link: ${file.webViewLink}` : '',
+            exportType ? `read_file returns it as ${exportType}.` : '',
+            block('file description', description),
+          ].filter(Boolean),
+          text,
+        );
+      },
+    }),
+    fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {
+      name: 'read_file',
+      title: 'Read file',
+      toolset: 'files',
+      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
+      inputSchema: z.strictObject({
+        file_id: fileIdArg(),
+        offset: z.number().int().min(0).max(1e12).optional().describe('Byte offset to start at (default 0)'),
+        start_line: z.number().int().min(1).max(1e9).optional().describe('First line to return (from 1)'),
+        line_count: z.number().int().min(1).max(1e6).optional().describe('Lines to return from start_line'),
+        range: z
+          .string()
+          .max(100)
+          .optional()
+          .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
+      }),
+      outputSchema: readShape,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ file_id, offset = 0, start_line, line_count, range }, { signal }) => {
+        const id = fileIdOf(file_id);
+        const file = await getFile(config, id, FILE_FIELDS, signal);
+        const text = new UntrustedText();
+        const name = text.line(file.name ?? id);
+        const mimeType = file.mimeType ?? 'application/octet-stream';
+        if (range !== undefined && mimeType !== GOOGLE.sheet)
+          throw new ToolError(`range: ${id} is a ${kindOf(mimeType)}, not a Google Sheet`);
+        const a1 = range !== undefined ? parseA1(range) : undefined;
+        const lines = start_line !== undefined || line_count !== undefined;
+        if (lines && offset)
+          throw new ToolError('offset: give either offset or start_line/line_count, not both');
+        const content = await readContent(
+          config.drive,
+          file,
+          {
+            offset,
+            maxBytes:
+              lines || a1
+                ? LINE_SCAN_BYTES
+                : mimeType.startsWith('image/') || mimeType === GOOGLE.drawing
+                  ? config.blobBytes
+                  : config.readBytes,
+          },
+          signal,
+        );
+        const head = {
+          id,
+          name,
+          mimeType,
+          contentType: content.mimeType,
+          ...(content.size !== undefined ? { size: content.size } : {}),
+        };
+        if (!content.text) return binaryResult(config, head, content.bytes, content.more, offset);
+        const whole = content.bytes.toString('utf8');
+        if (a1) {
+          const rows: string[][] = [];
+          let bytes = 0;
+          const all = selectRange(parseCsv(whole), a1);
+          for (const row of all) {
+            const cells = row.map((c) => text.line(c, 4096));
+            bytes += Buffer.byteLength(cells.join(',')) + 1;
+            if (bytes > config.readBytes && rows.length) break;
+            rows.push(cells);
+          }
+          const csv = rows
+            .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))
+            .join('\n');
+          return respond(
+            { ...head, offset: 0, rows },
+            [
+              `${name} (${kindOf(mimeType)}), range ${range}: ${rows.length} row(s)`,
+              block(`sheet ${name}`, csv),
+              rows.length < all.length
+                ? truncationMarker(`${all.length - rows.length} more rows`, 'ask for a smaller range')
+                : '',
+            ].filter(Boolean),
+            text,
+          );
+        }
+        if (lines) {
+          const all = whole.split('\n');
+          const first = (start_line ?? 1) - 1;
+          const picked = all.slice(first, line_count ? first + line_count : undefined);
+          const body = text.code(picked.join('\n'), config.readBytes, 'ask for fewer lines');
+          const endLine = first + picked.length;
+          return respond(
+            compact({ ...head, offset: 0, content: body, startLine: first + 1, endLine }),
+            [
+              `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}), lines ${first + 1}–${endLine} of ${content.more ? `at least ${all.length}` : all.length}:`,
+              block(`file ${name}`, body),
+              endLine < all.length || content.more
+                ? truncationMarker('more lines', `call again with start_line: ${endLine + 1}`)
+                : '',
+            ].filter(Boolean),
+            text,
+          );
+        }
+        // The window may end inside a character: stop at the last whole one.
+        let end = content.bytes.length;
+        if (content.more) while (end > 0 && ((content.bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+        const body = text.code(content.bytes.subarray(0, end).toString('utf8'));
+        const nextOffset = content.more ? offset + end : undefined;
+        const remaining =
+          content.size !== undefined && nextOffset !== undefined
+            ? `${content.size - nextOffset} more bytes`
+            : 'more bytes';
+        return respond(
+          compact({ ...head, offset, content: body, nextOffset }),
+          [
+            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset}` : ''}${content.via === 'export link' ? ", read through its export link: over Drive's 10 MB export limit" : ''}):`,
+            block(`file ${name}`, body),
+            nextOffset !== undefined
+              ? truncationMarker(remaining, `call again with offset: ${nextOffset}`)
+              : '',
+          ].filter(Boolean),
+          text,
+        );
+      },
+    }),
+  ];
+}
+
+/** An image as image content (within the blob budget); other bytes described, never as text. */
+function binaryResult(
+  config: Config,
+  head: { id: string; name: string; mimeType: string; contentType: string; size?: number },
+  bytes: Buffer,
+  more: boolean,
+  offset: number,
+) {
+  const image = head.contentType.startsWith('image/') && !offset;
+  const fits = !more && bytes.length <= config.blobBytes;
+  const result = respond({ ...head, offset, binary: true }, [
+    image && fits
+      ? `${head.name} (${kindOf(head.mimeType)}) as ${head.contentType}, ${bytes.length} bytes: the image follows.`
+      : `${head.name} is ${head.contentType} bytes${head.size !== undefined ? ` (${head.size} bytes)` : ''}, not text: its content is not shown.${image ? ` The image is over the ${config.blobBytes}-byte limit of one read.` : ''} Read it as the resource gdrive:///${head.id}, or open it in Drive.`,
+  ]);
+  if (image && fits)
+    result.content.push({ type: 'image', data: bytes.toString('base64'), mimeType: head.contentType });
+  return result;
+}
