@@ -1,0 +1,239 @@
+/**
+ * Channels: slack_list_channels, slack_get_channel_history and slack_get_thread_replies (the
+ * reference's names and arguments; cursors on all three, time windows on history). Every page is
+ * bounded in bytes; a page cut short says so and its cursor continues inside it.
+ */
+import {
+  compact,
+  defineTool,
+  makeCursor,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+  truncationMarker,
+} from '@refmcp/shared';
+import { z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import type { Config } from '../config.js';
+import { channelShape, renderChannel, toChannel } from '../format/channels.js';
+import { fitPage, messageShape, type RawMessage, toMessage, usersOf } from '../format/messages.js';
+import * as arg from '../names.js';
+import type { SlackTool } from '../toolsets.js';
+import {
+  channelLabel,
+  channelTool,
+  LIST_MESSAGE_BYTES,
+  PAGE_BYTES,
+  resolveChannel,
+  scopeNote,
+  THREAD_MESSAGE_BYTES,
+} from './common.js';
+
+const pageOut = {
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional().describe('Pass as cursor for the next page'),
+};
+
+/** Where a message page continues: Slack's cursor of the page and how many of it were shown. */
+type Position = { c?: string; s?: number };
+
+export function channelTools(config: Config): SlackTool[] {
+  const scope = scopeNote(config);
+  const { directory } = config;
+
+  /** One page of conversations.history / .replies, fitted to the budget, with the cursor to go on. */
+  const messagePage = async (
+    method: 'conversations.history' | 'conversations.replies',
+    args: Record<string, unknown>,
+    key: string,
+    pos: Position | undefined,
+    opts: { channel: string; maxBytes: number; dropTs?: string; signal: AbortSignal },
+  ) => {
+    const answer = await config.slack.call(
+      method,
+      { ...args, cursor: pos?.c || undefined },
+      { signal: opts.signal },
+    );
+    const all = ((answer.messages as RawMessage[] | undefined) ?? []).filter(
+      (m) => !(opts.dropTs && m.ts === opts.dropTs),
+    );
+    const raw = all.slice(pos?.s ?? 0);
+    const [workspace] = await Promise.all([directory.workspaceUrl(), directory.learnUsers(usersOf(raw))]);
+    const untrusted = new UntrustedText();
+    const page = fitPage(
+      raw,
+      (m) =>
+        toMessage(m, {
+          channel: opts.channel,
+          directory,
+          untrusted,
+          maxBytes: opts.maxBytes,
+          ...(workspace ? { workspace } : {}),
+        }),
+      PAGE_BYTES,
+      method === 'conversations.replies',
+    );
+    const slackNext = answer.response_metadata?.next_cursor || undefined;
+    const cut = page.used < raw.length;
+    const nextCursor = cut
+      ? makeCursor(key, { c: pos?.c ?? '', s: (pos?.s ?? 0) + page.used })
+      : slackNext
+        ? makeCursor(key, { c: slackNext, s: 0 })
+        : undefined;
+    const tail = cut
+      ? truncationMarker(
+          `${raw.length - page.used} more messages of this page did not fit`,
+          'call again with cursor',
+        )
+      : nextCursor
+        ? 'More messages: call again with cursor.'
+        : 'No more messages.';
+    return { page, untrusted, nextCursor, tail };
+  };
+
+  return [
+    defineTool({
+      name: 'slack_list_channels',
+      title: 'List channels',
+      toolset: 'channels',
+      description: `List channels the token can see (public and private), with pagination.${scope}`,
+      inputSchema: z.strictObject({
+        limit: arg.limit(100, 200, 'channels'),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: z.object({ channels: z.array(channelShape), ...pageOut, ...neutralizedField }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ limit = 100, cursor }, { signal }) => {
+        const key = queryKey('channels', { limit });
+        const untrusted = new UntrustedText();
+        let raws: Record<string, unknown>[];
+        let nextCursor: string | undefined;
+        if (config.channels) {
+          // Only the listed channels, each by conversations.info (as the reference did), paged.
+          const start = readCursor<{ o?: number }>(cursor, key, 'the same limit')?.o ?? 0;
+          const ids = config.channels.ids.slice(start, start + limit);
+          const infos = await Promise.all(
+            ids.map((id) => directory.info(id, signal).catch(() => ({ id, missing: true }))),
+          );
+          raws = infos.filter((c) => !('missing' in c));
+          if (start + limit < config.channels.ids.length) nextCursor = makeCursor(key, { o: start + limit });
+        } else {
+          const pos = readCursor<{ t?: string }>(cursor, key, 'the same limit');
+          const answer = await config.slack.call(
+            'conversations.list',
+            { types: 'public_channel,private_channel', exclude_archived: true, limit, cursor: pos?.t },
+            { signal },
+          );
+          raws = (answer.channels as Record<string, unknown>[] | undefined) ?? [];
+          for (const c of raws) directory.rememberChannel(c);
+          const next = answer.response_metadata?.next_cursor;
+          if (next) nextCursor = makeCursor(key, { t: next });
+        }
+        const channels = raws.map((c) => toChannel(c, untrusted));
+        return respond(
+          compact({ channels, hasMore: nextCursor !== undefined, nextCursor }),
+          [
+            ...channels.map(renderChannel),
+            nextCursor
+              ? `${channels.length} channels; more: call again with cursor.`
+              : `${channels.length} channels; no more.`,
+          ],
+          untrusted,
+        );
+      },
+    }),
+
+    channelTool(config, {
+      name: 'slack_get_channel_history',
+      title: 'Get channel history',
+      toolset: 'channels',
+      description: `Recent messages of a channel, newest first, optionally between oldest and latest.${scope}`,
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        limit: arg.limit(10, 200, 'messages'),
+        oldest: arg.timeBound('Only messages after this ts or Unix time').optional(),
+        latest: arg.timeBound('Only messages before this ts or Unix time').optional(),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: z.object({
+        channel: z.string(),
+        messages: z.array(messageShape),
+        ...pageOut,
+        ...neutralizedField,
+      }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ channel_id, limit = 10, oldest, latest, cursor }, { signal }) => {
+        const channel = await resolveChannel(config, channel_id, signal);
+        const key = queryKey('history', { id: channel.id, limit, oldest, latest });
+        const pos = readCursor<Position>(cursor, key, 'the same channel_id, limit, oldest and latest');
+        const { page, untrusted, nextCursor, tail } = await messagePage(
+          'conversations.history',
+          compact({ channel: channel.id, limit, oldest, latest }),
+          key,
+          pos,
+          { channel: channel.id, maxBytes: LIST_MESSAGE_BYTES, signal },
+        );
+        return respond(
+          compact({
+            channel: channel.id,
+            messages: page.messages,
+            hasMore: nextCursor !== undefined,
+            nextCursor,
+          }),
+          [`${channelLabel(channel)}: ${page.used} messages, newest first.`, ...page.lines, tail],
+          untrusted,
+        );
+      },
+    }),
+
+    channelTool(config, {
+      name: 'slack_get_thread_replies',
+      title: 'Get thread replies',
+      toolset: 'channels',
+      description: `A thread: the parent message, then its replies, oldest first.${scope}`,
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        thread_ts: arg.ts("The parent message's ts, e.g. 1234567890.123456"),
+        limit: arg.limit(100, 200, 'replies'),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: z.object({
+        channel: z.string(),
+        messages: z.array(messageShape),
+        ...pageOut,
+        ...neutralizedField,
+      }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ channel_id, thread_ts, limit = 100, cursor }, { signal }) => {
+        const ts = arg.normalizeTs(thread_ts, 'thread_ts');
+        const channel = await resolveChannel(config, channel_id, signal);
+        const key = queryKey('replies', { id: channel.id, ts, limit });
+        const pos = readCursor<Position>(cursor, key, 'the same channel_id, thread_ts and limit');
+        // Slack repeats the parent on later pages (or not): it is shown on the first page only.
+        const later = pos?.c !== undefined && pos.c !== '';
+        const { page, untrusted, nextCursor, tail } = await messagePage(
+          'conversations.replies',
+          { channel: channel.id, ts, limit },
+          key,
+          pos,
+          {
+            channel: channel.id,
+            maxBytes: THREAD_MESSAGE_BYTES,
+            signal,
+            ...(later ? { dropTs: ts } : {}),
+          },
+        );
+        return respond(
+          compact({
+            channel: channel.id,
+            messages: page.messages,
+            hasMore: nextCursor !== undefined,
+            nextCursor,
+          }),
+          [`Thread ${ts} in ${channelLabel(channel)}: ${page.used} messages.`, ...page.lines, tail],
+          untrusted,
+        );
+      },
+    }),
+  ];
+}
