@@ -6,7 +6,7 @@
  * ("1700000000.000100", the message's id within its channel), emoji names, and the page arguments.
  */
 import { ToolError } from '@refmcp/shared';
-import { safeString, z } from '@refmcp/shared/schema';
+import { advertisedAs, safeString, z } from '@refmcp/shared/schema';
 
 /** A conversation id: C, G or D, then upper-case letters and digits. */
 export const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
@@ -24,8 +24,8 @@ export const isChannelId = (value: string): boolean => CHANNEL_ID.test(value);
 export const bareChannelName = (value: string): string => value.replace(/^#/, '');
 
 /** A conversation by id (`C0123ABCD`) or name (`#general`, `general`). */
-export const channel = (description = 'Channel ID (C…, G…, D…) or #name') =>
-  safeString({ max: 82, min: 1 })
+export const channel = (description = 'Channel ID or #name') =>
+  safeString({ max: 100 })
     .refine((v) => CHANNEL_ID.test(v) || CHANNEL_NAME.test(v), {
       message: 'must be a channel ID (C…, G…, D…) or a channel name such as #general',
     })
@@ -33,8 +33,8 @@ export const channel = (description = 'Channel ID (C…, G…, D…) or #name') 
 
 /** A user id (U…, W…). */
 export const userId = (description = 'User ID (U…)') =>
-  safeString({ max: 32, min: 1 })
-    .regex(USER_ID, 'must be a Slack user ID such as U0123ABCD')
+  safeString({ max: 100 })
+    .refine((v) => USER_ID.test(v), { message: 'must be a Slack user ID such as U0123ABCD' })
     .describe(description);
 
 /**
@@ -50,38 +50,42 @@ export function normalizeTs(value: string, name: string): string {
 
 /** A message timestamp argument (checked by {@link normalizeTs} in the handler). */
 export const ts = (description: string) =>
-  safeString({ max: 24, min: 1 })
-    .regex(/^\d{1,12}\.?\d{6}$/, 'must be a Slack message timestamp such as 1700000000.000100')
+  safeString({ max: 100 })
+    .refine((v) => /^\d{1,12}\.?\d{6}$/.test(v), {
+      message: 'must be a Slack message timestamp such as 1700000000.000100',
+    })
     .describe(description);
 
 /** A time bound of history: a message ts or Unix seconds. */
 export const timeBound = (description: string) =>
-  safeString({ max: 24, min: 1 })
-    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be Unix seconds or a message timestamp such as 1700000000.000100')
+  safeString({ max: 100 })
+    .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), {
+      message: 'must be Unix seconds or a message timestamp such as 1700000000.000100',
+    })
     .describe(description);
 
 /** An emoji name without colons (`thumbsup`, `+1`, `skin-tone-2`). */
 export const emoji = () =>
-  safeString({ max: 100, min: 1 })
+  safeString({ max: 100 })
     .refine((v) => EMOJI.test(v), { message: 'must be an emoji name such as thumbsup (without colons)' })
-    .describe('Emoji name without colons, e.g. thumbsup');
+    .describe('Emoji name, e.g. thumbsup');
 
 /** An emoji name, with or without the colons around it (they are dropped before sending). */
 export const EMOJI = /^:?[a-z0-9_+'-]+(::skin-tone-[2-6])?:?$/;
 
-/** A page size between 1 and `max`. */
-export const limit = (fallback: number, max: number, what: string) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(max)
+/** A page size between 1 and `max` (the range said once, in the description; still enforced). */
+export const limit = (fallback: number, max: number) => {
+  const description = `1–${max}, default ${fallback}`;
+  return advertisedAs(z.number().int().min(1).max(max), { type: 'integer', description })
     .optional()
-    .describe(`Number of ${what} per page (default ${fallback}, 1–${max})`);
+    .describe(description);
+};
 
 /** The continuation cursor every list takes. */
-export const cursor = () =>
-  safeString({ max: 8192 }).optional().describe('nextCursor from the previous page, to continue');
+export const cursor = () => safeString({ max: 8192 }).optional().describe('From nextCursor');
 
 /** Text written by the model (messages, queries): bounded, no NUL or lone surrogates. */
-export const text = (description: string, max = 40_000) => safeString({ max, min: 1 }).describe(description);
+export const text = (description: string, max = 40_000) =>
+  safeString({ max })
+    .refine((v) => v.trim().length > 0, { message: 'must not be empty' })
+    .describe(description);

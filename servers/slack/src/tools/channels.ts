@@ -96,9 +96,9 @@ export function channelTools(config: Config): SlackTool[] {
       name: 'slack_list_channels',
       title: 'List channels',
       toolset: 'channels',
-      description: `List channels the token can see (public and private), with pagination.${scope}`,
+      description: `List channels the token can see, with pagination.${scope}`,
       inputSchema: z.strictObject({
-        limit: arg.limit(100, 200, 'channels'),
+        limit: arg.limit(100, 200),
         cursor: arg.cursor(),
       }),
       outputSchema: z.object({ channels: z.array(channelShape), ...pageOut, ...neutralizedField }),
@@ -147,12 +147,12 @@ export function channelTools(config: Config): SlackTool[] {
       name: 'slack_get_channel_history',
       title: 'Get channel history',
       toolset: 'channels',
-      description: `Recent messages of a channel, newest first, optionally between oldest and latest.${scope}`,
+      description: `Recent messages of a channel, newest first.${scope}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        limit: arg.limit(10, 200, 'messages'),
-        oldest: arg.timeBound('Only messages after this ts or Unix time').optional(),
-        latest: arg.timeBound('Only messages before this ts or Unix time').optional(),
+        limit: arg.limit(10, 200),
+        oldest: arg.timeBound('After this ts').optional(),
+        latest: arg.timeBound('Before this ts').optional(),
         cursor: arg.cursor(),
       }),
       outputSchema: z.object({
@@ -190,11 +190,11 @@ export function channelTools(config: Config): SlackTool[] {
       name: 'slack_get_thread_replies',
       title: 'Get thread replies',
       toolset: 'channels',
-      description: `A thread: the parent message, then its replies, oldest first.${scope}`,
+      description: `A thread's parent message and replies.${scope}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        thread_ts: arg.ts("The parent message's ts, e.g. 1234567890.123456"),
-        limit: arg.limit(100, 200, 'replies'),
+        thread_ts: arg.ts('Parent message ts, e.g. 1234567890.123456'),
+        limit: arg.limit(100, 200),
         cursor: arg.cursor(),
       }),
       outputSchema: z.object({

@@ -23,7 +23,7 @@ const posted = z.object({
 
 export function postingTools(config: Config): SlackTool[] {
   if (!config.postTo) return [];
-  const where = ` Only in channels allowed by --post-to (${config.postTo.description}).`;
+  const where = config.postTo.description === 'all' ? '' : ` Only in ${config.postTo.description}.`;
 
   const post = async (channelArg: string, text: string, signal: AbortSignal, threadTs?: string) => {
     const channel = await resolveChannel(config, channelArg, signal, { post: true });
@@ -47,10 +47,10 @@ export function postingTools(config: Config): SlackTool[] {
       name: 'slack_post_message',
       title: 'Post message',
       toolset: 'posting',
-      description: `Post a new message to a channel.${where}`,
+      description: `Post a message to a channel.${where}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        text: arg.text('Message text (Slack mrkdwn)'),
+        text: arg.text('Message text'),
       }),
       outputSchema: posted,
       annotations: OPEN_WORLD_HINTS.additive,
@@ -63,8 +63,8 @@ export function postingTools(config: Config): SlackTool[] {
       description: `Reply in a message's thread.${where}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        thread_ts: arg.ts("The parent message's ts, e.g. 1234567890.123456"),
-        text: arg.text('Reply text (Slack mrkdwn)'),
+        thread_ts: arg.ts('Parent message ts, e.g. 1234567890.123456'),
+        text: arg.text('Reply text'),
       }),
       outputSchema: posted,
       annotations: OPEN_WORLD_HINTS.additive,
@@ -78,7 +78,7 @@ export function postingTools(config: Config): SlackTool[] {
       description: `Add an emoji reaction to a message.${where}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        timestamp: arg.ts('The message ts'),
+        timestamp: arg.ts('Message ts'),
         reaction: arg.emoji(),
       }),
       outputSchema: z.object({ channel: z.string(), ts: z.string(), reaction: z.string() }),

@@ -33,7 +33,7 @@ export function searchTools(config: Config): SlackTool[] {
       inputSchema: z.strictObject({
         query: arg.text('Search query', 1000),
         channel: arg.channel('Only this channel (ID or #name)').optional(),
-        limit: arg.limit(20, 100, 'matches'),
+        limit: arg.limit(20, 100),
         cursor: arg.cursor(),
       }),
       outputSchema: z.object({

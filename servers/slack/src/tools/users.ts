@@ -77,10 +77,10 @@ export function userTools(config: Config): SlackTool[] {
       name: 'slack_get_users',
       title: 'List users',
       toolset: 'users',
-      description: 'List workspace users with basic profile information, with pagination.',
+      description: 'List workspace users with basic profile information.',
       inputSchema: z.strictObject({
         cursor: arg.cursor(),
-        limit: arg.limit(100, 200, 'users'),
+        limit: arg.limit(100, 200),
       }),
       outputSchema: z.object({
         users: z.array(userShape),
@@ -115,7 +115,7 @@ export function userTools(config: Config): SlackTool[] {
       name: 'slack_get_user_profile',
       title: 'Get user profile',
       toolset: 'users',
-      description: "A user's profile: names, title, email, phone, status.",
+      description: "A user's profile.",
       inputSchema: z.strictObject({ user_id: arg.userId() }),
       outputSchema: z.object({ profile: profileShape, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.readOnly,
