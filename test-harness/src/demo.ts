@@ -17,6 +17,7 @@ import { gitlabScene } from './demo/gitlab.js';
 import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
+import { slackScene } from './demo/slack.js';
 import { sqliteScene } from './demo/sqlite.js';
 
 const SCENES: DemoScene[] = [
@@ -26,6 +27,7 @@ const SCENES: DemoScene[] = [
   browserScene,
   githubScene,
   gitlabScene,
+  slackScene,
 ];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -17,8 +17,11 @@ describe('demo', () => {
     expect(stdout).toContain(
       'upstream/private is outside the projects this server may access (--projects grp/proj)',
     );
+    expect(stdout).toContain(
+      'C111 is not a channel this server may post, reply or react in (--post-to C0TEST)',
+    );
     expect(stdout).toMatch(
-      /Summary: 6 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 7 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

@@ -38,7 +38,7 @@ export function postingTools(config: Config): SlackTool[] {
     const link = workspace && ts ? permalink(workspace, channel.id, ts, threadTs) : undefined;
     return structuredResult(
       compact({ channel: channel.id, ts, permalink: link, unfurled: unfurl }),
-      `${threadTs ? `Replied in thread ${threadTs}` : 'Posted'} to ${channelLabel(channel)}: ts ${ts}${link ? ` — ${link}` : ''}.`,
+      `${threadTs ? `Replied in thread ${threadTs}` : 'Posted'} to ${channelLabel(channel)}: ts ${ts}${link ? ` — ${link}` : ''}. Link unfurling ${unfurl ? 'on' : 'off'}.`,
     );
   };
 
