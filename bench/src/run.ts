@@ -12,6 +12,7 @@ import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
+import { runSlackSuite } from './slack/suite.js';
 import { runSqliteSuite } from './sqlite/suite.js';
 import { bigFileWorkload } from './workloads/bigfile.js';
 import { coldWorkload } from './workloads/cold.js';
@@ -32,6 +33,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,
+  slack: runSlackSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

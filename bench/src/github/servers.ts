@@ -1,111 +1,23 @@
 /**
  * The two GitHub servers under test — ours (servers/github) and the official
- * @modelcontextprotocol/server-github 2025.4.8 (a bench dependency) — and a session on either with
- * the environment they need. The official server hard-codes https://api.github.com; to give it the
- * same work as ours, its process gets a preload (`node --import`) that rewrites that origin to the
- * local fake GitHub in `fetch` (it uses the global fetch) — a string replace per request, nothing
- * else. Cold starts are measured without the preload.
+ * @modelcontextprotocol/server-github 2025.4.8 (a bench dependency) — on the shared API-suite
+ * helpers (../api-servers.ts). The official server hard-codes https://api.github.com; its process
+ * gets a fetch-redirect preload to the local fake GitHub. Cold starts are measured without it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { errorText, now } from '../measure.js';
-import { BENCH_DIR, type ServerUnderTest, type Side } from '../servers.js';
-import { type RawResponse, StdioTransport } from '../transport.js';
-
-function label(packageJson: string): string {
-  const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string; version?: string };
-  return `${pkg.name ?? '?'} ${pkg.version ?? '?'}`;
-}
+import { type ApiSession, fetchRedirectPreload, locateApiServers, startApiSession } from '../api-servers.js';
+import type { ServerUnderTest, Side } from '../servers.js';
 
 /** Finds both servers; an absent one is returned with `missing` set, not thrown. */
 export function locateGithubServers(): Record<Side, ServerUnderTest> {
-  const oursDir = resolve(BENCH_DIR, '../servers/github');
-  const oursBin = join(oursDir, 'dist/index.js');
-  let built = true;
-  try {
-    readFileSync(oursBin);
-  } catch {
-    built = false;
-  }
-  const ours: ServerUnderTest = {
-    side: 'ours',
-    label: label(join(oursDir, 'package.json')),
-    bin: oursBin,
-    ...(built ? {} : { missing: `not built (${oursBin} is missing)` }),
-  };
-  let official: ServerUnderTest;
-  try {
-    const pkgJson = createRequire(join(BENCH_DIR, 'package.json')).resolve(
-      '@modelcontextprotocol/server-github/package.json',
-    );
-    official = { side: 'official', label: label(pkgJson), bin: join(dirname(pkgJson), 'dist/index.js') };
-  } catch (error) {
-    official = {
-      side: 'official',
-      label: '@modelcontextprotocol/server-github',
-      bin: '',
-      missing: `not installed: ${errorText(error)}`,
-    };
-  }
-  return { ours, official };
+  return locateApiServers('github', '@modelcontextprotocol/server-github');
 }
 
 /** Writes the fetch-redirect preload for the official server; returns its file URL. */
 export function redirectPreload(dataRoot: string, fakeUrl: string): string {
-  mkdirSync(dataRoot, { recursive: true });
-  const file = join(dataRoot, 'github-redirect.mjs');
-  writeFileSync(
-    file,
-    `const target = ${JSON.stringify(fakeUrl)};
-const original = globalThis.fetch;
-globalThis.fetch = (input, init) => original(String(input).replace(/^https:\\/\\/api\\.github\\.com/, target), init);
-`,
-  );
-  return pathToFileURL(file).href;
+  return fetchRedirectPreload(dataRoot, 'github-redirect.mjs', 'https://api.github.com', fakeUrl);
 }
 
-export interface GithubSession {
-  client: Client;
-  transport: StdioTransport;
-  /** Spawn → tools/list answered, in ms. */
-  readyMs: number;
-  rawCall(name: string, args: Record<string, unknown>): Promise<RawResponse>;
-  close(): Promise<void>;
-}
+export type GithubSession = ApiSession;
 
 /** Spawns `server` (with `preload`, if given) with `env` overlaid on a host-like environment, connects and lists tools. */
-export async function startGithubSession(
-  server: ServerUnderTest,
-  opts: { env: Record<string, string>; args?: string[]; preload?: string; timeoutMs: number },
-): Promise<GithubSession> {
-  if (server.missing) throw new Error(server.missing);
-  const nodeArgs = [...(opts.preload ? ['--import', opts.preload] : []), server.bin, ...(opts.args ?? [])];
-  const transport = new StdioTransport(process.execPath, nodeArgs, {
-    ...getDefaultEnvironment(),
-    ...opts.env,
-  });
-  const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-  const started = now();
-  try {
-    await client.connect(transport, { timeout: opts.timeoutMs });
-    await client.listTools(undefined, { timeout: opts.timeoutMs });
-  } catch (error) {
-    await transport.close().catch(() => {});
-    throw new Error(
-      `${errorText(error)}${transport.stderrTail ? ` — stderr: ${transport.stderrTail.trim().split('\n').pop()}` : ''}`,
-    );
-  }
-  return {
-    client,
-    transport,
-    readyMs: now() - started,
-    rawCall: (name, args) => transport.rawRequest('tools/call', { name, arguments: args }),
-    close: async () => {
-      await client.close().catch(() => {});
-    },
-  };
-}
+export const startGithubSession = startApiSession;

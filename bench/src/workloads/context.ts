@@ -42,6 +42,7 @@ interface Pair {
 
 const FAKE_TOKEN = 'ghp_benchContextNotARealToken000000000000';
 const PG_URL = 'postgresql://bench@127.0.0.1:1/bench';
+const SLACK_TOKEN = 'xoxb-benchContextNotARealToken';
 
 const PAIRS: Pair[] = [
   {
@@ -62,6 +63,18 @@ const PAIRS: Pair[] = [
       pkg: '@modelcontextprotocol/server-github',
       entry: 'dist/index.js',
       launch: (bin) => ({ bin, args: [], env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE_TOKEN } }),
+    },
+    goal: 1,
+    goalOn: 'same',
+  },
+  {
+    name: 'slack',
+    // Default flags: posting is off, so ours lists 5 of the reference's 8 tools (C1s compares those).
+    ours: () => ({ bin: ourBin('slack'), args: [], env: { SLACK_BOT_TOKEN: SLACK_TOKEN } }),
+    official: {
+      pkg: '@modelcontextprotocol/server-slack',
+      entry: 'dist/index.js',
+      launch: (bin) => ({ bin, args: [], env: { SLACK_BOT_TOKEN: SLACK_TOKEN, SLACK_TEAM_ID: 'T0BENCH' } }),
     },
     goal: 1,
     goalOn: 'same',

@@ -56,6 +56,15 @@ const PAIRS: FirstStartPair[] = [
     goal: 0.5,
   },
   {
+    name: 'slack',
+    officialPkg: '@modelcontextprotocol/server-slack',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    // The official server exits without SLACK_TEAM_ID; ours does not need it.
+    env: { SLACK_BOT_TOKEN: 'xoxb-benchFirstStartNotARealToken', SLACK_TEAM_ID: 'T0BENCH' },
+    goal: 0.5,
+  },
+  {
     name: 'postgres',
     officialPkg: '@modelcontextprotocol/server-postgres',
     ourArgs: () => [PG_URL],
@@ -195,7 +204,7 @@ async function measurePair(
   return runs;
 }
 
-/** The `firststart` suite: row F1 per server (filesystem, github, postgres, browser). */
+/** The `firststart` suite: row F1 per server (filesystem, github, slack, postgres, browser). */
 export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> {
   const skip = ctx.offline ? '--offline' : await npmRegistryUnreachable();
   if (skip) return { rows: [], notes: [`first start (F1): skipped — ${skip}; it needs ${NPM_REGISTRY}`] };

@@ -96,7 +96,7 @@ export function toMessage(
 
 /** One message as a text line (or a few: multi-line text indented). */
 export function renderMessage(m: Message, inThread = false): string {
-  const who = m.author ? (m.user ? `${m.author} (${m.user})` : m.author) : (m.user ?? 'unknown');
+  const who = m.author ?? m.user ?? 'unknown';
   const facts = [
     m.replyCount ? `${m.replyCount} replies` : '',
     !inThread && m.threadTs && m.threadTs !== m.ts ? `in thread ${m.threadTs}` : '',
@@ -105,7 +105,14 @@ export function renderMessage(m: Message, inThread = false): string {
     m.subtype ? m.subtype : '',
   ].filter(Boolean);
   const text = m.text.includes('\n') ? `\n  ${m.text.replace(/\n/g, '\n  ')}` : ` ${m.text}`;
-  return `- [${m.ts}] ${who}:${text}${facts.length ? ` (${facts.join('; ')})` : ''}`;
+  return `[${m.ts}] ${who}:${text}${facts.length ? ` (${facts.join('; ')})` : ''}`;
+}
+
+/** "People: alice U0ALICE, bob U0BOB." — each named author's ID once (the lines show names only). */
+export function peopleLine(messages: Message[]): string {
+  const people = new Map<string, string>();
+  for (const m of messages) if (m.author && m.user) people.set(m.user, m.author);
+  return people.size ? `People: ${[...people].map(([id, name]) => `${name} ${id}`).join(', ')}.` : '';
 }
 
 /**

@@ -27,7 +27,7 @@ import {
   ToolError,
   timedFetch,
 } from '@refmcp/shared';
-import { ErrorCode, type Logger, LogLevel, WebClient } from '@slack/web-api';
+import type { Logger, WebClient } from '@slack/web-api';
 import { explainSlackError } from './errors.js';
 
 export interface SlackClientOptions {
@@ -73,7 +73,7 @@ const SILENT: Logger = {
   warn: () => {},
   error: () => {},
   setLevel: () => {},
-  getLevel: () => LogLevel.ERROR,
+  getLevel: () => 'error' as ReturnType<Logger['getLevel']>,
   setName: () => {},
 };
 
@@ -88,7 +88,7 @@ interface Failure {
 }
 
 export class SlackClient {
-  private readonly web: WebClient;
+  private web: Promise<WebClient> | undefined;
   private readonly secrets: string[];
   private readonly writes: IntervalGate;
   private readonly searches: IntervalGate;
@@ -98,17 +98,27 @@ export class SlackClient {
     this.secrets = [options.token];
     this.writes = new IntervalGate(policy.minWriteIntervalMs);
     this.searches = new IntervalGate(policy.minSearchIntervalMs);
-    this.web = new WebClient(options.token, {
-      slackApiUrl: options.apiUrl.href,
-      allowAbsoluteUrls: false,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      maxRequestConcurrency: policy.maxConcurrent,
-      fetch: timedFetch('Slack API', policy.timeoutMs, options.maxResponseBytes),
-      headers: { 'User-Agent': options.userAgent },
-      logger: SILENT,
-      ...(options.teamId ? { teamId: options.teamId } : {}),
-    });
+  }
+
+  /** The WebClient, made on first use (module comment). */
+  private client(): Promise<WebClient> {
+    const { options } = this;
+    const { policy } = options;
+    this.web ??= import('@slack/web-api').then(
+      ({ WebClient }) =>
+        new WebClient(options.token, {
+          slackApiUrl: options.apiUrl.href,
+          allowAbsoluteUrls: false,
+          retryConfig: { retries: 0 },
+          rejectRateLimitedCalls: true,
+          maxRequestConcurrency: policy.maxConcurrent,
+          fetch: timedFetch('Slack API', policy.timeoutMs, options.maxResponseBytes),
+          headers: { 'User-Agent': options.userAgent },
+          logger: SILENT,
+          ...(options.teamId ? { teamId: options.teamId } : {}),
+        }),
+    );
+    return this.web;
   }
 
   /**
@@ -129,7 +139,8 @@ export class SlackClient {
       if (opts.write) await this.writes.pass(opts.signal);
       if (opts.search) await this.searches.pass(opts.signal);
       try {
-        return (await this.web.apiCall(method, clean)) as T;
+        const web = await this.client();
+        return (await web.apiCall(method, clean)) as T;
       } catch (error) {
         const failure = readFailure(error);
         if (failure.final) throw failure.final;
@@ -224,6 +235,14 @@ export class SlackClient {
     );
   }
 }
+
+/** @slack/web-api's ErrorCode values (the enum is not loaded at startup). */
+const ErrorCode = {
+  RequestError: 'slack_webapi_request_error',
+  HTTPError: 'slack_webapi_http_error',
+  PlatformError: 'slack_webapi_platform_error',
+  RateLimitedError: 'slack_webapi_rate_limited_error',
+} as const;
 
 /** What a WebClient error says: Slack's code, an HTTP status and headers, or a network failure. */
 function readFailure(error: unknown): Failure {

@@ -16,7 +16,14 @@ import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { channelShape, renderChannel, toChannel } from '../format/channels.js';
-import { fitPage, messageShape, type RawMessage, toMessage, usersOf } from '../format/messages.js';
+import {
+  fitPage,
+  messageShape,
+  peopleLine,
+  type RawMessage,
+  toMessage,
+  usersOf,
+} from '../format/messages.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import {
@@ -180,7 +187,12 @@ export function channelTools(config: Config): SlackTool[] {
             hasMore: nextCursor !== undefined,
             nextCursor,
           }),
-          [`${channelLabel(channel)}: ${page.used} messages, newest first.`, ...page.lines, tail],
+          [
+            `${channelLabel(channel)}: ${page.used} messages, newest first.`,
+            ...page.lines,
+            peopleLine(page.messages),
+            tail,
+          ].filter(Boolean),
           untrusted,
         );
       },
@@ -230,7 +242,12 @@ export function channelTools(config: Config): SlackTool[] {
             hasMore: nextCursor !== undefined,
             nextCursor,
           }),
-          [`Thread ${ts} in ${channelLabel(channel)}: ${page.used} messages.`, ...page.lines, tail],
+          [
+            `Thread ${ts} in ${channelLabel(channel)}: ${page.used} messages.`,
+            ...page.lines,
+            peopleLine(page.messages),
+            tail,
+          ].filter(Boolean),
           untrusted,
         );
       },

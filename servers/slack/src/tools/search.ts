@@ -8,7 +8,14 @@ import { compact, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@re
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { fitPage, messageShape, type RawMessage, toMessage, usersOf } from '../format/messages.js';
+import {
+  fitPage,
+  messageShape,
+  peopleLine,
+  type RawMessage,
+  toMessage,
+  usersOf,
+} from '../format/messages.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import { channelTool, LIST_MESSAGE_BYTES, PAGE_BYTES, resolveChannel, scopeNote } from './common.js';
@@ -93,6 +100,7 @@ export function searchTools(config: Config): SlackTool[] {
           ...fitted.messages.map(
             (m, i) => `${fitted.lines[i]} in #${'channelName' in m ? m.channelName : m.channel}`,
           ),
+          peopleLine(fitted.messages),
           dropped ? `${dropped} matches outside SLACK_CHANNEL_IDS were dropped.` : '',
           fitted.used < inScope.length
             ? `${inScope.length - fitted.used} matches of this page did not fit.`
