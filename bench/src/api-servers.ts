@@ -1,5 +1,5 @@
 /**
- * The two servers of an API suite — ours (servers/<dir>) and the official one (a bench
+ * The two servers of a suite — ours (servers/<dir>) and the official one (a bench
  * dependency) — and a session on either with the environment they need. Official servers that
  * hard-code their vendor's origin (https://api.github.com, https://slack.com/api/) get a preload
  * (`node --import`) that rewrites that prefix to the local fake in `fetch` (they use the global
@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { errorText, now } from './measure.js';
+import { type Answer, type Row, row } from './report.js';
 import { BENCH_DIR, type ServerUnderTest, type Side } from './servers.js';
 import { type RawResponse, StdioTransport } from './transport.js';
+import { alternate, type Context, cellOf, perSide, preview, type SideRuns } from './workloads/common.js';
 
 function label(packageJson: string): string {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string; version?: string };
@@ -115,5 +117,95 @@ export async function startApiSession(
     close: async () => {
       await client.close().catch(() => {});
     },
+  };
+}
+
+/** Starts a session on one side; `withPreload` adds the official side's fetch redirect. */
+export type SessionFor = (server: ServerUnderTest, withPreload: boolean) => Promise<ApiSession>;
+
+/** Cold starts (spawn → tools/list, no preload), one warm-up each first: `ctx.sizes.coldStarts` alternated runs. */
+export async function coldStartRuns(
+  ctx: Context,
+  name: string,
+  session: SessionFor,
+): Promise<Record<Side, SideRuns<number>>> {
+  const cold = async (server: ServerUnderTest) => {
+    const s = await session(server, false);
+    await s.close();
+    return s.readyMs;
+  };
+  await alternate(ctx, 1, `${name} cold start warm-up`, cold);
+  return alternate(ctx, ctx.sizes.coldStarts, `${name} cold start`, cold);
+}
+
+/** What one call returned: the text a model reads and the structuredContent, with their UTF-8 sizes. */
+export interface OutputSize {
+  bytes: number;
+  structuredBytes: number | undefined;
+  text: string;
+  structured: unknown;
+}
+
+/** JSON bytes (UTF-8) of `value`. */
+export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+
+/** One call of `tool` with `args` on each side (with the preload): its output sizes. Errors: the call failing. */
+export function outputSizeRuns(
+  ctx: Context,
+  name: string,
+  session: SessionFor,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Record<Side, SideRuns<OutputSize>>> {
+  return alternate(ctx, 1, `${name} ${tool} output size`, async (server) => {
+    const s = await session(server, true);
+    try {
+      const r = await s.rawCall(tool, args);
+      if (r.error || r.result?.isError)
+        throw new Error(`${tool} failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`);
+      const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
+      return {
+        bytes: Buffer.byteLength(text, 'utf8'),
+        structuredBytes: r.result?.structuredContent ? jsonBytes(r.result.structuredContent) : undefined,
+        text,
+        structured: r.result?.structuredContent,
+      };
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+/** The report row of {@link coldStartRuns}. */
+export function coldStartRow(
+  id: string,
+  name: string,
+  ctx: Context,
+  runs: Record<Side, SideRuns<number>>,
+  goal?: number,
+): Row {
+  return row({
+    id,
+    name: `${name} cold start → tools/list answered (${ctx.sizes.coldStarts} starts)`,
+    unit: 'ms',
+    better: 'lower',
+    ours: cellOf(runs.ours, (ms) => ms),
+    official: cellOf(runs.official, (ms) => ms),
+    ...(goal !== undefined ? { goal: { ratioAtMost: goal, text: `≤ ${goal}×` } } : {}),
+  });
+}
+
+/** "name cold start: ours 287–622 ms; official 149–619 ms". */
+export function coldStartNote(name: string, runs: Record<Side, SideRuns<number>>): string {
+  return `${name} cold start: ${perSide(runs, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`;
+}
+
+/** The first 100 characters each side answered `call` with (the report's Answers section). */
+export function firstAnswer(label: string, call: string, runs: Record<Side, SideRuns<OutputSize>>): Answer {
+  return {
+    name: `${label}, first 100 characters`,
+    call,
+    ours: preview(runs.ours.results[0]?.text ?? '', 100),
+    official: preview(runs.official.results[0]?.text ?? runs.official.error ?? '', 100),
   };
 }

@@ -12,6 +12,7 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
+import { coldStartNote, coldStartRow, coldStartRuns, firstAnswer, outputSizeRuns } from '../api-servers.js';
 import { pipelined, quantile } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
@@ -53,8 +54,6 @@ interface CallsRun {
   p99: number;
 }
 
-const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
-
 export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
   const servers = locateGithubServers();
   const ctx: Context = { ...base, servers };
@@ -81,13 +80,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
         ...(withPreload && server.side === 'official' ? { preload } : {}),
       });
 
-    const cold = async (server: ServerUnderTest) => {
-      const s = await session(server, false);
-      await s.close();
-      return s.readyMs;
-    };
-    await alternate(ctx, 1, 'github cold start warm-up', cold);
-    const coldRuns = await alternate(ctx, sizes.coldStarts, 'github cold start', cold);
+    const coldRuns = await coldStartRuns(ctx, 'github', session);
 
     const calls = await alternate(
       ctx,
@@ -117,26 +110,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       },
     );
 
-    const sizeRuns = await alternate(ctx, 1, 'github list_issues output size', async (server) => {
-      const s = await session(server, true);
-      try {
-        const r = await s.rawCall('list_issues', LIST_ARGS);
-        if (r.error || r.result?.isError)
-          throw new Error(
-            `list_issues failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`,
-          );
-        const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-        const structuredBytes = r.result?.structuredContent ? bytesOf(r.result.structuredContent) : undefined;
-        return {
-          bytes: Buffer.byteLength(text, 'utf8'),
-          structuredBytes,
-          text,
-          structured: r.result?.structuredContent,
-        };
-      } finally {
-        await s.close();
-      }
-    });
+    const sizeRuns = await outputSizeRuns(ctx, 'github', session, 'list_issues', LIST_ARGS);
 
     // The raw API answer, pretty-printed (what the reference returns), and what a model needs from it.
     const raw = (await (
@@ -182,24 +156,11 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     }
 
     const answers: Answer[] = [
-      {
-        name: 'list_issues (30 issues), first 100 characters',
-        call: `list_issues ${JSON.stringify(LIST_ARGS)}`,
-        ours: preview(ours?.text ?? '', 100),
-        official: preview(sizeRuns.official.results[0]?.text ?? sizeRuns.official.error ?? '', 100),
-      },
+      firstAnswer('list_issues (30 issues)', `list_issues ${JSON.stringify(LIST_ARGS)}`, sizeRuns),
     ];
     return {
       rows: [
-        row({
-          id: 'G1',
-          name: `github cold start → tools/list answered (${sizes.coldStarts} starts)`,
-          unit: 'ms',
-          better: 'lower',
-          ours: cellOf(coldRuns.ours, (ms) => ms),
-          official: cellOf(coldRuns.official, (ms) => ms),
-          goal: { ratioAtMost: 0.6, text: '≤ 0.6×' },
-        }),
+        coldStartRow('G1', 'github', ctx, coldRuns, 0.6),
         row({
           id: 'G2',
           name: `github get_issue calls/s vs local fake (${sizes.inFlight} in flight)`,
@@ -236,7 +197,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       ],
       answers,
       notes: [
-        `github cold start: ${perSide(coldRuns, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`,
+        coldStartNote('github', coldRuns),
         `github get_issue latency p50/p99: ${perSide(calls, (rs) => rs.map((r) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)} ms`).join(', '))}; ours keeps at most 10 GitHub requests in flight (shared policy)`,
         `github list_issues: raw API JSON pretty-printed is ${rawPretty} bytes; ours text/raw = ${ours ? (ours.bytes / rawPretty).toFixed(3) : '—'}, structured/raw = ${ours?.structuredBytes ? (ours.structuredBytes / rawPretty).toFixed(3) : '—'}, text+structured/raw = ${ours ? ((ours.bytes + (ours.structuredBytes ?? 0)) / rawPretty).toFixed(3) : '—'}; fields a model needs kept: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 30 issues') : '—'}`,
         'github: the official server reaches the fake through a preload that rewrites https://api.github.com in fetch (it has no base-URL setting); cold starts run without it',

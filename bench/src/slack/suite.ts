@@ -18,17 +18,21 @@ import {
   slackTs,
   startFakeSlack,
 } from '@refmcp/test-harness/fakes/slack';
-import { type ApiSession, fetchRedirectPreload, locateApiServers, startApiSession } from '../api-servers.js';
+import {
+  type ApiSession,
+  coldStartNote,
+  coldStartRow,
+  coldStartRuns,
+  fetchRedirectPreload,
+  firstAnswer,
+  jsonBytes,
+  locateApiServers,
+  outputSizeRuns,
+  startApiSession,
+} from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
-import {
-  alternate,
-  type Context,
-  cellOf,
-  perSide,
-  preview,
-  type WorkloadResult,
-} from '../workloads/common.js';
+import { alternate, type Context, cellOf, type WorkloadResult } from '../workloads/common.js';
 
 const CHANNEL = 'C0BENCH';
 const HISTORY_ARGS = { channel_id: CHANNEL, limit: 100 };
@@ -89,7 +93,6 @@ function asWrittenInClient(m: RawMessage, i: number): Record<string, unknown> {
   };
 }
 
-const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 const modelBytes = (t: { name: string; description?: string; inputSchema: unknown }) =>
   Buffer.byteLength(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 
@@ -132,13 +135,7 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
         ...(withPreload && server.side === 'official' ? { preload } : {}),
       });
 
-    const cold = async (server: ServerUnderTest) => {
-      const s = await session(server, false);
-      await s.close();
-      return s.readyMs;
-    };
-    await alternate(ctx, 1, 'slack cold start warm-up', cold);
-    const coldRuns = await alternate(ctx, ctx.sizes.coldStarts, 'slack cold start', cold);
+    const coldRuns = await coldStartRuns(ctx, 'slack', session);
 
     const listRuns = await alternate(ctx, 1, 'slack tools/list', async (server) => {
       const s = await session(server, false);
@@ -155,23 +152,7 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
       oursTools && officialTools ? [...officialTools.keys()].filter((n) => oursTools.has(n)) : [];
     const sum = (m: Map<string, number> | undefined) => common.reduce((t, n) => t + (m?.get(n) ?? 0), 0);
 
-    const sizeRuns = await alternate(ctx, 1, 'slack history page size', async (server) => {
-      const s = await session(server, true);
-      try {
-        const r = await s.rawCall('slack_get_channel_history', HISTORY_ARGS);
-        if (r.error || r.result?.isError)
-          throw new Error(`history failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`);
-        const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
-        return {
-          bytes: Buffer.byteLength(text, 'utf8'),
-          structuredBytes: r.result?.structuredContent ? bytesOf(r.result.structuredContent) : undefined,
-          text,
-          structured: r.result?.structuredContent,
-        };
-      } finally {
-        await s.close();
-      }
-    });
+    const sizeRuns = await outputSizeRuns(ctx, 'slack', session, 'slack_get_channel_history', HISTORY_ARGS);
 
     // The raw API answer (what the reference passes on, as compact JSON) and what a model needs from it.
     const raw = (await (
@@ -179,8 +160,8 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
         headers: { authorization: `Bearer ${BOT_TOKEN}` },
       })
     ).json()) as { messages: RawMessage[] };
-    const rawBytes = bytesOf(raw);
-    const realisticBytes = bytesOf({ ...raw, messages: raw.messages.map(asWrittenInClient) });
+    const rawBytes = jsonBytes(raw);
+    const realisticBytes = jsonBytes({ ...raw, messages: raw.messages.map(asWrittenInClient) });
     const ours = sizeRuns.ours.results[0];
     const dropped: string[] = [];
     if (ours) {
@@ -206,23 +187,15 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
     }
     const perTool = common.map((n) => `${n} ${oursTools?.get(n)}/${officialTools?.get(n)}`).join(', ');
     const answers: Answer[] = [
-      {
-        name: 'slack_get_channel_history (100 messages), first 100 characters',
-        call: `slack_get_channel_history ${JSON.stringify(HISTORY_ARGS)}`,
-        ours: preview(ours?.text ?? '', 100),
-        official: preview(sizeRuns.official.results[0]?.text ?? sizeRuns.official.error ?? '', 100),
-      },
+      firstAnswer(
+        'slack_get_channel_history (100 messages)',
+        `slack_get_channel_history ${JSON.stringify(HISTORY_ARGS)}`,
+        sizeRuns,
+      ),
     ];
     return {
       rows: [
-        row({
-          id: 'SL1',
-          name: `slack cold start → tools/list answered (${ctx.sizes.coldStarts} starts)`,
-          unit: 'ms',
-          better: 'lower',
-          ours: cellOf(coldRuns.ours, (ms) => ms),
-          official: cellOf(coldRuns.official, (ms) => ms),
-        }),
+        coldStartRow('SL1', 'slack', ctx, coldRuns),
         row({
           id: 'SL2',
           name: `slack model bytes, the ${common.length} tools both list`,
@@ -270,7 +243,7 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
       ],
       answers,
       notes: [
-        `slack cold start: ${perSide(coldRuns, (ms) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`)}`,
+        coldStartNote('slack', coldRuns),
         `slack model bytes per tool, ours/official: ${perTool || '—'}`,
         `slack history: raw API JSON is ${rawBytes} bytes from the fake, ${realisticBytes} with the client_msg_id and rich_text blocks messages written in Slack's clients carry; ours text/raw = ${ours ? (ours.bytes / rawBytes).toFixed(3) : '—'}, structured/raw = ${ours?.structuredBytes ? (ours.structuredBytes / rawBytes).toFixed(3) : '—'}; fields a model needs kept: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 100 messages') : '—'}`,
         'slack: the official server reaches the fake through a preload that rewrites https://slack.com/api/ in fetch (it has no base-URL setting); cold starts run without it',

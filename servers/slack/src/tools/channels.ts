@@ -3,100 +3,25 @@
  * reference's names and arguments; cursors on all three, time windows on history). Every page is
  * bounded in bytes; a page cut short says so and its cursor continues inside it.
  */
-import {
-  compact,
-  defineTool,
-  makeCursor,
-  OPEN_WORLD_HINTS,
-  queryKey,
-  readCursor,
-  truncationMarker,
-} from '@refmcp/shared';
+import { compact, defineTool, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { channelShape, renderChannel, toChannel } from '../format/channels.js';
-import {
-  fitPage,
-  messageShape,
-  peopleLine,
-  type RawMessage,
-  toMessage,
-  usersOf,
-} from '../format/messages.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import {
-  channelLabel,
   channelTool,
   LIST_MESSAGE_BYTES,
-  PAGE_BYTES,
   resolveChannel,
   scopeNote,
   THREAD_MESSAGE_BYTES,
 } from './common.js';
-
-const pageOut = {
-  hasMore: z.boolean(),
-  nextCursor: z.string().optional().describe('Pass as cursor for the next page'),
-};
-
-/** Where a message page continues: Slack's cursor of the page and how many of it were shown. */
-type Position = { c?: string; s?: number };
+import { messagePage, messagesOut, pageOut } from './message-page.js';
 
 export function channelTools(config: Config): SlackTool[] {
   const scope = scopeNote(config);
   const { directory } = config;
-
-  /** One page of conversations.history / .replies, fitted to the budget, with the cursor to go on. */
-  const messagePage = async (
-    method: 'conversations.history' | 'conversations.replies',
-    args: Record<string, unknown>,
-    key: string,
-    pos: Position | undefined,
-    opts: { channel: string; maxBytes: number; dropTs?: string; signal: AbortSignal },
-  ) => {
-    const answer = await config.slack.call(
-      method,
-      { ...args, cursor: pos?.c || undefined },
-      { signal: opts.signal },
-    );
-    const all = ((answer.messages as RawMessage[] | undefined) ?? []).filter(
-      (m) => !(opts.dropTs && m.ts === opts.dropTs),
-    );
-    const raw = all.slice(pos?.s ?? 0);
-    const [workspace] = await Promise.all([directory.workspaceUrl(), directory.learnUsers(usersOf(raw))]);
-    const untrusted = new UntrustedText();
-    const page = fitPage(
-      raw,
-      (m) =>
-        toMessage(m, {
-          channel: opts.channel,
-          directory,
-          untrusted,
-          maxBytes: opts.maxBytes,
-          ...(workspace ? { workspace } : {}),
-        }),
-      PAGE_BYTES,
-      method === 'conversations.replies',
-    );
-    const slackNext = answer.response_metadata?.next_cursor || undefined;
-    const cut = page.used < raw.length;
-    const nextCursor = cut
-      ? makeCursor(key, { c: pos?.c ?? '', s: (pos?.s ?? 0) + page.used })
-      : slackNext
-        ? makeCursor(key, { c: slackNext, s: 0 })
-        : undefined;
-    const tail = cut
-      ? truncationMarker(
-          `${raw.length - page.used} more messages of this page did not fit`,
-          'call again with cursor',
-        )
-      : nextCursor
-        ? 'More messages: call again with cursor.'
-        : 'No more messages.';
-    return { page, untrusted, nextCursor, tail };
-  };
 
   return [
     defineTool({
@@ -162,39 +87,21 @@ export function channelTools(config: Config): SlackTool[] {
         latest: arg.timeBound('Before this ts').optional(),
         cursor: arg.cursor(),
       }),
-      outputSchema: z.object({
-        channel: z.string(),
-        messages: z.array(messageShape),
-        ...pageOut,
-        ...neutralizedField,
-      }),
+      outputSchema: messagesOut,
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ channel_id, limit = 10, oldest, latest, cursor }, { signal }) => {
         const channel = await resolveChannel(config, channel_id, signal);
-        const key = queryKey('history', { id: channel.id, limit, oldest, latest });
-        const pos = readCursor<Position>(cursor, key, 'the same channel_id, limit, oldest and latest');
-        const { page, untrusted, nextCursor, tail } = await messagePage(
-          'conversations.history',
-          compact({ channel: channel.id, limit, oldest, latest }),
-          key,
-          pos,
-          { channel: channel.id, maxBytes: LIST_MESSAGE_BYTES, signal },
-        );
-        return respond(
-          compact({
-            channel: channel.id,
-            messages: page.messages,
-            hasMore: nextCursor !== undefined,
-            nextCursor,
-          }),
-          [
-            `${channelLabel(channel)}: ${page.used} messages, newest first.`,
-            ...page.lines,
-            peopleLine(page.messages),
-            tail,
-          ].filter(Boolean),
-          untrusted,
-        );
+        return messagePage(config, {
+          method: 'conversations.history',
+          args: compact({ channel: channel.id, limit, oldest, latest }),
+          channel,
+          key: queryKey('history', { id: channel.id, limit, oldest, latest }),
+          cursor,
+          repeat: 'the same channel_id, limit, oldest and latest',
+          maxBytes: LIST_MESSAGE_BYTES,
+          heading: (n) => `${n} messages, newest first.`,
+          signal,
+        });
       },
     }),
 
@@ -209,47 +116,24 @@ export function channelTools(config: Config): SlackTool[] {
         limit: arg.limit(100, 200),
         cursor: arg.cursor(),
       }),
-      outputSchema: z.object({
-        channel: z.string(),
-        messages: z.array(messageShape),
-        ...pageOut,
-        ...neutralizedField,
-      }),
+      outputSchema: messagesOut,
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ channel_id, thread_ts, limit = 100, cursor }, { signal }) => {
         const ts = arg.normalizeTs(thread_ts, 'thread_ts');
         const channel = await resolveChannel(config, channel_id, signal);
-        const key = queryKey('replies', { id: channel.id, ts, limit });
-        const pos = readCursor<Position>(cursor, key, 'the same channel_id, thread_ts and limit');
-        // Slack repeats the parent on later pages (or not): it is shown on the first page only.
-        const later = pos?.c !== undefined && pos.c !== '';
-        const { page, untrusted, nextCursor, tail } = await messagePage(
-          'conversations.replies',
-          { channel: channel.id, ts, limit },
-          key,
-          pos,
-          {
-            channel: channel.id,
-            maxBytes: THREAD_MESSAGE_BYTES,
-            signal,
-            ...(later ? { dropTs: ts } : {}),
-          },
-        );
-        return respond(
-          compact({
-            channel: channel.id,
-            messages: page.messages,
-            hasMore: nextCursor !== undefined,
-            nextCursor,
-          }),
-          [
-            `Thread ${ts} in ${channelLabel(channel)}: ${page.used} messages.`,
-            ...page.lines,
-            peopleLine(page.messages),
-            tail,
-          ].filter(Boolean),
-          untrusted,
-        );
+        return messagePage(config, {
+          method: 'conversations.replies',
+          args: { channel: channel.id, ts, limit },
+          channel,
+          key: queryKey('replies', { id: channel.id, ts, limit }),
+          cursor,
+          repeat: 'the same channel_id, thread_ts and limit',
+          maxBytes: THREAD_MESSAGE_BYTES,
+          heading: (n) => `thread ${ts}, ${n} messages.`,
+          // Slack repeats the parent on later pages (or not): it is shown on the first page only.
+          dropTsAfterFirst: ts,
+          signal,
+        });
       },
     }),
   ];

@@ -19,6 +19,7 @@ import {
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import { channelTool, LIST_MESSAGE_BYTES, PAGE_BYTES, resolveChannel, scopeNote } from './common.js';
+import { pageOut } from './message-page.js';
 
 interface RawMatch extends RawMessage {
   channel?: { id?: string; name?: string };
@@ -46,8 +47,7 @@ export function searchTools(config: Config): SlackTool[] {
       outputSchema: z.object({
         matches: z.array(matchShape),
         total: z.number().int().optional(),
-        hasMore: z.boolean(),
-        nextCursor: z.string().optional().describe('Pass as cursor for the next page'),
+        ...pageOut,
         ...neutralizedField,
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { RawUser } from '../directory.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
+import { pageOut } from './message-page.js';
 
 const userShape = z.object({
   id: z.string(),
@@ -84,8 +85,7 @@ export function userTools(config: Config): SlackTool[] {
       }),
       outputSchema: z.object({
         users: z.array(userShape),
-        hasMore: z.boolean(),
-        nextCursor: z.string().optional().describe('Pass as cursor for the next page'),
+        ...pageOut,
         ...neutralizedField,
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,
