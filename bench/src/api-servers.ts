@@ -209,3 +209,29 @@ export function firstAnswer(label: string, call: string, runs: Record<Side, Side
     official: preview(runs.official.results[0]?.text ?? runs.official.error ?? '', 100),
   };
 }
+
+/**
+ * The output-size row with the 0.3× goal (issue 14): our text against the official server's, and
+ * `kept` — whether every field a model needs (`keptText` names them) is still in ours.
+ */
+export function textSizeRow(
+  id: string,
+  name: string,
+  runs: Record<Side, SideRuns<OutputSize>>,
+  keptText: string,
+  kept: boolean | undefined,
+): Row {
+  return row({
+    id,
+    name,
+    unit: 'bytes',
+    better: 'lower',
+    ours: cellOf(runs.ours, (r) => r.bytes),
+    official: cellOf(runs.official, (r) => r.bytes),
+    goal: {
+      ratioAtMost: 0.3,
+      text: '≤ 0.3×, nothing needed dropped',
+      alsoRequired: { text: keptText, met: kept },
+    },
+  });
+}

@@ -12,7 +12,14 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { coldStartNote, coldStartRow, coldStartRuns, firstAnswer, outputSizeRuns } from '../api-servers.js';
+import {
+  coldStartNote,
+  coldStartRow,
+  coldStartRuns,
+  firstAnswer,
+  outputSizeRuns,
+  textSizeRow,
+} from '../api-servers.js';
 import { pipelined, quantile } from '../measure.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
@@ -169,22 +176,13 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
           ours: cellOf(calls.ours, (r) => r.callsPerSec),
           official: cellOf(calls.official, (r) => r.callsPerSec),
         }),
-        row({
-          id: 'G3',
-          name: 'github list_issues text a model reads, 30 issues (vs official text)',
-          unit: 'bytes',
-          better: 'lower',
-          ours: cellOf(sizeRuns.ours, (r) => r.bytes),
-          official: cellOf(sizeRuns.official, (r) => r.bytes),
-          goal: {
-            ratioAtMost: 0.3,
-            text: '≤ 0.3×, nothing needed dropped',
-            alsoRequired: {
-              text: 'every number, title, state, author, label, URL and body kept',
-              met: ours ? dropped.length === 0 : undefined,
-            },
-          },
-        }),
+        textSizeRow(
+          'G3',
+          'github list_issues text a model reads, 30 issues (vs official text)',
+          sizeRuns,
+          'every number, title, state, author, label, URL and body kept',
+          ours ? dropped.length === 0 : undefined,
+        ),
         row({
           id: 'G3s',
           name: 'github list_issues structuredContent, 30 issues (vs official text)',

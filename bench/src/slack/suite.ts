@@ -29,6 +29,7 @@ import {
   locateApiServers,
   outputSizeRuns,
   startApiSession,
+  textSizeRow,
 } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
@@ -207,22 +208,13 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
             : { error: listRuns.official.error ?? 'no list' },
           goal: { ratioAtMost: 1, text: '≤ 1.0×' },
         }),
-        row({
-          id: 'SL3',
-          name: 'slack history page of 100 messages, text a model reads (vs official text = raw API JSON)',
-          unit: 'bytes',
-          better: 'lower',
-          ours: cellOf(sizeRuns.ours, (r) => r.bytes),
-          official: cellOf(sizeRuns.official, (r) => r.bytes),
-          goal: {
-            ratioAtMost: 0.3,
-            text: '≤ 0.3×, nothing needed dropped',
-            alsoRequired: {
-              text: "every message's ts, author, words, thread and reactions kept",
-              met: ours ? dropped.length === 0 : undefined,
-            },
-          },
-        }),
+        textSizeRow(
+          'SL3',
+          'slack history page of 100 messages, text a model reads (vs official text = raw API JSON)',
+          sizeRuns,
+          "every message's ts, author, words, thread and reactions kept",
+          ours ? dropped.length === 0 : undefined,
+        ),
         row({
           id: 'SL3r',
           name: 'slack history page of 100 messages, text a model reads (vs the raw API JSON with the rich_text blocks Slack clients add)',

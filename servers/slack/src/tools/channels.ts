@@ -79,7 +79,7 @@ export function channelTools(config: Config): SlackTool[] {
       name: 'slack_get_channel_history',
       title: 'Get channel history',
       toolset: 'channels',
-      description: `Recent messages of a channel, newest first.${scope}`,
+      description: `Recent messages in a channel.${scope}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
         limit: arg.limit(10, 200),
