@@ -67,7 +67,12 @@ export function configure({ values, env, common }: ConfigInput): Config {
   const botToken = readToken(env, ['SLACK_BOT_TOKEN']);
   const userToken = readToken(env, ['SLACK_USER_TOKEN']);
   const token = botToken ?? userToken;
-  if (!token) throw new ConfigError('SLACK_BOT_TOKEN (xoxb-…) or SLACK_USER_TOKEN (xoxp-…) is required');
+  // Like the other API servers it starts without one (a host may start servers before they are
+  // configured); every call then answers Slack's not_authed, explained.
+  if (!token)
+    process.stderr.write(
+      '[refmcp-slack] warn: no SLACK_BOT_TOKEN or SLACK_USER_TOKEN: every call will fail\n',
+    );
   const apiUrl = parseBaseUrl(env.SLACK_API_URL || 'https://slack.com/api/', 'SLACK_API_URL');
   if (!apiUrl.pathname.endsWith('/')) apiUrl.pathname += '/';
   const teamId = env.SLACK_TEAM_ID?.trim() || undefined;
@@ -84,10 +89,10 @@ export function configure({ values, env, common }: ConfigInput): Config {
   const bad = unfurlDomains.find((d) => !/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*$/.test(d));
   if (bad) throw new ConfigError(`--unfurl-domains: "${bad}" is not a domain name`);
   const log = (line: string) => process.stderr.write(`[refmcp-slack] ${line}\n`);
-  const client = (t: string) =>
+  const client = (t: string | undefined) =>
     new SlackClient({
       apiUrl,
-      token: t,
+      ...(t ? { token: t } : {}),
       ...(teamId ? { teamId } : {}),
       userAgent: userAgent('slack', pkg.version),
       policy,

@@ -41,6 +41,20 @@ describe('SL-10 big workspaces do not delay startup', () => {
   });
 });
 
+describe('no token', () => {
+  it('starts without a token (a warning on stderr) and every call explains not_authed', async () => {
+    const conn = await startServer(slack, [], { env: { SLACK_BOT_TOKEN: '' } });
+    try {
+      expect(conn.stderr()).toMatch(/no SLACK_BOT_TOKEN/);
+      const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: 'C111' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/not_authed: no token was sent: set SLACK_BOT_TOKEN/);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('loopback guard', () => {
   it('every connection the server opens goes to the fake on 127.0.0.1', async () => {
     const dir = await tempDir('refmcp-slack-net-');

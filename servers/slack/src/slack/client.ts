@@ -33,7 +33,8 @@ import { explainSlackError } from './errors.js';
 export interface SlackClientOptions {
   /** The Web API base with a trailing slash (`https://slack.com/api/`). */
   apiUrl: URL;
-  token: string;
+  /** The token; without one every call answers not_authed. */
+  token?: string;
   /** SLACK_TEAM_ID (Enterprise Grid org tokens): sent as `team_id` on every call. */
   teamId?: string;
   userAgent: string;
@@ -95,7 +96,7 @@ export class SlackClient {
 
   constructor(private readonly options: SlackClientOptions) {
     const { policy } = options;
-    this.secrets = [options.token];
+    this.secrets = options.token ? [options.token] : [];
     this.writes = new IntervalGate(policy.minWriteIntervalMs);
     this.searches = new IntervalGate(policy.minSearchIntervalMs);
   }
