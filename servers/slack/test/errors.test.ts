@@ -66,6 +66,22 @@ describe('SL-09 ok:false is an error', () => {
     }
   });
 
+  it("SL-09 Slack's own messages beside the code are passed on (response_metadata.messages)", async () => {
+    const conn = await startServer(slack, ['--post-to', 'all']);
+    try {
+      slack.fail({
+        method: 'chat.postMessage',
+        error: 'invalid_blocks',
+        extra: { response_metadata: { messages: ['[ERROR] unsupported type: text'] } },
+      });
+      const r = await callChecked(conn, 'slack_post_message', { channel_id: 'C111', text: 'hi' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/invalid_blocks .*Slack says: \[ERROR\] unsupported type: text/);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('SL-09 {ok:true, warning} stays a success', async () => {
     const conn = await startServer(slack);
     try {

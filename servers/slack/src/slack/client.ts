@@ -22,6 +22,7 @@ import {
   IntervalGate,
   redact,
   retryHint,
+  SLACK_HOOKS,
   sleep,
   summarizeHttpFailure,
   ToolError,
@@ -198,8 +199,16 @@ export class SlackClient {
     }
     if (failure.code) {
       const needed = typeof failure.data?.needed === 'string' ? failure.data.needed : undefined;
+      // Slack's own words beside the code (response_metadata.messages, e.g. "[ERROR] missing
+      // required field: channel"), read by the shared Slack hooks; the scope is already named.
+      const said = SLACK_HOOKS.failure({ status: 200, headers: {}, data: failure.data ?? {} });
+      const details = (said?.details ?? []).filter((d) => !/^(needed|provided) scopes?:/.test(d)).slice(0, 3);
+      const upstream = details.length ? ` Slack says: ${details.join('; ').slice(0, 300)}.` : '';
       return new SlackApiError(
-        redact(`Slack ${method} failed — ${explainSlackError(failure.code, needed)}.`, this.secrets),
+        redact(
+          `Slack ${method} failed — ${explainSlackError(failure.code, needed)}.${upstream}`,
+          this.secrets,
+        ),
         status,
         undefined,
         failure.code,
