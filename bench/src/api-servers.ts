@@ -1,14 +1,15 @@
 /**
  * The two servers of a suite: ours, built in servers/<name>, and the official package (a bench
- * dependency) — located for the GitHub, GitLab and PostgreSQL suites — and, for the API suites
- * (GitHub, GitLab), a session on either with the environment it needs, its pipelined throughput
+ * dependency) — located for the GitHub, GitLab, Slack and PostgreSQL suites — and, for the API
+ * suites (GitHub, GitLab, Slack), a session on either with the environment it needs, its pipelined throughput
  * and the size of one answer. tools/list is read raw (no client-side schema validation): what is
  * timed is the server's answer, and a reference server whose schemas the 2.x client would refuse
  * is still measured.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Sizes } from './config.js';
@@ -54,6 +55,29 @@ export function locateApiServers(name: string, officialPkg: string): Record<Side
     };
   }
   return { ours, official };
+}
+
+/**
+ * Writes `file` in `dataRoot`: a preload (`node --import`) for an official server that hard-codes
+ * its vendor's origin (https://api.github.com, https://slack.com/api/) — it rewrites URLs starting
+ * with `from` to start with `to` in the global fetch, a string replace per request, nothing else.
+ * Returns its file URL. Cold starts are measured without it.
+ */
+export function fetchRedirectPreload(dataRoot: string, file: string, from: string, to: string): string {
+  mkdirSync(dataRoot, { recursive: true });
+  const path = join(dataRoot, file);
+  writeFileSync(
+    path,
+    `const from = ${JSON.stringify(from)};
+const to = ${JSON.stringify(to)};
+const original = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = String(input);
+  return original(url.startsWith(from) ? to + url.slice(from.length) : input, init);
+};
+`,
+  );
+  return pathToFileURL(path).href;
 }
 
 export interface ApiSession {

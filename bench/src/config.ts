@@ -16,6 +16,7 @@ export const WORKLOADS = [
   'github',
   'gitlab',
   'drive',
+  'slack',
   'context',
   'firststart',
 ] as const;
@@ -130,6 +131,7 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); gitlab (gl) the GitLab suite (L1–L3);
+            slack runs the Slack suite (SL1–SL3);
             drive (gdrive) runs D1 (a 50-hit search vs
             the raw API JSON); context runs C1–C3 (what tools/list costs
             a model: model bytes and whole tools/list, per server, ours vs official); firststart

@@ -14,6 +14,7 @@ import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
+import { runSlackSuite } from './slack/suite.js';
 import { runSqliteSuite } from './sqlite/suite.js';
 import { bigFileWorkload } from './workloads/bigfile.js';
 import { coldWorkload } from './workloads/cold.js';
@@ -36,6 +37,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   github: runGithubSuite,
   gitlab: runGitlabSuite,
   drive: runDriveSuite,
+  slack: runSlackSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

@@ -18,6 +18,7 @@ import { gitlabScene } from './demo/gitlab.js';
 import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
+import { slackScene } from './demo/slack.js';
 import { sqliteScene } from './demo/sqlite.js';
 
 const SCENES: DemoScene[] = [
@@ -28,6 +29,7 @@ const SCENES: DemoScene[] = [
   githubScene,
   gitlabScene,
   driveScene,
+  slackScene,
 ];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -20,8 +20,11 @@ describe('demo', () => {
     expect(stdout).toContain(
       'SHEET1 is outside the folders this server may access (--folders FOLDER1,0ASHARED)',
     );
+    expect(stdout).toContain(
+      'C111 is not a channel this server may post, reply or react in (--post-to C0TEST)',
+    );
     expect(stdout).toMatch(
-      /Summary: 7 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 8 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

@@ -6,10 +6,7 @@
  * local fake GitHub in `fetch` (it uses the global fetch) — a string replace per request, nothing
  * else. Cold starts are measured without the preload.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { locateApiServers } from '../api-servers.js';
+import { fetchRedirectPreload, locateApiServers } from '../api-servers.js';
 import type { ServerUnderTest, Side } from '../servers.js';
 
 /** Finds both servers; an absent one is returned with `missing` set, not thrown. */
@@ -17,16 +14,7 @@ export function locateGithubServers(): Record<Side, ServerUnderTest> {
   return locateApiServers('github', '@modelcontextprotocol/server-github');
 }
 
-/** Writes the fetch-redirect preload for the official server; returns its file URL. */
+/** Writes the fetch-redirect preload for the official server (https://api.github.com → the fake); returns its file URL. */
 export function redirectPreload(dataRoot: string, fakeUrl: string): string {
-  mkdirSync(dataRoot, { recursive: true });
-  const file = join(dataRoot, 'github-redirect.mjs');
-  writeFileSync(
-    file,
-    `const target = ${JSON.stringify(fakeUrl)};
-const original = globalThis.fetch;
-globalThis.fetch = (input, init) => original(String(input).replace(/^https:\\/\\/api\\.github\\.com/, target), init);
-`,
-  );
-  return pathToFileURL(file).href;
+  return fetchRedirectPreload(dataRoot, 'github-redirect.mjs', 'https://api.github.com', fakeUrl);
 }

@@ -53,6 +53,7 @@ interface Pair {
 const FAKE_TOKEN = 'ghp_benchContextNotARealToken000000000000';
 const FAKE_GITLAB_TOKEN = 'glpat-benchContextNotARealToken00';
 const PG_URL = 'postgresql://bench@127.0.0.1:1/bench';
+const SLACK_TOKEN = 'xoxb-benchContextNotARealToken';
 
 /** GitHub's goal in bytes per tool (issue 14). */
 const GITHUB_BYTES_PER_TOOL = 0.6 * 1024;
@@ -109,6 +110,18 @@ const PAIRS: Pair[] = [
     goalOn: 'same',
     perTool: () => ({ ratioAtMost: 1, text: '≤ 1.0×' }),
     note: 'context gitlab: the reference is measured with the zod 3 it was published with (pnpm-workspace.yaml packageExtensions); as npx installs it today it imports zod 4 and lists its 9 tools with empty input schemas',
+  },
+  {
+    name: 'slack',
+    // Default flags: posting is off, so ours lists 5 of the reference's 8 tools (C1s compares those).
+    ours: () => ({ bin: ourBin('slack'), args: [], env: { SLACK_BOT_TOKEN: SLACK_TOKEN } }),
+    official: {
+      pkg: '@modelcontextprotocol/server-slack',
+      entry: 'dist/index.js',
+      launch: (bin) => ({ bin, args: [], env: { SLACK_BOT_TOKEN: SLACK_TOKEN, SLACK_TEAM_ID: 'T0BENCH' } }),
+    },
+    goal: 1,
+    goalOn: 'same',
   },
   {
     name: 'postgres',

@@ -73,6 +73,15 @@ const PAIRS: FirstStartPair[] = [
     officialRawList: true,
   },
   {
+    name: 'slack',
+    officialPkg: '@modelcontextprotocol/server-slack',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    // The official server exits without SLACK_TEAM_ID; ours does not need it.
+    env: { SLACK_BOT_TOKEN: 'xoxb-benchFirstStartNotARealToken', SLACK_TEAM_ID: 'T0BENCH' },
+    goal: 0.5,
+  },
+  {
     name: 'postgres',
     officialPkg: '@modelcontextprotocol/server-postgres',
     ourArgs: () => [PG_URL],
@@ -247,7 +256,7 @@ async function measurePair(
   return runs;
 }
 
-/** The `firststart` suite: row F1 per server (filesystem, github, gitlab, postgres, drive, browser). */
+/** The `firststart` suite: row F1 per server (filesystem, github, gitlab, slack, postgres, drive, browser). */
 export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> {
   const skip = ctx.offline ? '--offline' : await npmRegistryUnreachable();
   if (skip) return { rows: [], notes: [`first start (F1): skipped — ${skip}; it needs ${NPM_REGISTRY}`] };

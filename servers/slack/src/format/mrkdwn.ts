@@ -1,0 +1,76 @@
+/**
+ * Slack's message markup (docs.slack.dev/messaging/formatting-message-text, "Advanced formatting")
+ * made readable for a model: `<@U…>` → `@name`, `<#C…|name>` → `#name`, `<!here>` → `@here`,
+ * `<!subteam^S…|@team>` → `@team`, `<!date^…|fallback>` → the fallback, `<https://x|label>` →
+ * `label (https://x)`, and the three escaped characters (`&lt;`, `&gt;`, `&amp;`) decoded. The
+ * result still goes through the untrusted-text builder before it reaches the model.
+ */
+
+/** Names known for ids (no request is made while rendering). */
+export interface Names {
+  user(id: string): string | undefined;
+  channel(id: string): string | undefined;
+}
+
+const ENTITY: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/** `text` with Slack's markup resolved (module comment). */
+export function readableText(text: string, names: Names): string {
+  return text
+    .replace(/<([^<>\n]*)>/g, (_all, inner: string) => {
+      const bar = inner.indexOf('|');
+      const target = bar < 0 ? inner : inner.slice(0, bar);
+      const label = bar < 0 ? undefined : inner.slice(bar + 1);
+      if (target.startsWith('@')) {
+        const id = target.slice(1);
+        return `@${names.user(id) ?? (label || id)}`;
+      }
+      if (target.startsWith('#')) {
+        const id = target.slice(1);
+        return `#${label || names.channel(id) || id}`;
+      }
+      if (target.startsWith('!')) {
+        const word = target.slice(1);
+        if (/^(here|channel|everyone)$/.test(word)) return `@${word}`;
+        if (word.startsWith('subteam^')) return label || '@group';
+        return label || `@${word.split('^')[0]}`;
+      }
+      if (target.startsWith('mailto:')) return label || target.slice(7);
+      if (!label || label === target || `http://${label}` === target || `https://${label}` === target)
+        return target;
+      return `${label} (${target})`;
+    })
+    .replace(/&(lt|gt|amp);/g, (e) => ENTITY[e] ?? e);
+}
+
+/** The user ids `<@U…>` mentions in `text`. */
+export function mentionedUsers(text: string): string[] {
+  return [...text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g)].map((m) => m[1] ?? '');
+}
+
+/** Every URL in posted `text`: `<url|label>`, `<url>` and bare ones, plus bare host names Slack links. */
+export function linkHosts(text: string): string[] {
+  const hosts: string[] = [];
+  for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/([^\s<>|/?#]+)/gi)) hosts.push(hostOf(m[1] ?? ''));
+  // Slack also links bare domains ("example.com/x"); a label that looks like one counts too.
+  for (const m of text.matchAll(
+    /(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9])(?![\w-])/gi,
+  ))
+    hosts.push((m[1] ?? '').toLowerCase());
+  return hosts;
+}
+
+function hostOf(authority: string): string {
+  const noUser = authority.slice(authority.lastIndexOf('@') + 1);
+  return noUser.replace(/:\d+$/, '').replace(/\.$/, '').toLowerCase();
+}
+
+/**
+ * True when Slack may unfurl what `text` links to: it links something and every host is one of
+ * `domains` or below one (case SL-01). With no domains allowed, never.
+ */
+export function mayUnfurl(text: string, domains: readonly string[]): boolean {
+  if (domains.length === 0) return false;
+  const hosts = linkHosts(text);
+  return hosts.length > 0 && hosts.every((h) => domains.some((d) => h === d || h.endsWith(`.${d}`)));
+}

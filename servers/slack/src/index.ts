@@ -1,0 +1,4 @@
+import { runServer } from '@refmcp/shared/server';
+import { slackServer } from './server.js';
+
+void runServer(slackServer);

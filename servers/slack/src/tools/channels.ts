@@ -1,0 +1,140 @@
+/**
+ * Channels: slack_list_channels, slack_get_channel_history and slack_get_thread_replies (the
+ * reference's names and arguments; cursors on all three, time windows on history). Every page is
+ * bounded in bytes; a page cut short says so and its cursor continues inside it.
+ */
+import { compact, defineTool, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@refmcp/shared';
+import { z } from '@refmcp/shared/schema';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import type { Config } from '../config.js';
+import { channelShape, renderChannel, toChannel } from '../format/channels.js';
+import * as arg from '../names.js';
+import type { SlackTool } from '../toolsets.js';
+import {
+  channelTool,
+  LIST_MESSAGE_BYTES,
+  resolveChannel,
+  scopeNote,
+  THREAD_MESSAGE_BYTES,
+} from './common.js';
+import { messagePage, messagesOut, pageOut } from './message-page.js';
+
+export function channelTools(config: Config): SlackTool[] {
+  const scope = scopeNote(config);
+  const { directory } = config;
+
+  return [
+    defineTool({
+      name: 'slack_list_channels',
+      title: 'List channels',
+      toolset: 'channels',
+      description: `List channels the token can see, with pagination.${scope}`,
+      inputSchema: z.strictObject({
+        limit: arg.limit(100, 200),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: z.object({ channels: z.array(channelShape), ...pageOut, ...neutralizedField }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ limit = 100, cursor }, { signal }) => {
+        const key = queryKey('channels', { limit });
+        const untrusted = new UntrustedText();
+        let raws: Record<string, unknown>[];
+        let nextCursor: string | undefined;
+        if (config.channels) {
+          // Only the listed channels, each by conversations.info (as the reference did), paged.
+          const start = readCursor<{ o?: number }>(cursor, key, 'the same limit')?.o ?? 0;
+          const ids = config.channels.ids.slice(start, start + limit);
+          const infos = await Promise.all(
+            ids.map((id) => directory.info(id, signal).catch(() => ({ id, missing: true }))),
+          );
+          raws = infos.filter((c) => !('missing' in c));
+          if (start + limit < config.channels.ids.length) nextCursor = makeCursor(key, { o: start + limit });
+        } else {
+          const pos = readCursor<{ t?: string }>(cursor, key, 'the same limit');
+          const answer = await config.slack.call(
+            'conversations.list',
+            { types: 'public_channel,private_channel', exclude_archived: true, limit, cursor: pos?.t },
+            { signal },
+          );
+          raws = (answer.channels as Record<string, unknown>[] | undefined) ?? [];
+          for (const c of raws) directory.rememberChannel(c);
+          const next = answer.response_metadata?.next_cursor;
+          if (next) nextCursor = makeCursor(key, { t: next });
+        }
+        const channels = raws.map((c) => toChannel(c, untrusted));
+        return respond(
+          compact({ channels, hasMore: nextCursor !== undefined, nextCursor }),
+          [
+            ...channels.map(renderChannel),
+            nextCursor
+              ? `${channels.length} channels; more: call again with cursor.`
+              : `${channels.length} channels; no more.`,
+          ],
+          untrusted,
+        );
+      },
+    }),
+
+    channelTool(config, {
+      name: 'slack_get_channel_history',
+      title: 'Get channel history',
+      toolset: 'channels',
+      description: `Recent messages in a channel.${scope}`,
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        limit: arg.limit(10, 200),
+        oldest: arg.timeBound('After this ts').optional(),
+        latest: arg.timeBound('Before this ts').optional(),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: messagesOut,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ channel_id, limit = 10, oldest, latest, cursor }, { signal }) => {
+        const channel = await resolveChannel(config, channel_id, signal);
+        return messagePage(config, {
+          method: 'conversations.history',
+          args: compact({ channel: channel.id, limit, oldest, latest }),
+          channel,
+          key: queryKey('history', { id: channel.id, limit, oldest, latest }),
+          cursor,
+          repeat: 'the same channel_id, limit, oldest and latest',
+          maxBytes: LIST_MESSAGE_BYTES,
+          heading: (n) => `${n} messages, newest first.`,
+          signal,
+        });
+      },
+    }),
+
+    channelTool(config, {
+      name: 'slack_get_thread_replies',
+      title: 'Get thread replies',
+      toolset: 'channels',
+      description: `A thread's parent message and replies.${scope}`,
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        thread_ts: arg.ts('Parent message ts, e.g. 1234567890.123456'),
+        limit: arg.limit(100, 200),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: messagesOut,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ channel_id, thread_ts, limit = 100, cursor }, { signal }) => {
+        const ts = arg.normalizeTs(thread_ts, 'thread_ts');
+        const channel = await resolveChannel(config, channel_id, signal);
+        return messagePage(config, {
+          method: 'conversations.replies',
+          args: { channel: channel.id, ts, limit },
+          channel,
+          key: queryKey('replies', { id: channel.id, ts, limit }),
+          cursor,
+          repeat: 'the same channel_id, thread_ts and limit',
+          maxBytes: THREAD_MESSAGE_BYTES,
+          heading: (n) => `thread ${ts}, ${n} messages.`,
+          // Slack repeats the parent on later pages (or not): it is shown on the first page only.
+          dropTsAfterFirst: ts,
+          signal,
+        });
+      },
+    }),
+  ];
+}

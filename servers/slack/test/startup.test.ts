@@ -1,0 +1,84 @@
+/**
+ * SL-10 big workspaces do not delay startup: with 50,000 users and every users.list and
+ * conversations.list page taking 5 s, initialize and tools/list answer within 2 s of spawn, and a
+ * history read answers within 2 s (unknown mentions looked up alone with users.info). Also the
+ * guard of every Slack test: no connection the server opens leaves loopback.
+ */
+import { callChecked, recordConnections, tempDir } from '@refmcp/test-harness';
+import { addUsers, type FakeSlack } from '@refmcp/test-harness/fakes/slack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScene, startServer, USER_TOKEN } from './support.js';
+
+let slack: FakeSlack;
+beforeAll(async () => {
+  ({ slack } = await startScene());
+});
+afterAll(() => slack.close());
+
+describe('SL-10 big workspaces do not delay startup', () => {
+  it('SL-10 initialize, tools/list and a history read each answer within 2 s while users.list is slow', async () => {
+    addUsers(slack.state, 50_000);
+    slack.slow('users.list', 5000).slow('conversations.list', 5000);
+    try {
+      const spawned = Date.now();
+      const conn = await startServer(slack);
+      try {
+        await conn.tools();
+        expect(Date.now() - spawned).toBeLessThan(2000);
+        const started = Date.now();
+        const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: 'C111' });
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(r.isError).toBeFalsy();
+        expect(r.text).toContain('@bob');
+        expect(slack.calls('users.list')).toHaveLength(0);
+        expect(slack.calls('users.info').length).toBeGreaterThan(0);
+      } finally {
+        await conn.close();
+      }
+    } finally {
+      slack.resetFaults();
+    }
+  });
+});
+
+describe('no token', () => {
+  it('starts without a token (a warning on stderr) and every call explains not_authed', async () => {
+    const conn = await startServer(slack, [], { env: { SLACK_BOT_TOKEN: '' } });
+    try {
+      expect(conn.stderr()).toMatch(/no SLACK_BOT_TOKEN/);
+      const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: 'C111' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/not_authed: no token was sent: set SLACK_BOT_TOKEN/);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('loopback guard', () => {
+  it('every connection the server opens goes to the fake on 127.0.0.1', async () => {
+    const dir = await tempDir('refmcp-slack-net-');
+    try {
+      const recorder = recordConnections(dir.dir);
+      const conn = await startServer(slack, ['--post-to', 'C0TEST'], {
+        env: { ...recorder.env, SLACK_USER_TOKEN: USER_TOKEN },
+      });
+      try {
+        for (const [tool, args] of [
+          ['slack_list_channels', {}],
+          ['slack_get_channel_history', { channel_id: '#eng' }],
+          ['slack_get_users', {}],
+          ['slack_search_messages', { query: 'meeting' }],
+          ['slack_post_message', { channel_id: 'C0TEST', text: 'see https://example.com' }],
+        ] as const)
+          expect((await callChecked(conn, tool, args)).isError, tool).toBeFalsy();
+      } finally {
+        await conn.close();
+      }
+      expect(recorder.connections().length).toBeGreaterThan(0);
+      expect(recorder.offLoopback()).toEqual([]);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});

@@ -1,0 +1,7 @@
+import { defineConfig } from 'vitest/config';
+
+// Each test spawns the built server: 5 s is too tight on a busy 2-core machine. The globalSetup
+// checks all traffic the tests sent to the fake Slack against the response types of @slack/web-api.
+export default defineConfig({
+  test: { testTimeout: 30_000, hookTimeout: 30_000, globalSetup: ['./test/spec-check.setup.ts'] },
+});
