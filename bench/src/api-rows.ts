@@ -97,7 +97,11 @@ export function textSizeRow(
     better: 'lower',
     ours: cellOf(runs.ours, (r) => r.bytes),
     official: cellOf(runs.official, (r) => r.bytes),
-    goal: { ratioAtMost: 0.3, text: '≤ 0.3×, nothing needed dropped', alsoRequired: { text: keptText, met: kept } },
+    goal: {
+      ratioAtMost: 0.3,
+      text: '≤ 0.3×, nothing needed dropped',
+      alsoRequired: { text: keptText, met: kept },
+    },
   });
 }
 

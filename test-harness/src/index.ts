@@ -74,12 +74,6 @@ export {
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
 export { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } from './loopback.js';
-export {
-  type ConnectionRecorder,
-  isLoopbackTarget,
-  type RecordedConnection,
-  recordConnections,
-} from './net-record.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';

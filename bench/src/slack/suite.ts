@@ -26,7 +26,13 @@ import {
   outputSizeRuns,
   textSizeRow,
 } from '../api-rows.js';
-import { type ApiSession, fetchRedirectPreload, jsonBytes, locateApiServers, startApiSession } from '../api-servers.js';
+import {
+  type ApiSession,
+  fetchRedirectPreload,
+  jsonBytes,
+  locateApiServers,
+  startApiSession,
+} from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
 import { alternate, type Context, cellOf, type WorkloadResult } from '../workloads/common.js';

@@ -4,7 +4,7 @@
  * history read answers within 2 s (unknown mentions looked up alone with users.info). Also the
  * guard of every Slack test: no connection the server opens leaves loopback.
  */
-import { callChecked, recordConnections, tempDir } from '@refmcp/test-harness';
+import { blockedHosts, callChecked, loopbackGuardEnv } from '@refmcp/test-harness';
 import { addUsers, type FakeSlack } from '@refmcp/test-harness/fakes/slack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScene, startServer, USER_TOKEN } from './support.js';
@@ -57,28 +57,34 @@ describe('no token', () => {
 
 describe('loopback guard', () => {
   it('every connection the server opens goes to the fake on 127.0.0.1', async () => {
-    const dir = await tempDir('refmcp-slack-net-');
+    const conn = await startServer(slack, ['--post-to', 'C0TEST'], {
+      env: { ...loopbackGuardEnv(), SLACK_USER_TOKEN: USER_TOKEN },
+    });
     try {
-      const recorder = recordConnections(dir.dir);
-      const conn = await startServer(slack, ['--post-to', 'C0TEST'], {
-        env: { ...recorder.env, SLACK_USER_TOKEN: USER_TOKEN },
-      });
-      try {
-        for (const [tool, args] of [
-          ['slack_list_channels', {}],
-          ['slack_get_channel_history', { channel_id: '#eng' }],
-          ['slack_get_users', {}],
-          ['slack_search_messages', { query: 'meeting' }],
-          ['slack_post_message', { channel_id: 'C0TEST', text: 'see https://example.com' }],
-        ] as const)
-          expect((await callChecked(conn, tool, args)).isError, tool).toBeFalsy();
-      } finally {
-        await conn.close();
-      }
-      expect(recorder.connections().length).toBeGreaterThan(0);
-      expect(recorder.offLoopback()).toEqual([]);
+      for (const [tool, args] of [
+        ['slack_list_channels', {}],
+        ['slack_get_channel_history', { channel_id: '#eng' }],
+        ['slack_get_users', {}],
+        ['slack_search_messages', { query: 'meeting' }],
+        ['slack_post_message', { channel_id: 'C0TEST', text: 'see https://example.com' }],
+      ] as const)
+        expect((await callChecked(conn, tool, args)).isError, tool).toBeFalsy();
+      expect(blockedHosts(conn.stderr())).toEqual([]);
     } finally {
-      await dir.cleanup();
+      await conn.close();
+    }
+  });
+
+  it('the guard is in force: a server pointed at slack.com is stopped at the socket', async () => {
+    const conn = await startServer(slack, [], {
+      env: { ...loopbackGuardEnv(), SLACK_API_URL: 'https://slack.com/api/' },
+    });
+    try {
+      const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: 'C111' });
+      expect(r.isError).toBe(true);
+      expect(blockedHosts(conn.stderr())).toContain('slack.com');
+    } finally {
+      await conn.close();
     }
   });
 });
