@@ -99,7 +99,7 @@ export interface RateLimitWindowsOptions {
 export function aboutDelay(ms: number): string {
   if (ms < 90_000) return `${Math.max(1, Math.ceil(ms / 1000))} s`;
   if (ms < 45 * 60_000) return `about ${Math.round(ms / 60_000)} min`;
-  if (ms < 36 * 3_600_000) {
+  if (ms < 20 * 3_600_000) {
     const h = Math.max(1, Math.round(ms / 3_600_000));
     return `about ${h === 1 ? 'an hour' : `${h} hours`}`;
   }
