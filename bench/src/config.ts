@@ -14,6 +14,7 @@ export const WORKLOADS = [
   'sqlite',
   'browser',
   'github',
+  'websearch',
   'context',
   'firststart',
 ] as const;
@@ -125,7 +126,8 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
   --only    run some workloads: read (metrics 1 and 3), cold (2), search (4), tree (5), bigfile (6);
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
-            github (gh) runs the GitHub suite (G1–G3); context runs C1–C3 (what tools/list costs
+            github (gh) runs the GitHub suite (G1–G3); websearch the web-search suite (W1–W3, vs both
+            official Brave servers); context runs C1–C3 (what tools/list costs
             a model: model bytes and whole tools/list, per server, ours vs official); firststart
             (first, npx) runs F1 (first \`npx -y\` with an empty npm cache → tools/list; network)
   --quick   small sizes, one repetition: a smoke run

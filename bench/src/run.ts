@@ -11,6 +11,7 @@ import { runGithubSuite } from './github/suite.js';
 import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
+import { runSearchSuite } from './search/suite.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
 import { runSqliteSuite } from './sqlite/suite.js';
 import { bigFileWorkload } from './workloads/bigfile.js';
@@ -32,6 +33,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,
+  websearch: runSearchSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

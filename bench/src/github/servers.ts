@@ -54,15 +54,28 @@ export function locateGithubServers(): Record<Side, ServerUnderTest> {
   return { ours, official };
 }
 
-/** Writes the fetch-redirect preload for the official server; returns its file URL. */
-export function redirectPreload(dataRoot: string, fakeUrl: string): string {
+/**
+ * Writes a fetch-redirect preload for an official server that hard-codes its API origin: requests
+ * whose URL starts with `from` (default https://api.github.com) go to `fakeUrl` instead. Returns
+ * its file URL (for `node --import`). The search suite uses it for https://api.search.brave.com.
+ */
+export function redirectPreload(
+  dataRoot: string,
+  fakeUrl: string,
+  from = 'https://api.github.com',
+  name = 'github-redirect.mjs',
+): string {
   mkdirSync(dataRoot, { recursive: true });
-  const file = join(dataRoot, 'github-redirect.mjs');
+  const file = join(dataRoot, name);
   writeFileSync(
     file,
-    `const target = ${JSON.stringify(fakeUrl)};
+    `const from = ${JSON.stringify(from)};
+const target = ${JSON.stringify(fakeUrl)};
 const original = globalThis.fetch;
-globalThis.fetch = (input, init) => original(String(input).replace(/^https:\\/\\/api\\.github\\.com/, target), init);
+globalThis.fetch = (input, init) => {
+  const url = String(input instanceof Request ? input.url : input);
+  return original(url.startsWith(from) ? target + url.slice(from.length) : input, init);
+};
 `,
   );
   return pathToFileURL(file).href;

@@ -35,7 +35,7 @@ export const count = (fallback: number, max = MAX_COUNT) =>
     .min(1, { message: `count must be from 1 to ${max}` })
     .max(max, { message: `count must be from 1 to ${max}` })
     .optional()
-    .describe(`Number of results (1-${max}, default ${fallback})`);
+    .describe(`Results (1-${max}, default ${fallback})`);
 
 /** Which page of `count` results: 0–9. */
 export const offset = () =>
@@ -45,39 +45,36 @@ export const offset = () =>
     .min(0, { message: `offset must be from 0 to ${MAX_OFFSET}` })
     .max(MAX_OFFSET, { message: `offset must be from 0 to ${MAX_OFFSET}` })
     .optional()
-    .describe(`Page of results to skip to (0-${MAX_OFFSET}, pages of count; default 0)`);
+    .describe(`Page index (0-${MAX_OFFSET}, pages of count)`);
+
+/** A string matching `pattern` (checked by refine, so the advertised schema stays small), or absent. */
+const matching = (pattern: RegExp, message: string, description: string) =>
+  z
+    .string()
+    .refine((v) => pattern.test(v), { message })
+    .optional()
+    .describe(description);
 
 /** Brave `freshness`: pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD. */
 export const freshness = () =>
-  z
-    .string()
-    .regex(/^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/, {
-      message: 'freshness must be pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD',
-    })
-    .optional()
-    .describe(
-      'Discovered within: pd (24 h), pw (7 days), pm (31 days), py (365 days) or YYYY-MM-DDtoYYYY-MM-DD',
-    );
+  matching(
+    /^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/,
+    'freshness must be pd, pw, pm, py or YYYY-MM-DDtoYYYY-MM-DD',
+    'pd/pw/pm/py (past day/week/month/year) or YYYY-MM-DDtoYYYY-MM-DD',
+  );
 
 /** Brave `country`: a 2-letter country code. */
 export const country = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, { message: 'country must be a 2-letter country code' })
-    .optional()
-    .describe('2-letter country code the results come from (default US)');
+  matching(/^[A-Za-z]{2}$/, 'country must be a 2-letter country code', 'Country code, e.g. US');
 
 /** A language code: `en`, `pt-br`, `zh-hans`. */
-export const language = (what: string) =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,4})?$/, { message: 'must be a language code such as en or pt-br' })
-    .optional()
-    .describe(what);
+export const language = (name: string) =>
+  matching(
+    /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,4})?$/,
+    `${name} must be a language code such as en or pt-br`,
+    'Language code, e.g. en',
+  );
 
 /** Adult-content filter. */
 export const safesearch = (values: readonly [string, ...string[]] = ['off', 'moderate', 'strict']) =>
-  z
-    .enum(values)
-    .optional()
-    .describe(`Adult-content filter: ${values.join(', ')}`);
+  z.enum(values).optional().describe('Adult filter');

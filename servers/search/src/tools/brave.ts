@@ -25,7 +25,7 @@ import type { SearchTool } from '../toolsets.js';
 
 const filters = {
   country: arg.country(),
-  search_lang: arg.language('Language of the results, e.g. en (default en)'),
+  search_lang: arg.language('search_lang'),
   safesearch: arg.safesearch(),
   freshness: arg.freshness(),
 };
@@ -35,7 +35,6 @@ const take = (hits: (Hit | undefined)[], count: number): Hit[] =>
 
 export function braveTools(config: Config): SearchTool[] {
   const brave = config.brave;
-  const fetchNote = ' Read a result page with fetch_url.';
 
   /** One paged Brave search of `path`; hits from `section` of the answer. */
   const paged =
@@ -73,7 +72,8 @@ export function braveTools(config: Config): SearchTool[] {
       name: 'brave_web_search',
       title: 'Brave web search',
       toolset: 'search' as const,
-      description: `Search the web with Brave Search: titles, URLs, snippets and ages. For general queries, articles and recent events. Up to 20 results per call; offset pages through up to 10 pages.${fetchNote}`,
+      description:
+        'Web search (Brave): title, URL, snippet and age of each result; up to 20 a call, offset for the next pages.',
       inputSchema: z.strictObject({
         query: arg.query(),
         count: arg.count(10),
@@ -89,7 +89,7 @@ export function braveTools(config: Config): SearchTool[] {
       title: 'Brave local search',
       toolset: 'search' as const,
       description:
-        "Find local businesses and places (e.g. 'pizza near Central Park'): name, address, phone, rating, price range, today's hours and a description. Falls back to web results when the query has no places.",
+        "Local businesses and places (e.g. 'pizza near Central Park'): name, address, phone, rating, price, today's hours, description. Web results when none are found.",
       inputSchema: z.strictObject({
         query: arg.query('Local search query'),
         count: arg.count(5),
@@ -137,7 +137,7 @@ export function braveTools(config: Config): SearchTool[] {
       name: 'brave_news_search',
       title: 'Brave news search',
       toolset: 'media' as const,
-      description: `Search recent news with Brave Search: headline, URL, snippet, age and source. Use freshness (pd, pw, pm, py) for recency.${fetchNote}`,
+      description: 'News search (Brave): headline, URL, snippet, age and source.',
       inputSchema: z.strictObject({
         query: arg.query(),
         count: arg.count(10),
@@ -177,7 +177,7 @@ export function braveTools(config: Config): SearchTool[] {
       name: 'brave_video_search',
       title: 'Brave video search',
       toolset: 'media' as const,
-      description: 'Search videos with Brave Search: title, URL, snippet, age, creator and duration.',
+      description: 'Video search (Brave): title, URL, snippet, age, creator and duration.',
       inputSchema: z.strictObject({
         query: arg.query(),
         count: arg.count(10),

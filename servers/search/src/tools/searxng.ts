@@ -20,12 +20,12 @@ const inputs = {
   query: arg.query(),
   count: arg.count(10),
   offset: arg.offset(),
-  language: arg.language("Language of the results, e.g. en or de (default: the instance's)"),
+  language: arg.language('language'),
   safesearch: arg.safesearch(),
   time_range: z
     .enum(['day', 'week', 'month', 'year'])
     .optional()
-    .describe('Only results from the last day, week, month or year'),
+    .describe('Only results of the past day, week, month or year'),
 };
 
 /** A SearXNG result as a hit (general, news, images and videos share most fields). */
@@ -87,7 +87,7 @@ export function searxngTools(config: Config): SearchTool[] {
       'search',
       'general',
       'Web results',
-      'Search the web: titles, URLs and snippets; offset pages through up to 10 pages of count. Read a result page with fetch_url.',
+      'Web search: title, URL and snippet of each result; up to 20 a call, offset for the next pages.',
     ),
     tool(
       'news_search',

@@ -1,0 +1,173 @@
+/**
+ * The web-search suite (`--only websearch`): our server against each official Brave server —
+ * @modelcontextprotocol/server-brave-search 0.6.2 (the reference) and @brave/brave-search-mcp-server
+ * 2.x — on the same local fake Brave (the harness's fake, 127.0.0.1, free plan not enforced; no
+ * network, no real key), alternated, one run per official:
+ *   W1 cold start to tools/list answered — reported
+ *   W2 model bytes of tools/list per tool (name + description + inputSchema, what hosts send the
+ *      model every turn) — goal ≤ 1.0×
+ *   W3 size of a 10-result brave_web_search answer (the text a model reads) — goal ≤ 0.5×, with a
+ *      check that every title and URL of the fake's answer is in ours.
+ * The officials hard-code https://api.search.brave.com; their processes get a fetch-redirect
+ * preload (`node --import`) to the fake, as the GitHub suite does. The first `npx` start is row F1
+ * of the firststart suite.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { BRAVE_KEY, startFakeBrave } from '@refmcp/test-harness/fakes/brave';
+import { redirectPreload, startGithubSession } from '../github/servers.js';
+import { errorText } from '../measure.js';
+import { type Answer, type Row, row } from '../report.js';
+import { BENCH_DIR, type ServerUnderTest, type Side } from '../servers.js';
+import { alternate, type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
+
+/** The officials compared, each a bench dependency. */
+const OFFICIALS = [
+  { pkg: '@modelcontextprotocol/server-brave-search', entry: 'dist/index.js', short: 'reference 0.6.2' },
+  { pkg: '@brave/brave-search-mcp-server', entry: 'dist/index.js', short: 'Brave 2.x' },
+] as const;
+
+const QUERY = 'model context protocol servers';
+
+function officialServer(pkg: string, entry: string): ServerUnderTest {
+  try {
+    const pkgJson = createRequire(join(BENCH_DIR, 'package.json')).resolve(`${pkg}/package.json`);
+    const { version } = createRequire(import.meta.url)(pkgJson) as { version: string };
+    return { side: 'official', label: `${pkg} ${version}`, bin: join(dirname(pkgJson), entry) };
+  } catch (error) {
+    return { side: 'official', label: pkg, bin: '', missing: `not installed: ${errorText(error)}` };
+  }
+}
+
+function ourServer(): ServerUnderTest {
+  const bin = resolve(BENCH_DIR, '../servers/search/dist/index.js');
+  return { side: 'ours', label: '@refmcp/server-search', bin };
+}
+
+const modelBytes = (tools: { name: string; description?: string; inputSchema: unknown }[]) =>
+  tools.reduce(
+    (sum, t) =>
+      sum +
+      Buffer.byteLength(
+        JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
+      ),
+    0,
+  );
+
+export async function runSearchSuite(base: Context): Promise<WorkloadResult> {
+  const brave = await startFakeBrave();
+  brave.setPlan({ perSecond: 1000, enforce: false });
+  const rows: Row[] = [];
+  const answers: Answer[] = [];
+  const notes: string[] = [];
+  try {
+    const preload = redirectPreload(
+      base.dataRoot,
+      brave.apiUrl,
+      'https://api.search.brave.com/res/v1',
+      'brave-redirect.mjs',
+    );
+    for (const official of OFFICIALS) {
+      const servers: Record<Side, ServerUnderTest> = {
+        ours: ourServer(),
+        official: officialServer(official.pkg, official.entry),
+      };
+      const ctx: Context = { ...base, servers };
+      base.log(
+        `search vs ${servers.official.label}${servers.official.missing ? ` — ${servers.official.missing}` : ''}`,
+      );
+      const env = (side: Side) => ({
+        BRAVE_API_KEY: BRAVE_KEY,
+        ...(side === 'ours' ? { BRAVE_API_URL: brave.apiUrl } : {}),
+      });
+      const session = (server: ServerUnderTest, withPreload: boolean) =>
+        startGithubSession(server, {
+          env: env(server.side),
+          timeoutMs: ctx.sizes.callTimeoutMs,
+          ...(withPreload && server.side === 'official' ? { preload } : {}),
+        });
+      const cold = await alternate(
+        ctx,
+        ctx.sizes.coldStarts,
+        `search cold start (${official.short})`,
+        async (server) => {
+          const s = await session(server, false);
+          await s.close();
+          return s.readyMs;
+        },
+      );
+      const listed = await alternate(ctx, 1, `search tools/list (${official.short})`, async (server) => {
+        const s = await session(server, false);
+        try {
+          const { tools } = await s.client.listTools();
+          return { perTool: modelBytes(tools) / tools.length, count: tools.length };
+        } finally {
+          await s.close();
+        }
+      });
+      const sized = await alternate(ctx, 1, `search 10-result answer (${official.short})`, async (server) => {
+        const s = await session(server, true);
+        try {
+          const r = await s.rawCall('brave_web_search', { query: QUERY, count: 10 });
+          if (r.error || r.result?.isError)
+            throw new Error(
+              `brave_web_search failed: ${preview(JSON.stringify(r.error ?? r.result?.content), 300)}`,
+            );
+          const text = (r.result?.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
+          return { bytes: Buffer.byteLength(text), text };
+        } finally {
+          await s.close();
+        }
+      });
+      const ours = sized.ours.results[0]?.text ?? '';
+      const expected = (await (
+        await fetch(`${brave.apiUrl}/web/search?q=${encodeURIComponent(QUERY)}&count=10`, {
+          headers: { 'x-subscription-token': BRAVE_KEY },
+        })
+      ).json()) as { web: { results: { title: string; url: string }[] } };
+      const dropped = expected.web.results.filter(
+        (r) => !ours.includes(r.title) || !ours.includes(r.url),
+      ).length;
+      rows.push(
+        row({
+          id: 'W1',
+          name: `search cold start → tools/list vs ${official.short} (${ctx.sizes.coldStarts} starts)`,
+          unit: 'ms',
+          better: 'lower',
+          ours: cellOf(cold.ours, (ms) => ms),
+          official: cellOf(cold.official, (ms) => ms),
+        }),
+        row({
+          id: 'W2',
+          name: `search model bytes per tool vs ${official.short} (ours ${listed.ours.results[0]?.count ?? '?'} tools, official ${listed.official.results[0]?.count ?? '?'})`,
+          unit: 'bytes',
+          better: 'lower',
+          ours: cellOf(listed.ours, (x) => x.perTool),
+          official: cellOf(listed.official, (x) => x.perTool),
+          goal: { ratioAtMost: 1, text: '≤ 1.0×' },
+        }),
+        row({
+          id: 'W3',
+          name: `search 10-result brave_web_search answer, text bytes vs ${official.short}`,
+          unit: 'bytes',
+          better: 'lower',
+          ours: cellOf(sized.ours, (x) => x.bytes),
+          official: cellOf(sized.official, (x) => x.bytes),
+          goal: { ratioAtMost: 0.5, text: '≤ 0.5×' },
+        }),
+      );
+      answers.push({
+        name: `brave_web_search (10 results) vs ${official.short}, first 100 characters`,
+        call: `brave_web_search ${JSON.stringify({ query: QUERY, count: 10 })}`,
+        ours: preview(ours, 100),
+        official: preview(sized.official.results[0]?.text ?? sized.official.error ?? '', 100),
+      });
+      notes.push(
+        `websearch W3 vs ${official.short}: ${dropped} of 10 titles/URLs of the API answer missing from ours`,
+      );
+    }
+  } finally {
+    await brave.close();
+  }
+  return { rows, answers, notes };
+}
