@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { BRAVE_KEY, startFakeBrave } from '@refmcp/test-harness/fakes/brave';
+import { BRAVE_KEY, type FakeBrave, startFakeBrave, webResult } from '@refmcp/test-harness/fakes/brave';
 import { redirectPreload, startGithubSession } from '../github/servers.js';
 import { errorText } from '../measure.js';
 import { type Answer, type Row, row } from '../report.js';
@@ -28,6 +28,43 @@ const OFFICIALS = [
 ] as const;
 
 const QUERY = 'model context protocol servers';
+
+/**
+ * Ten web results shaped like Brave's real ones: a ~200-character description with <strong>
+ * highlights and an entity, three extra snippets, a profile and a thumbnail.
+ */
+function seedRealistic(brave: FakeBrave): void {
+  const results = Array.from({ length: 10 }, (_, i) => {
+    const host = ['github.com', 'modelcontextprotocol.io', 'docs.anthropic.com', 'medium.com', 'dev.to'][
+      i % 5
+    ];
+    const url = `https://${host}/guides/mcp-servers-${i + 1}`;
+    return {
+      ...webResult(
+        `Building <strong>Model Context Protocol</strong> servers, part ${i + 1} | ${host}`,
+        url,
+        `A practical guide to <strong>Model Context Protocol</strong> (MCP) <strong>servers</strong>: how hosts launch them over stdio, how tools, resources and prompts are declared, and what it&#x27;s like to ship one (part ${i + 1}).`,
+        `${i + 2} days ago`,
+      ),
+      extra_snippets: [
+        'MCP servers expose tools, resources and prompts to any MCP-capable host over stdio or HTTP.',
+        'Each tool declares a JSON Schema for its input; hosts send the schema to the model every turn.',
+        `Part ${i + 1} covers error handling, pagination and keeping results small for the model.`,
+      ],
+      profile: {
+        name: host,
+        url: `https://${host}`,
+        long_name: host,
+        img: `https://imgs.search.brave.com/${host}.png`,
+      },
+      thumbnail: {
+        src: `https://imgs.search.brave.com/thumb/${i + 1}.jpg`,
+        original: `https://${host}/og/${i + 1}.png`,
+      },
+    };
+  });
+  brave.scene.web.set(QUERY, results);
+}
 
 function officialServer(pkg: string, entry: string): ServerUnderTest {
   try {
@@ -57,6 +94,7 @@ const modelBytes = (tools: { name: string; description?: string; inputSchema: un
 export async function runSearchSuite(base: Context): Promise<WorkloadResult> {
   const brave = await startFakeBrave();
   brave.setPlan({ perSecond: 1000, enforce: false });
+  seedRealistic(brave);
   const rows: Row[] = [];
   const answers: Answer[] = [];
   const notes: string[] = [];
@@ -125,8 +163,9 @@ export async function runSearchSuite(base: Context): Promise<WorkloadResult> {
           headers: { 'x-subscription-token': BRAVE_KEY },
         })
       ).json()) as { web: { results: { title: string; url: string }[] } };
+      const plain = (t: string) => t.replace(/<\/?strong>/g, '');
       const dropped = expected.web.results.filter(
-        (r) => !ours.includes(r.title) || !ours.includes(r.url),
+        (r) => !ours.includes(plain(r.title)) || !ours.includes(r.url),
       ).length;
       rows.push(
         row({

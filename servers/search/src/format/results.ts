@@ -75,7 +75,9 @@ export function toHit(
       ? text.clean(snippet, SNIPPET_BYTES, 'open the page with fetch_url').replace(/\s*\n\s*/g, ' ')
       : undefined,
     age: fields.age ? text.line(fields.age, 64) : undefined,
-    source: fields.source ? text.line(fields.source, 200) : undefined,
+    // A source that only repeats the URL's host says nothing the URL does not.
+    source:
+      fields.source && !fields.url.includes(`//${fields.source}`) ? text.line(fields.source, 200) : undefined,
     image: fields.image ? text.line(fields.image, URL_BYTES) : undefined,
     duration: fields.duration ? text.line(fields.duration, 32) : undefined,
   }) as Hit;
