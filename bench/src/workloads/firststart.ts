@@ -225,7 +225,9 @@ export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> 
   const notes: string[] = [];
   const fmt = (ms: number[]) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`;
   try {
-    for (const pair of PAIRS) {
+    // REFMCP_BENCH_FIRSTSTART=search,github limits the pairs (one server's figure without the rest).
+    const only = process.env.REFMCP_BENCH_FIRSTSTART?.split(',').filter(Boolean);
+    for (const pair of PAIRS.filter((p) => !only?.length || only.includes(p.name))) {
       const runs = await measurePair(ctx, pair, work, reps);
       rows.push(
         row({
