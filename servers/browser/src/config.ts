@@ -6,11 +6,15 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  NETWORK_OPTIONS,
+  type NetworkPolicy,
+  networkOptionsHelp,
+  networkPolicyFromFlags,
+} from '@refmcp/shared/net/policy';
 import { AllowedRoots, expandHome, PathError } from '@refmcp/shared/paths';
 import { ConfigError, type ConfigInput, intFlag, splitList } from '@refmcp/shared/server';
 import { type BrowserBinary, findBrowser } from './browser/discovery.js';
-import { NetworkPolicy } from './policy/network-policy.js';
-import { type OriginRule, parseOriginList } from './policy/origins.js';
 
 export interface Config {
   /** The Chromium/Chrome binary and how it was found. */
@@ -50,9 +54,7 @@ export const OPTIONS = {
   'user-data-dir': { type: 'string' },
   'storage-state': { type: 'string' },
   viewport: { type: 'string' },
-  'allowed-origins': { type: 'string', multiple: true },
-  'blocked-origins': { type: 'string', multiple: true },
-  'allowed-origins-only': { type: 'boolean' },
+  ...NETWORK_OPTIONS,
   'allowed-schemes': { type: 'string' },
   'output-dir': { type: 'string' },
   'upload-dir': { type: 'string', multiple: true },
@@ -78,11 +80,7 @@ export const OPTIONS_HELP = `Browser:
   --viewport WxH          viewport size in CSS pixels (default 1280x720)
 
 Network policy (the browser reaches the network only through the server's policy proxy):
-  --allowed-origins LIST  origins the browser may reach even on loopback/private/link-local/metadata
-                          addresses: http://127.0.0.1:8080, example.com, *.corp.example (comma or
-                          semicolon separated, repeatable)
-  --allowed-origins-only  refuse every origin not in --allowed-origins
-  --blocked-origins LIST  origins always refused (wins over everything)
+${networkOptionsHelp('the browser')}
   --allowed-schemes LIST  extra URL schemes navigation may use: file, data (default: http, https only)
 
 Files:
@@ -126,15 +124,6 @@ function parseSchemes(raw: unknown): string[] {
   return [...new Set(['http', 'https', ...schemes])];
 }
 
-function originRules(values: Record<string, unknown>, name: string): OriginRule[] {
-  const raw = (values[name] as string[] | undefined) ?? [];
-  try {
-    return parseOriginList(raw.flatMap((v) => v.split(/[;,]/)));
-  } catch (error) {
-    throw new ConfigError(`--${name}: ${(error as Error).message}`);
-  }
-}
-
 async function roots(dirs: string[], flag: string, create: boolean): Promise<AllowedRoots> {
   try {
     if (create) for (const dir of dirs) await mkdir(path.resolve(expandHome(dir)), { recursive: true });
@@ -167,12 +156,7 @@ export async function configure({ values, env }: ConfigInput): Promise<Config> {
     userDataDir: userDataDir ? path.resolve(expandHome(userDataDir)) : undefined,
     storageState: storageState ? path.resolve(expandHome(storageState)) : undefined,
     viewport: parseViewport(values.viewport as string | undefined),
-    policy: new NetworkPolicy({
-      allowed: originRules(values, 'allowed-origins'),
-      blocked: originRules(values, 'blocked-origins'),
-      allowedOnly: values['allowed-origins-only'] === true,
-      schemes: parseSchemes(values['allowed-schemes']),
-    }),
+    policy: networkPolicyFromFlags(values, { schemes: parseSchemes(values['allowed-schemes']) }),
     outputDir: outputDir ? await roots([outputDir], '--output-dir', true) : undefined,
     uploadRoots: uploadDirs.length ? await roots(uploadDirs, '--upload-dir', false) : undefined,
     evaluate: values['enable-evaluate'] === true,

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import type { NetworkPolicy } from './network-policy.js';
+import type { NetworkPolicy } from '@refmcp/shared/net/policy';
 
 /** Time budget to open a connection to an origin, ms. */
 const CONNECT_TIMEOUT_MS = 15_000;

@@ -1,10 +1,10 @@
 /**
  * Reading a page for research: Mozilla's Readability (the Firefox Reader View engine) runs inside
  * the page on a clone of the live DOM (its source is injected; no DOM implementation in Node), and
- * its cleaned article HTML becomes Markdown with turndown, links kept as absolute URLs. Pages where
- * Readability finds no article fall back to the whole body (or a chosen element).
+ * its cleaned article HTML becomes Markdown with the shared turndown setup (`toMarkdown`, also used
+ * by the page reader of `@refmcp/shared/net`), links kept as absolute URLs. Pages where Readability
+ * finds no article fall back to the whole body (or a chosen element).
  */
-import TurndownService from 'turndown';
 import { READABILITY_SOURCE } from './readability-source.gen.js';
 
 export interface Article {
@@ -51,36 +51,4 @@ export async function extractArticle(page: {
   evaluate<R>(expression: string): Promise<R>;
 }): Promise<Article> {
   return page.evaluate<Article>(EXTRACT);
-}
-
-let service: TurndownService | undefined;
-
-/** HTML → Markdown (ATX headings, fenced code, inline links); scripts and styles dropped. */
-export function toMarkdown(html: string): string {
-  if (!service) {
-    service = new TurndownService({
-      headingStyle: 'atx',
-      codeBlockStyle: 'fenced',
-      bulletListMarker: '-',
-      emDelimiter: '_',
-      linkStyle: 'inlined',
-    });
-    service.remove([
-      'script',
-      'style',
-      'noscript',
-      'template',
-      'iframe',
-      'canvas',
-      'form',
-      'button',
-      'input',
-      'select',
-      'textarea',
-    ]);
-  }
-  return service
-    .turndown(html)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

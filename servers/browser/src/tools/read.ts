@@ -4,6 +4,8 @@
  * elements a selector matches). Both are cut to the text budget on line boundaries with a marker
  * giving the offset of the rest; the text is page content, returned as data (case ALL-06).
  */
+
+import { toMarkdown } from '@refmcp/shared/net/markdown';
 import { z } from '@refmcp/shared/schema';
 import {
   defineTool,
@@ -15,7 +17,7 @@ import {
 import { browserError, withTimeout } from '../browser/errors.js';
 import type { Tab } from '../browser/tab.js';
 import { locate, REF_PATTERN } from '../browser/target.js';
-import { extractArticle, toMarkdown } from '../reader/extract.js';
+import { extractArticle } from '../reader/extract.js';
 import { untrustedText } from '../sanitize.js';
 import { budgetLines } from '../snapshot/capture.js';
 import { activeTab, type Ctx, pageLine } from './context.js';

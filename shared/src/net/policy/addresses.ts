@@ -1,9 +1,9 @@
 /**
- * Which IP addresses the browser may not reach unless the operator allows the origin: loopback,
- * private, link-local (with the cloud metadata endpoints), carrier-grade NAT, unspecified,
- * multicast, broadcast, documentation/benchmark and other reserved ranges, for IPv4 and IPv6. IPv6
- * forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64
- * 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address.
+ * Which IP addresses a server (the browser, the page reader) may not reach unless the operator
+ * allows the origin: loopback, private, link-local (with the cloud metadata endpoints),
+ * carrier-grade NAT, unspecified, multicast, broadcast, documentation/benchmark and other reserved
+ * ranges, for IPv4 and IPv6. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d,
+ * IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address.
  *
  * Sources: IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and updates), RFC 6052
  * (NAT64), RFC 3056 (6to4); metadata endpoints from the AWS, GCP, Azure, Alibaba and Oracle docs.

@@ -1,8 +1,12 @@
 /** Unit tests of the network policy's parts: address classes, origin rules, the decision order. */
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, expandIPv6 } from '../src/policy/addresses.js';
-import { NetworkPolicy } from '../src/policy/network-policy.js';
-import { parseOriginList, parseOriginRule } from '../src/policy/origins.js';
+import {
+  classifyAddress,
+  expandIPv6,
+  NetworkPolicy,
+  parseOriginList,
+  parseOriginRule,
+} from '../src/net/index.js';
 
 describe('classifyAddress', () => {
   it.each([

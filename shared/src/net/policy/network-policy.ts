@@ -1,13 +1,15 @@
 /**
- * The network policy: which URLs the model may navigate to and which hosts the browser may reach.
- * It is fixed at startup from the operator's flags; no tool argument reaches it (case BR-06).
+ * The network policy: which URLs the model may open and which hosts a server may reach (the
+ * browser, the page reader). It is fixed at startup from the operator's flags (flags.ts); no tool
+ * argument reaches it (case BR-06).
  *
- * For http(s)/ws(s) every connection the browser makes goes through the policy proxy (proxy.ts),
- * which asks {@link NetworkPolicy.checkEndpoint} and then connects to exactly the address that was
- * checked — so the check is on the resolved address, applies to every redirect hop, subresource,
- * frame, worker and WebSocket, and a DNS answer that changes between check and connect (DNS
- * rebinding) cannot slip past it. Navigation tools also check the URL up front
- * ({@link NetworkPolicy.checkUrl}) to answer with the rule instead of an error page.
+ * Enforcement belongs to the client, which asks {@link NetworkPolicy.checkEndpoint} when it
+ * connects and then connects to exactly the addresses that were checked — so the check is on the
+ * resolved address, applies to every redirect hop, and a DNS answer that changes between check and
+ * connect (DNS rebinding) cannot slip past it. The browser does this in its policy proxy (every
+ * subresource, frame, worker and WebSocket too); `readPage` in its connection lookup. Callers also
+ * check the URL up front ({@link NetworkPolicy.checkUrl}) to answer with the rule instead of an
+ * error page.
  *
  * Order of the rules: scheme (http/https plus operator-enabled ones); --blocked-origins (always
  * wins); --allowed-origins (exempts the origin from the address rules); --allowed-origins-only
