@@ -16,6 +16,7 @@ import { githubScene } from './demo/github.js';
 import { gitlabScene } from './demo/gitlab.js';
 import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
+import { searchScene } from './demo/search.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
 import { sqliteScene } from './demo/sqlite.js';
 
@@ -26,6 +27,7 @@ const SCENES: DemoScene[] = [
   browserScene,
   githubScene,
   gitlabScene,
+  searchScene,
 ];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -18,7 +18,7 @@ describe('demo', () => {
       'upstream/private is outside the projects this server may access (--projects grp/proj)',
     );
     expect(stdout).toMatch(
-      /Summary: 6 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 7 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

@@ -18,6 +18,12 @@ import {
   readToken,
   userAgent,
 } from '@refmcp/shared';
+import {
+  NETWORK_OPTIONS,
+  type NetworkPolicy,
+  networkOptionsHelp,
+  networkPolicyFromFlags,
+} from '@refmcp/shared/net';
 import pkg from '../package.json' with { type: 'json' };
 import { Brave, KEY_FILE_VARIABLE, KEY_VARIABLE } from './brave/client.js';
 import { SearXNG } from './searxng/client.js';
@@ -31,6 +37,8 @@ export interface Config {
   searxng?: SearXNG;
   key?: string;
   policy: HttpPolicy;
+  /** What fetch_url may reach (--allowed-origins, --blocked-origins, --allowed-origins-only). */
+  network: NetworkPolicy;
   userAgent: string;
 }
 
@@ -41,6 +49,7 @@ export const DEFAULT_BRAVE_URL = 'https://api.search.brave.com/res/v1';
 
 export const OPTIONS = {
   provider: { type: 'string' },
+  ...NETWORK_OPTIONS,
   ...HTTP_OPTIONS,
 } as const;
 
@@ -53,6 +62,7 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --provider brave|searxng which provider serves the search tools when both are configured
                            (default brave; searxng when only SEARXNG_URL is set)
+${networkOptionsHelp('fetch_url')}
 ${httpOptionsHelp({ service: 'search', searchNote: 'SearXNG only: Brave is paced by its plan headers' })}`;
 
 /** The key from BRAVE_API_KEY, else the file BRAVE_API_KEY_FILE names (trimmed). */
@@ -77,6 +87,7 @@ export function configure({ values, env }: ConfigInput): Config {
     ? parseBaseUrl(env.SEARXNG_URL.trim(), 'SEARXNG_URL')
     : undefined;
   const policy = httpPolicyFromFlags(values);
+  const network = networkPolicyFromFlags(values);
   const agent = userAgent('search', pkg.version);
   const asked = values.provider;
   if (asked !== undefined && asked !== 'brave' && asked !== 'searxng')
@@ -104,6 +115,7 @@ export function configure({ values, env }: ConfigInput): Config {
     ...(searxng ? { searxng } : {}),
     ...(key ? { key } : {}),
     policy,
+    network,
     userAgent: agent,
   };
 }

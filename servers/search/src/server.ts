@@ -3,6 +3,7 @@ import type { ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { braveTools } from './tools/brave.js';
+import { fetchTools } from './tools/fetch.js';
 import { searxngTools } from './tools/searxng.js';
 import { TOOLSETS } from './toolsets.js';
 
@@ -15,7 +16,10 @@ export const searchServer: ServerSpec<Config> = {
   options: OPTIONS,
   toolsets: TOOLSETS,
   configure,
-  tools: (config) => [...(config.provider === 'brave' ? braveTools(config) : searxngTools(config))],
+  tools: (config) => [
+    ...(config.provider === 'brave' ? braveTools(config) : searxngTools(config)),
+    ...fetchTools(config),
+  ],
   secrets: (config) => (config.key ? [config.key] : []),
   instructions: (config) =>
     [

@@ -48,6 +48,20 @@ describe('tool selection', () => {
     }
   });
 
+  it('fetch_url is served by default and --exclude-tools fetch_url removes it', async () => {
+    const all = await startServer(brave);
+    const without = await startServer(brave, ['--exclude-tools', 'fetch_url']);
+    try {
+      expect((await all.tools()).map((t) => t.name)).toContain('fetch_url');
+      const names = (await without.tools()).map((t) => t.name);
+      expect(names).not.toContain('fetch_url');
+      expect(names).toContain('brave_web_search');
+    } finally {
+      await all.close();
+      await without.close();
+    }
+  });
+
   it('--toolsets search serves web and local search only; --exclude-tools removes one', async () => {
     const only = await startServer(brave, ['--toolsets', 'search', '--exclude-tools', 'brave_local_search']);
     try {
