@@ -23,7 +23,7 @@ import {
   type NetworkPolicy,
   networkOptionsHelp,
   networkPolicyFromFlags,
-} from '@refmcp/shared/net';
+} from '@refmcp/shared/net/policy';
 import pkg from '../package.json' with { type: 'json' };
 import { Brave, KEY_FILE_VARIABLE, KEY_VARIABLE } from './brave/client.js';
 import { SearXNG } from './searxng/client.js';

@@ -6,7 +6,6 @@
  * how much is left and the offset to continue from.
  */
 import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
-import { pageReadMarker, readPage } from '@refmcp/shared/net';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -49,6 +48,8 @@ export function fetchTools(config: Config): SearchTool[] {
       }),
       annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
       handler: async ({ url, offset = 0, max_bytes = DEFAULT_PAGE_BYTES }, { signal }) => {
+        // Loaded on first use: the DOM, Readability and Turndown are most of the bundle's start-up cost.
+        const { pageReadMarker, readPage } = await import('@refmcp/shared/net');
         const read = await readPage(url, {
           policy: config.network,
           maxBytes: max_bytes,
