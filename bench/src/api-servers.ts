@@ -24,10 +24,14 @@ function label(packageJson: string): string {
 }
 
 /**
- * Finds ours (`servers/<name>/dist/index.js`) and `officialPkg` (its `dist/index.js`, resolved from
+ * Finds ours (`servers/<name>/dist/index.js`) and `officialPkg` (its `entry`, resolved from
  * bench/); an absent one is returned with `missing` set, not thrown.
  */
-export function locateApiServers(name: string, officialPkg: string): Record<Side, ServerUnderTest> {
+export function locateApiServers(
+  name: string,
+  officialPkg: string,
+  entry = 'dist/index.js',
+): Record<Side, ServerUnderTest> {
   const oursDir = resolve(BENCH_DIR, `../servers/${name}`);
   const oursBin = join(oursDir, 'dist/index.js');
   let built = true;
@@ -45,7 +49,7 @@ export function locateApiServers(name: string, officialPkg: string): Record<Side
   let official: ServerUnderTest;
   try {
     const pkgJson = createRequire(join(BENCH_DIR, 'package.json')).resolve(`${officialPkg}/package.json`);
-    official = { side: 'official', label: label(pkgJson), bin: join(dirname(pkgJson), 'dist/index.js') };
+    official = { side: 'official', label: label(pkgJson), bin: join(dirname(pkgJson), entry) };
   } catch (error) {
     official = {
       side: 'official',
@@ -72,7 +76,7 @@ export function fetchRedirectPreload(dataRoot: string, file: string, from: strin
 const to = ${JSON.stringify(to)};
 const original = globalThis.fetch;
 globalThis.fetch = (input, init) => {
-  const url = String(input);
+  const url = String(input instanceof Request ? input.url : input);
   return original(url.startsWith(from) ? to + url.slice(from.length) : input, init);
 };
 `,

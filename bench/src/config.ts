@@ -17,6 +17,7 @@ export const WORKLOADS = [
   'gitlab',
   'drive',
   'slack',
+  'websearch',
   'context',
   'firststart',
 ] as const;
@@ -131,7 +132,8 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); gitlab (gl) the GitLab suite (L1–L3);
-            slack runs the Slack suite (SL1–SL3);
+            slack runs the Slack suite (SL1–SL3); websearch the web-search suite (W1–W3, vs both
+            official Brave servers);
             drive (gdrive) runs D1 (a 50-hit search vs
             the raw API JSON); context runs C1–C3 (what tools/list costs
             a model: model bytes and whole tools/list, per server, ours vs official); firststart

@@ -13,6 +13,7 @@ import { runGitlabSuite } from './gitlab/suite.js';
 import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
+import { runSearchSuite } from './search/suite.js';
 import { BENCH_DIR, locateServers, reportedVersions, SIDES } from './servers.js';
 import { runSlackSuite } from './slack/suite.js';
 import { runSqliteSuite } from './sqlite/suite.js';
@@ -38,6 +39,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   gitlab: runGitlabSuite,
   drive: runDriveSuite,
   slack: runSlackSuite,
+  websearch: runSearchSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

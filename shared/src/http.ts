@@ -20,3 +20,4 @@ export * from './http/policy.js';
 export * from './http/token.js';
 export * from './http/user-agent.js';
 export * from './http/vendors.js';
+export * from './http/windows.js';

@@ -17,6 +17,7 @@ import { githubScene } from './demo/github.js';
 import { gitlabScene } from './demo/gitlab.js';
 import { postgresScene } from './demo/postgres.js';
 import type { DemoPlace, DemoScene } from './demo/scene.js';
+import { searchScene } from './demo/search.js';
 import { bold, DemoSession, type DemoTotals } from './demo/session.js';
 import { slackScene } from './demo/slack.js';
 import { sqliteScene } from './demo/sqlite.js';
@@ -30,6 +31,7 @@ const SCENES: DemoScene[] = [
   gitlabScene,
   driveScene,
   slackScene,
+  searchScene,
 ];
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -79,6 +79,14 @@ export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } fr
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
 export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
+  SEARX_MISSING,
+  type SearxEngine,
+  type SearxService,
+  searxInstalled,
+  searxSettings,
+  startSearx,
+} from './services/searx.js';
+export {
   allowsExtraKeys,
   type JsonSchema,
   type PropertyInfo,

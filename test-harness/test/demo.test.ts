@@ -24,7 +24,7 @@ describe('demo', () => {
       'C111 is not a channel this server may post, reply or react in (--post-to C0TEST)',
     );
     expect(stdout).toMatch(
-      /Summary: 8 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
+      /Summary: 9 server\(s\), \d+ tool calls in \d+ ms; (\d+) refused as intended, 0 unexpected errors; stdout carried only JSON-RPC\./,
     );
   }, 150_000);
 });

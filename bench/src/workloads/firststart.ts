@@ -28,6 +28,8 @@ export const NPM_REGISTRY = 'https://registry.npmjs.org/';
 /** One server: ours in servers/<name>, the official package, and arguments that start both offline. */
 interface FirstStartPair {
   name: string;
+  /** Row label when one server is compared with several officials; default `name`. */
+  title?: string;
   officialPkg: string;
   ourArgs: (tmp: string) => string[];
   officialArgs: (tmp: string) => string[];
@@ -102,6 +104,24 @@ const PAIRS: FirstStartPair[] = [
     ourArgs: () => [],
     officialArgs: () => ['--headless', '--isolated'],
     goal: 0.8,
+  },
+  {
+    name: 'search',
+    title: 'search vs server-brave-search',
+    officialPkg: '@modelcontextprotocol/server-brave-search',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    env: { BRAVE_API_KEY: 'BSAbenchFirstStartNotARealKey' },
+    goal: 0.5,
+  },
+  {
+    name: 'search',
+    title: 'search vs @brave/brave-search-mcp-server',
+    officialPkg: '@brave/brave-search-mcp-server',
+    ourArgs: () => [],
+    officialArgs: () => [],
+    env: { BRAVE_API_KEY: 'BSAbenchFirstStartNotARealKey' },
+    goal: 0.5,
   },
 ];
 
@@ -266,12 +286,14 @@ export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> 
   const notes: string[] = [];
   const fmt = (ms: number[]) => `${Math.round(Math.min(...ms))}–${Math.round(Math.max(...ms))} ms`;
   try {
-    for (const pair of PAIRS) {
+    // REFMCP_BENCH_FIRSTSTART=search,github limits the pairs (one server's figure without the rest).
+    const only = process.env.REFMCP_BENCH_FIRSTSTART?.split(',').filter(Boolean);
+    for (const pair of PAIRS.filter((p) => !only?.length || only.includes(p.name))) {
       const runs = await measurePair(ctx, pair, work, reps);
       rows.push(
         row({
           id: 'F1',
-          name: `${pair.name} first npx -y, empty npm cache → tools/list (${reps} runs)`,
+          name: `${pair.title ?? pair.name} first npx -y, empty npm cache → tools/list (${reps} runs)`,
           unit: 'ms',
           better: 'lower',
           ours: cellOf(runs.ours, (ms) => ms),
@@ -279,7 +301,7 @@ export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> 
           goal: { ratioAtMost: pair.goal, text: `≤ ${pair.goal.toFixed(1)}×` },
         }),
       );
-      notes.push(`first start ${pair.name}: ${perSide(runs, fmt)}`);
+      notes.push(`first start ${pair.title ?? pair.name}: ${perSide(runs, fmt)}`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

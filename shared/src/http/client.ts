@@ -13,6 +13,7 @@ import { timedFetch } from './fetch.js';
 import { ConcurrencyLimit, IntervalGate, sleep } from './pacer.js';
 import { DEFAULT_HTTP_POLICY, decideRetry, type HttpPolicy } from './policy.js';
 import { REST_HOOKS, type VendorAnswer, type VendorFailure, type VendorHooks } from './vendors.js';
+import type { RequestGate } from './windows.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 
@@ -48,6 +49,12 @@ export interface HttpClientOptions {
   isSearch?: (path: string, query: HttpRequest['query']) => boolean;
   /** fetch implementation (tests); default globalThis.fetch. */
   fetch?: typeof fetch;
+  /**
+   * A queue every attempt (retries included) passes before it is sent and tells its answer to:
+   * header-driven pacing shared by every client of one credential (e.g. RateLimitWindows for
+   * Brave's X-RateLimit-* windows). Its refusal (QuotaExhausted) is the call's error.
+   */
+  gate?: RequestGate;
 }
 
 export interface HttpRequest {
@@ -145,14 +152,18 @@ export class HttpClient {
       if (method !== 'GET' && method !== 'HEAD') await this.writes.pass(req.signal);
       if (isSearch) await this.searches.pass(req.signal);
       await this.pathGate(method, req.path)?.pass(req.signal);
+      const gate = this.options.gate;
+      await gate?.pass(req.signal);
       let response: Response | undefined;
       let networkError: unknown;
       try {
         response = await this.concurrency.run(() => this.attempt(method, url, req), req.signal);
       } catch (error) {
+        gate?.abandon();
         if (error instanceof ToolError || req.signal?.aborted) throw error;
         networkError = error;
       }
+      if (response) gate?.observe(response.status, response.headers);
       let answer: VendorAnswer | undefined;
       let failure: VendorFailure | undefined;
       if (response) {

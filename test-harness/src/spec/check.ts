@@ -157,6 +157,18 @@ export function checkTraffic(traffic: Exchange[], sources: Record<string, SpecSo
       if (allowed && !allowed.includes(got))
         problem(`${where}: content type ${got || '(none)'}, described: ${allowed.join(', ')}`, x.target);
     }
+    const headerSchema = source.headerSchema?.(x.method, template, x.status);
+    if (headerSchema)
+      for (const error of validateAgainst(
+        source,
+        headerSchema,
+        x.method,
+        template,
+        x.status,
+        x.headers,
+        [],
+      ).slice(0, 5))
+        problem(`${where}: headers ${error}`, x.target);
     if (x.body === undefined || !schema) continue;
     report.validated++;
     const overlaps: string[] = [];

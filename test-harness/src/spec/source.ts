@@ -46,4 +46,10 @@ export interface SpecSource {
    * compiled once for all responses. Optional.
    */
   definitions?(): JsonSchema[];
+  /**
+   * The JSON Schema the reply headers of `status` must match (an object of lower-case header names
+   * → string values), for vendors whose headers are part of the contract (Brave's X-RateLimit-*
+   * windows); undefined for no check. Optional.
+   */
+  headerSchema?(method: string, template: string, status: number): JsonSchema | undefined;
 }

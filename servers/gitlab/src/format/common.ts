@@ -1,14 +1,10 @@
 /**
- * Lenient readers of GitLab JSON (fields go missing or null freely): each returns a value of the
- * asked type or undefined, never throws.
+ * Lenient readers of GitLab JSON (fields go missing or null freely): the shared ones, and the
+ * username of a user object.
  */
-export type Raw = Record<string, unknown>;
+import { obj, str } from '@refmcp/shared/server';
 
-export const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
-export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
-export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export { arr, bool, num, obj, type Raw, str } from '@refmcp/shared/server';
 
 /** The `username` of a user object (author, assignee), or undefined. */
 export const username = (v: unknown): string | undefined => str(obj(v).username);
