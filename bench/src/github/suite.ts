@@ -12,11 +12,11 @@
  *      reported, and their sum in the notes).
  */
 import { type FakeGitHub, SCENE_TOKEN, seedScene, startFakeGitHub } from '@refmcp/test-harness/fakes/github';
-import { startAndCallRows } from '../api-rows.js';
-import { outputSize, startApiSession } from '../api-servers.js';
+import { outputSizeRuns, startAndCallRows, textSizeRow } from '../api-rows.js';
+import { startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
-import { alternate, type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
+import { type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
 import { locateGithubServers, redirectPreload } from './servers.js';
 
 const ISSUE_ARGS = { owner: 'acme', repo: 'bench', issue_number: 7 };
@@ -77,14 +77,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
       latencyNote: '; ours keeps at most 10 GitHub requests in flight (shared policy)',
     });
 
-    const sizeRuns = await alternate(ctx, 1, 'github list_issues output size', async (server) => {
-      const s = await session(server, true);
-      try {
-        return await outputSize(s, 'list_issues', LIST_ARGS);
-      } finally {
-        await s.close();
-      }
-    });
+    const sizeRuns = await outputSizeRuns(ctx, 'github', session, 'list_issues', LIST_ARGS);
 
     // The raw API answer, pretty-printed (what the reference returns), and what a model needs from it.
     const raw = (await (
@@ -140,22 +133,13 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     return {
       rows: [
         ...basics.rows,
-        row({
-          id: 'G3',
-          name: 'github list_issues text a model reads, 30 issues (vs official text)',
-          unit: 'bytes',
-          better: 'lower',
-          ours: cellOf(sizeRuns.ours, (r) => r.bytes),
-          official: cellOf(sizeRuns.official, (r) => r.bytes),
-          goal: {
-            ratioAtMost: 0.3,
-            text: '≤ 0.3×, nothing needed dropped',
-            alsoRequired: {
-              text: 'every number, title, state, author, label, URL and body kept',
-              met: ours ? dropped.length === 0 : undefined,
-            },
-          },
-        }),
+        textSizeRow(
+          'G3',
+          'github list_issues text a model reads, 30 issues (vs official text)',
+          sizeRuns,
+          'every number, title, state, author, label, URL and body kept',
+          ours ? dropped.length === 0 : undefined,
+        ),
         row({
           id: 'G3s',
           name: 'github list_issues structuredContent, 30 issues (vs official text)',
