@@ -1,14 +1,17 @@
 /**
  * How each built server is launched for the host tests: the command a host's config would hold
  * (`node servers/<name>/dist/index.js …`, every tool enabled) and the environment it passes, with
- * the fakes each server's own tests use (fake GitHub and GitLab on 127.0.0.1, a temp directory, a
- * fresh SQLite file). PostgreSQL and the browser list their tools without a database or a
+ * the fakes each server's own tests use (fake GitHub, GitLab, Slack, Drive and Brave on 127.0.0.1,
+ * a temp directory, a fresh SQLite file): nothing leaves loopback. PostgreSQL and the browser list their tools without a database or a
  * Chromium (both connect on the first call that needs them), so their launch points at no
  * database and starts no browser; hosts.test.ts checks that what they list is their committed
  * tool snapshots, which the conformance tests take with a real PostgreSQL and Chromium.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { builtServerTarget, NO_PACING, tempDir } from '@refmcp/test-harness';
+import { BRAVE_KEY, type FakeBrave, startFakeBrave } from '@refmcp/test-harness/fakes/brave';
+import { SCENE as DRIVE_SCENE, type FakeDrive, startFakeDrive } from '@refmcp/test-harness/fakes/drive';
 import {
   type FakeGitHub,
   SCENE_TOKEN as GITHUB_TOKEN,
@@ -19,6 +22,12 @@ import {
   SCENE_TOKEN as GITLAB_TOKEN,
   startFakeGitLab,
 } from '@refmcp/test-harness/fakes/gitlab';
+import {
+  type FakeSlack,
+  BOT_TOKEN as SLACK_BOT_TOKEN,
+  USER_TOKEN as SLACK_USER_TOKEN,
+  startFakeSlack,
+} from '@refmcp/test-harness/fakes/slack';
 
 /** A server's stdio launch as a host config holds it: command, arguments, extra environment. */
 export interface Launch {
@@ -34,7 +43,17 @@ export interface Launched {
 }
 
 /** The reference servers, each with every tool enabled. */
-export const SERVERS = ['filesystem', 'github', 'gitlab', 'postgres', 'sqlite', 'browser'] as const;
+export const SERVERS = [
+  'filesystem',
+  'github',
+  'gitlab',
+  'postgres',
+  'sqlite',
+  'browser',
+  'slack',
+  'drive',
+  'search',
+] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 /** A URL that reaches no PostgreSQL (port 1 on loopback): `tools/list` never connects. */
@@ -44,6 +63,30 @@ const launch = (server: string, args: string[], env: Record<string, string> = {}
   ...builtServerTarget(server, args),
   env,
 });
+
+/**
+ * The Drive server's OAuth client keys and a fresh token file (the fake's scene token) in `dir`,
+ * as the env naming them (GDRIVE_OAUTH_PATH, GDRIVE_CREDENTIALS_PATH): the server exits without a
+ * token file, and listing tools sends no request.
+ */
+async function driveCredentials(dir: string): Promise<Record<string, string>> {
+  const keys = join(dir, 'gcp-oauth.keys.json');
+  const token = join(dir, 'credentials.json');
+  const client = {
+    client_id: DRIVE_SCENE.clientId,
+    client_secret: DRIVE_SCENE.clientSecret,
+    redirect_uris: ['http://localhost'],
+  };
+  await writeFile(keys, JSON.stringify({ installed: client }));
+  const fresh = {
+    access_token: DRIVE_SCENE.accessToken,
+    refresh_token: DRIVE_SCENE.refreshToken,
+    expiry_date: Date.now() + 3_600_000,
+    token_type: 'Bearer',
+  };
+  await writeFile(token, JSON.stringify(fresh), { mode: 0o600 });
+  return { GDRIVE_OAUTH_PATH: keys, GDRIVE_CREDENTIALS_PATH: token };
+}
 
 /**
  * Starts what `server` needs and returns its launch. SQLite gets an empty database file created by
@@ -98,5 +141,49 @@ export async function startLaunch(server: ServerName): Promise<Launched> {
         ]),
         close: cleanup,
       };
+    case 'slack': {
+      // A user token too, so slack_search_messages is served; --post-to all serves posting.
+      const slack: FakeSlack = await startFakeSlack();
+      return {
+        launch: launch('slack', [...NO_PACING, '--toolsets', 'all', '--post-to', 'all'], {
+          SLACK_API_URL: slack.apiUrl,
+          SLACK_BOT_TOKEN,
+          SLACK_USER_TOKEN,
+        }),
+        close: async () => {
+          await slack.close();
+          await cleanup();
+        },
+      };
+    }
+    case 'drive': {
+      const drive: FakeDrive = await startFakeDrive();
+      return {
+        launch: launch('drive', [...NO_PACING, '--toolsets', 'all'], {
+          GDRIVE_API_URL: drive.rootUrl,
+          GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
+          ...(await driveCredentials(dir)),
+        }),
+        close: async () => {
+          await drive.close();
+          await cleanup();
+        },
+      };
+    }
+    case 'search': {
+      // The Brave provider, whose tools are the committed snapshots. SearXNG's tools (web_search,
+      // …) replace Brave's only under --provider searxng and have no snapshots to compare with.
+      const brave: FakeBrave = await startFakeBrave();
+      return {
+        launch: launch('search', ['--toolsets', 'all'], {
+          BRAVE_API_URL: brave.apiUrl,
+          BRAVE_API_KEY: BRAVE_KEY,
+        }),
+        close: async () => {
+          await brave.close();
+          await cleanup();
+        },
+      };
+    }
   }
 }
