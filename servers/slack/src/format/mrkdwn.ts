@@ -48,10 +48,22 @@ export function mentionedUsers(text: string): string[] {
   return [...text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g)].map((m) => m[1] ?? '');
 }
 
-/** Every URL in posted `text`: `<url|label>`, `<url>` and bare ones, plus bare host names Slack links. */
+/**
+ * The host of every link in posted `text`: `<url|label>`, `<url>` and bare URLs, plus bare host
+ * names Slack links. URLs are read as a browser reads them (WHATWG URL): `\\` counts as `/`, so
+ * `https://1.2.3.4\\@docs.example.com` is 1.2.3.4, and `https:evil.example` (no slashes) is
+ * evil.example. A URL that does not parse gives `''` (no allowed domain matches it).
+ */
 export function linkHosts(text: string): string[] {
   const hosts: string[] = [];
-  for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/([^\s<>|/?#]+)/gi)) hosts.push(hostOf(m[1] ?? ''));
+  for (const m of text.matchAll(/\b([a-z][a-z0-9+.-]*):([^\s<>|]*)/gi)) {
+    const scheme = (m[1] ?? '').toLowerCase();
+    // Prose punctuation after a link ("see https://x.example/a).") is not part of it.
+    const rest = (m[2] ?? '').replace(/[).,;:!?'"]+$/, '');
+    // Web links with or without slashes; other schemes (mailto:, tel:) only with an authority.
+    if (!rest || (scheme !== 'http' && scheme !== 'https' && !/^[/\\]{2}/.test(rest))) continue;
+    hosts.push(hostOf(`${scheme}:${rest}`));
+  }
   // Slack also links bare domains ("example.com/x"); a label that looks like one counts too.
   for (const m of text.matchAll(
     /(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9])(?![\w-])/gi,
@@ -60,9 +72,13 @@ export function linkHosts(text: string): string[] {
   return hosts;
 }
 
-function hostOf(authority: string): string {
-  const noUser = authority.slice(authority.lastIndexOf('@') + 1);
-  return noUser.replace(/:\d+$/, '').replace(/\.$/, '').toLowerCase();
+/** The host name of `url` as WHATWG URL parses it (lower-case, no port or trailing dot); `''` if none. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/\.$/, '').toLowerCase();
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -72,5 +88,7 @@ function hostOf(authority: string): string {
 export function mayUnfurl(text: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return false;
   const hosts = linkHosts(text);
-  return hosts.length > 0 && hosts.every((h) => domains.some((d) => h === d || h.endsWith(`.${d}`)));
+  return (
+    hosts.length > 0 && hosts.every((h) => h !== '' && domains.some((d) => h === d || h.endsWith(`.${d}`)))
+  );
 }

@@ -57,7 +57,7 @@ export async function resolveChannel(
   signal: AbortSignal,
   opts: { post?: boolean } = {},
 ): Promise<ChannelInfo> {
-  const info = await config.directory.resolveChannel(channel, signal);
+  const info = await config.directory.resolveChannel(channel, signal, { fresh: opts.post === true });
   config.channels?.check(info.id);
   if (opts.post) config.postTo?.check(info.id);
   return info;

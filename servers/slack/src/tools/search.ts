@@ -13,6 +13,7 @@ import {
   messageShape,
   peopleLine,
   type RawMessage,
+  rawMessages,
   toMessage,
   usersOf,
 } from '../format/messages.js';
@@ -71,7 +72,7 @@ export function searchTools(config: Config): SlackTool[] {
           paging?: { pages?: number };
           pagination?: { page_count?: number };
         };
-        const all = found.matches ?? [];
+        const all = rawMessages<RawMatch>(found.matches);
         const inScope = all.filter((m) => !config.channels || config.channels.allows(m.channel?.id ?? ''));
         for (const m of inScope) if (m.channel) directory.rememberChannel(m.channel);
         await directory.learnUsers(usersOf(inScope));
