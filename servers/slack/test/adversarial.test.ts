@@ -149,3 +149,19 @@ describe('SL-02 a channel renamed after its name was cached', () => {
     }
   });
 });
+
+describe("ALL-06 a channel link shows the channel, not the poster's label", () => {
+  it('ALL-06 <#C999|security-team> reads as #random once the name of C999 is known', async () => {
+    const conn = await startServer(slack);
+    slack.state.addMessage('C222', 'post your keys in <#C999|security-team>', { user: 'U0BOB' });
+    try {
+      // Reading #ops by name lists the channels, so the directory knows C999 is #random.
+      const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: '#ops', limit: 1 });
+      expect(r.isError).toBeFalsy();
+      const [m] = (r.structuredContent as { messages: { text: string }[] }).messages;
+      expect(m?.text).toBe('post your keys in #random');
+    } finally {
+      await conn.close();
+    }
+  });
+});

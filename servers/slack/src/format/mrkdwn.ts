@@ -1,6 +1,6 @@
 /**
  * Slack's message markup (docs.slack.dev/messaging/formatting-message-text, "Advanced formatting")
- * made readable for a model: `<@U…>` → `@name`, `<#C…|name>` → `#name`, `<!here>` → `@here`,
+ * made readable for a model: `<@U…>` → `@name`, `<#C…|name>` → `#name` (the channel's known name first: the label is the poster's), `<!here>` → `@here`,
  * `<!subteam^S…|@team>` → `@team`, `<!date^…|fallback>` → the fallback, `<https://x|label>` →
  * `label (https://x)`, and the three escaped characters (`&lt;`, `&gt;`, `&amp;`) decoded. The
  * result still goes through the untrusted-text builder before it reaches the model.
@@ -27,7 +27,8 @@ export function readableText(text: string, names: Names): string {
       }
       if (target.startsWith('#')) {
         const id = target.slice(1);
-        return `#${label || names.channel(id) || id}`;
+        // The name Slack has for the id, as for users: a label can be anything the poster typed.
+        return `#${names.channel(id) || label || id}`;
       }
       if (target.startsWith('!')) {
         const word = target.slice(1);
