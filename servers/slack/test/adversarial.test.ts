@@ -1,10 +1,13 @@
 /**
  * A hostile model and a hostile or broken upstream against the built server: links that unfurl
  * through URL-parsing quirks, odd `{ok:false}` bodies (raw HTML, truncated JSON, huge or
- * token-bearing codes), answers of the wrong shape, and a channel renamed after its name was cached.
+ * token-bearing codes), answers of the wrong shape, a channel renamed after its name was cached, a
+ * channel link whose label names another channel; and what held, kept so it stays held: channel
+ * names in other cases under --post-to, SLACK_API_URL that would send the token in the clear.
  */
-import { callChecked } from '@refmcp/test-harness';
-import { type FakeSlack, type StagedReply, USER_TOKEN } from '@refmcp/test-harness/fakes/slack';
+import { spawnSync } from 'node:child_process';
+import { callChecked, serverBin } from '@refmcp/test-harness';
+import { type FakeSlack, type StagedReply, THREAD_TS, USER_TOKEN } from '@refmcp/test-harness/fakes/slack';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_TOKEN, startScene, startServer } from './support.js';
 
@@ -164,4 +167,53 @@ describe("ALL-06 a channel link shows the channel, not the poster's label", () =
       await conn.close();
     }
   });
+});
+
+describe('SL-02 names in other spellings', () => {
+  it('SL-02 #RANDOM and #Random (C999) are refused for replies and reactions under --post-to C111, unsent', async () => {
+    const conn = await startServer(slack, ['--post-to', 'C111']);
+    try {
+      const posts = slack.calls('chat.postMessage').length;
+      const reactions = slack.calls('reactions.add').length;
+      const reply = await callChecked(conn, 'slack_reply_to_thread', {
+        channel_id: '#RANDOM',
+        thread_ts: THREAD_TS,
+        text: 'hi',
+      });
+      const react = await callChecked(conn, 'slack_add_reaction', {
+        channel_id: '#Random',
+        timestamp: THREAD_TS,
+        reaction: 'eyes',
+      });
+      for (const r of [reply, react]) {
+        expect(r.isError).toBe(true);
+        expect(r.text).toMatch(
+          /C999 is not a channel this server may post, reply or react in \(--post-to C111\)/,
+        );
+      }
+      expect(slack.calls('chat.postMessage').length).toBe(posts);
+      expect(slack.calls('reactions.add').length).toBe(reactions);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('ALL-03 SLACK_API_URL cannot send the token in the clear', () => {
+  it.each(['http://slack.example.com/api/', 'http://127.0.0.1.nip.io/api/', 'https://u:p@slack.com/api/'])(
+    'ALL-03 %s is a startup error (exit 2) that does not print the token',
+    (url) => {
+      const bin = serverBin('slack');
+      const run = spawnSync(bin.command, bin.args, {
+        encoding: 'utf8',
+        input: '',
+        env: { PATH: process.env.PATH ?? '', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: url },
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /SLACK_API_URL: (plain http is allowed only for loopback|must not contain credentials)/,
+      );
+      expect(`${run.stdout}${run.stderr}`).not.toContain('TESTTOKEN123');
+    },
+  );
 });
