@@ -30,6 +30,11 @@ describe('SL-01 unfurling: links as a browser parses them', () => {
         ['<https:docs.example.com@evil.com/x>', 'false'],
         ['<https:/docs.example.com@evil.com/x>', 'false'],
         ['https://docs.example.com/a https://intranet/x', 'false'],
+        // A word glued to the scheme, or before it with a colon, does not hide the link.
+        ['https://docs.example.com/a note:https://1.2.3.4/x', 'false'],
+        ['https://docs.example.com/a xhttps://1.2.3.4/x', 'false'],
+        // A link too long to read whole: cut short, its host would read a.a.….docs.example.com.
+        [`https://${'a.'.repeat(1016)}docs.example.com@evil.com/x`, 'false'],
         ['HTTPS://DOCS.EXAMPLE.COM/a', 'true'],
         ['see (https://a.docs.example.com:8443/a).', 'true'],
       ];
@@ -41,6 +46,13 @@ describe('SL-01 unfurling: links as a browser parses them', () => {
         got.push([text, String(slack.calls('chat.postMessage')[before]?.unfurl_links)]);
       }
       expect(got).toEqual(cases);
+      // 40,000 characters made to scan quadratically ("a.a.a.…", "https:https:…") are decided at once.
+      const started = Date.now();
+      for (const text of ['a.'.repeat(20_000), 'https:'.repeat(6_000)]) {
+        const slow = await callChecked(conn, 'slack_post_message', { channel_id: 'C0TEST', text });
+        expect(slow.isError).toBeFalsy();
+      }
+      expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       await conn.close();
     }

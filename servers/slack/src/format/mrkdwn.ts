@@ -49,6 +49,9 @@ export function mentionedUsers(text: string): string[] {
   return [...text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g)].map((m) => m[1] ?? '');
 }
 
+/** Longest link read for its host, in characters (longer ones keep unfurling off). */
+const MAX_LINK_CHARS = 2048;
+
 /**
  * The host of every link in posted `text`: `<url|label>`, `<url>` and bare URLs, plus bare host
  * names Slack links. URLs are read as a browser reads them (WHATWG URL): `\\` counts as `/`, so
@@ -57,13 +60,23 @@ export function mentionedUsers(text: string): string[] {
  */
 export function linkHosts(text: string): string[] {
   const hosts: string[] = [];
-  for (const m of text.matchAll(/\b([a-z][a-z0-9+.-]*):([^\s<>|]*)/gi)) {
+  // A scheme is at most 32 characters before a colon (bounded: no quadratic scan of long words);
+  // the rest is looked ahead at, not consumed, so "note:https://1.2.3.4/" still finds the link.
+  // Past MAX_LINK_CHARS a link is not read at all (a host cut short could look allowed).
+  for (const m of text.matchAll(/([a-z0-9+.-]{1,32}):(?=([^\s<>|]{0,2048}))/gi)) {
     const scheme = (m[1] ?? '').toLowerCase();
+    if ((m[2] ?? '').length >= MAX_LINK_CHARS) {
+      hosts.push('');
+      continue;
+    }
     // Prose punctuation after a link ("see https://x.example/a).") is not part of it.
     const rest = (m[2] ?? '').replace(/[).,;:!?'"]+$/, '');
-    // Web links with or without slashes; other schemes (mailto:, tel:) only with an authority.
-    if (!rest || (scheme !== 'http' && scheme !== 'https' && !/^[/\\]{2}/.test(rest))) continue;
-    hosts.push(hostOf(`${scheme}:${rest}`));
+    if (!rest) continue;
+    // Web links with or without slashes (also glued to a word: "xhttps://…"); other schemes
+    // (mailto:, tel:) only with an authority.
+    const web = /https?$/.exec(scheme)?.[0];
+    if (web) hosts.push(hostOf(`${web}:${rest}`));
+    else if (/^[/\\]{2}/.test(rest)) hosts.push(hostOf(`${scheme}:${rest}`));
   }
   // Slack also links bare domains ("example.com/x"); a label that looks like one counts too.
   for (const m of text.matchAll(
