@@ -82,15 +82,16 @@ export class Directory {
 
   /**
    * The conversation `channel` names: an id as is (its name when known), a `#name` or `name`
-   * resolved once and cached. With `fresh` (before a write), a cached name is confirmed with
-   * conversations.info first: a channel renamed since is looked up again, so a post never goes to
-   * the channel that used to have the name. Errors: ToolError "channel not found" when no visible
-   * channel has that name.
+   * resolved once and cached. With `fresh` (before a write), a cached name whose id `fresh`
+   * accepts is confirmed with conversations.info first: a channel renamed since is looked up
+   * again, so a post never goes to the channel that used to have the name (an id it refuses is
+   * returned unconfirmed, to be refused without a request). Errors: ToolError "channel not found"
+   * when no visible channel has that name.
    */
   async resolveChannel(
     channel: string,
     signal?: AbortSignal,
-    opts: { fresh?: boolean } = {},
+    opts: { fresh?: (id: string) => boolean } = {},
   ): Promise<ChannelInfo> {
     if (isChannelId(channel)) {
       const name = this.channelNames.get(channel);
@@ -98,7 +99,7 @@ export class Directory {
     }
     const name = bareChannelName(channel).toLowerCase();
     const known = this.channelIds.get(name);
-    if (known && opts.fresh) {
+    if (known && opts.fresh?.(known)) {
       const now = await this.info(known, signal).catch(() => undefined);
       if (typeof now?.name !== 'string' || now.name.toLowerCase() !== name) this.channelIds.delete(name);
     }

@@ -182,11 +182,12 @@ describe("ALL-06 a channel link shows the channel, not the poster's label", () =
 });
 
 describe('SL-02 names in other spellings', () => {
-  it('SL-02 #RANDOM and #Random (C999) are refused for replies and reactions under --post-to C111, unsent', async () => {
+  it('SL-02 #RANDOM and #Random (C999) are refused for replies and reactions under --post-to C111, nothing naming C999 sent', async () => {
     const conn = await startServer(slack, ['--post-to', 'C111']);
     try {
       const posts = slack.calls('chat.postMessage').length;
       const reactions = slack.calls('reactions.add').length;
+      const requests = slack.api.requests.length;
       const reply = await callChecked(conn, 'slack_reply_to_thread', {
         channel_id: '#RANDOM',
         thread_ts: THREAD_TS,
@@ -205,6 +206,9 @@ describe('SL-02 names in other spellings', () => {
       }
       expect(slack.calls('chat.postMessage').length).toBe(posts);
       expect(slack.calls('reactions.add').length).toBe(reactions);
+      // The second refusal used the cached name: not even conversations.info of C999 was asked.
+      const sent = slack.api.requests.slice(requests);
+      expect(sent.filter((r) => r.rawQuery.includes('C999') || r.body.includes('C999'))).toEqual([]);
     } finally {
       await conn.close();
     }
