@@ -67,7 +67,7 @@ async function historyWith(conn: Awaited<ReturnType<typeof startServer>>, reply:
 
 describe('SL-09 odd ok:false answers', () => {
   it('SL-09 an HTML or truncated body is "invalid_response", never echoed into the error', async () => {
-    const conn = await startServer(slack);
+    let conn = await startServer(slack);
     try {
       const html = await historyWith(conn, () => ({
         status: 200,
@@ -82,6 +82,13 @@ describe('SL-09 odd ok:false answers', () => {
       expect(cut.isError).toBe(true);
       expect(cut.text).toMatch(/invalid_response/);
       expect(cut.text).not.toContain('"messages"');
+      await conn.close();
+      // A post whose answer cannot be read may have been posted: the error says so.
+      conn = await startServer(slack, ['--post-to', 'C111']);
+      slack.stage({ method: 'chat.postMessage', when: 'after', reply: () => ({ raw: '<html>502</html>' }) });
+      const post = await callChecked(conn, 'slack_post_message', { channel_id: 'C111', text: 'hi' });
+      expect(post.isError).toBe(true);
+      expect(post.text).toMatch(/invalid_response.*Whether the write took effect is unknown/);
     } finally {
       await conn.close();
     }

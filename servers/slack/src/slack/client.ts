@@ -211,9 +211,14 @@ export class SlackClient {
       const said = SLACK_HOOKS.failure({ status: 200, headers: {}, data: failure.data ?? {} });
       const details = (said?.details ?? []).filter((d) => !/^(needed|provided) scopes?:/.test(d)).slice(0, 3);
       const upstream = details.length ? ` Slack says: ${details.join('; ').slice(0, 300)}.` : '';
+      // An answer that could not be read says nothing about whether a write happened.
+      const unknown =
+        write && failure.code === 'invalid_response'
+          ? ' Whether the write took effect is unknown: read the channel before trying again.'
+          : '';
       return new SlackApiError(
         redact(
-          `Slack ${method} failed — ${explainSlackError(failure.code, needed)}.${upstream}`,
+          `Slack ${method} failed — ${explainSlackError(failure.code, needed)}.${upstream}${unknown}`,
           this.secrets,
         ),
         status,
