@@ -90,8 +90,8 @@ describe('SL-03 SLACK_CHANNEL_IDS fences every tool', () => {
       const searches = slack.calls('search.messages').length;
       for (const query of [
         'meeting in:#random',
-        'meeting in:random',
-        'x in:<#C999|random>',
+        'meeting IN:random',
+        'x,in:<#C999|random>',
         'x in:C999',
         'x in:@bob',
       ]) {

@@ -134,7 +134,7 @@ export function searchTools(config: Config): SlackTool[] {
  * found, outside SLACK_CHANNEL_IDS, or a DM), before any search.
  */
 async function checkInModifiers(config: Config, query: string, signal: AbortSignal): Promise<void> {
-  for (const [, target = ''] of query.matchAll(/(?:^|[\s("])in:(\S+)/gi)) {
+  for (const [, target = ''] of query.matchAll(/(?<![\p{L}\p{N}_-])in:(\S+)/giu)) {
     const spec = target.replace(/^"|"$/g, '');
     const id = /^<#([A-Z0-9]+)(?:\|[^>]*)?>$/.exec(spec)?.[1];
     if (!id && !arg.CHANNEL_ID.test(spec) && !arg.CHANNEL_NAME.test(spec))
