@@ -56,6 +56,10 @@ export class Directory {
   /** Remembers a conversation from any answer (`{id, name}`). */
   rememberChannel(raw: { id?: unknown; name?: unknown }): void {
     if (typeof raw.id !== 'string' || typeof raw.name !== 'string' || !raw.name) return;
+    // A renamed channel: its old name no longer leads to it.
+    const old = this.channelNames.get(raw.id)?.toLowerCase();
+    if (old && old !== raw.name.toLowerCase() && this.channelIds.get(old) === raw.id)
+      this.channelIds.delete(old);
     this.channelNames.set(raw.id, raw.name);
     this.channelIds.set(raw.name.toLowerCase(), raw.id);
   }
@@ -78,16 +82,29 @@ export class Directory {
 
   /**
    * The conversation `channel` names: an id as is (its name when known), a `#name` or `name`
-   * resolved once. Errors: ToolError "channel not found" when no visible channel has that name.
+   * resolved once and cached. With `fresh` (before a write), a cached name whose id `fresh`
+   * accepts is confirmed with conversations.info first: a channel renamed since is looked up
+   * again, so a post never goes to the channel that used to have the name (an id it refuses is
+   * returned unconfirmed, to be refused without a request). Errors: ToolError "channel not found"
+   * when no visible channel has that name.
    */
-  async resolveChannel(channel: string, signal?: AbortSignal): Promise<ChannelInfo> {
+  async resolveChannel(
+    channel: string,
+    signal?: AbortSignal,
+    opts: { fresh?: (id: string) => boolean } = {},
+  ): Promise<ChannelInfo> {
     if (isChannelId(channel)) {
       const name = this.channelNames.get(channel);
       return name ? { id: channel, name } : { id: channel };
     }
     const name = bareChannelName(channel).toLowerCase();
     const known = this.channelIds.get(name);
-    if (known) return { id: known, name: this.channelNames.get(known) ?? name };
+    if (known && opts.fresh?.(known)) {
+      const now = await this.info(known, signal).catch(() => undefined);
+      if (typeof now?.name !== 'string' || now.name.toLowerCase() !== name) this.channelIds.delete(name);
+    }
+    const cached = this.channelIds.get(name);
+    if (cached) return { id: cached, name: this.channelNames.get(cached) ?? name };
     if (this.scoped) {
       await Promise.all(
         this.scoped

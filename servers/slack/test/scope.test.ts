@@ -73,7 +73,35 @@ describe('SL-03 SLACK_CHANNEL_IDS fences every tool', () => {
       const matches = (r.structuredContent as { matches: { channel: string }[] }).matches;
       expect(matches.filter((m) => !['C111', 'C222'].includes(m.channel))).toEqual([]);
       expect(r.text).not.toContain('meeting moved (random)');
-      expect(r.text).toMatch(/outside SLACK_CHANNEL_IDS were dropped/);
+      expect(r.text).toMatch(/only matches in SLACK_CHANNEL_IDS are shown/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('SL-03 search under the fence tells nothing about fenced channels: no totals, and in: naming one is refused unsent', async () => {
+    const conn = await startServer(slack, [], { env });
+    try {
+      // "meeting" matches only outside the fence: Slack's total (2) must not reach the model.
+      const r = await callChecked(conn, 'slack_search_messages', { query: 'meeting' });
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).not.toHaveProperty('total');
+      expect(r.text).not.toMatch(/in all|dropped|of \d+/);
+      const searches = slack.calls('search.messages').length;
+      for (const query of [
+        'meeting in:#random',
+        'meeting IN:random',
+        'x,in:<#C999|random>',
+        'x in:C999',
+        'x in:@bob',
+      ]) {
+        const refused = await callChecked(conn, 'slack_search_messages', { query });
+        expect(refused.isError, query).toBe(true);
+        expect(refused.text, query).toMatch(/SLACK_CHANNEL_IDS/);
+      }
+      expect(slack.calls('search.messages').length).toBe(searches);
+      const inside = await callChecked(conn, 'slack_search_messages', { query: 'x in:C111' });
+      expect(inside.isError).toBeFalsy();
     } finally {
       await conn.close();
     }

@@ -43,6 +43,29 @@ export const messageShape = z.object({
 
 export type Message = z.infer<typeof messageShape>;
 
+const STRING_FIELDS = ['ts', 'user', 'bot_id', 'username', 'subtype', 'text', 'thread_ts'] as const;
+
+/**
+ * The messages of an answer's array field (`messages`, `matches`), read defensively: a value that
+ * is not an array gives none, entries that are not objects are dropped, and the string fields
+ * Slack documents (`ts`, `text`, …) are dropped when they hold anything else, so an odd answer is
+ * shown as far as it makes sense instead of failing the call.
+ */
+export function rawMessages<R extends RawMessage = RawMessage>(value: unknown): R[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && !Array.isArray(m))
+    .map((m) => {
+      const copy: Record<string, unknown> = { ...m };
+      for (const field of STRING_FIELDS)
+        if (field in copy && typeof copy[field] !== 'string') delete copy[field];
+      for (const field of ['reactions', 'files'] as const)
+        if (field in copy && !Array.isArray(copy[field])) delete copy[field];
+      if (typeof copy.reply_count !== 'number') delete copy.reply_count;
+      return copy as R;
+    });
+}
+
 /** Ids of the authors and mentioned users of `raw` messages (to learn their names first). */
 export function usersOf(raw: RawMessage[]): string[] {
   return raw.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(m.text ?? '')]);

@@ -1,6 +1,6 @@
 /**
  * Slack's message markup (docs.slack.dev/messaging/formatting-message-text, "Advanced formatting")
- * made readable for a model: `<@U…>` → `@name`, `<#C…|name>` → `#name`, `<!here>` → `@here`,
+ * made readable for a model: `<@U…>` → `@name`, `<#C…|name>` → `#name` (the channel's known name first: the label is the poster's), `<!here>` → `@here`,
  * `<!subteam^S…|@team>` → `@team`, `<!date^…|fallback>` → the fallback, `<https://x|label>` →
  * `label (https://x)`, and the three escaped characters (`&lt;`, `&gt;`, `&amp;`) decoded. The
  * result still goes through the untrusted-text builder before it reaches the model.
@@ -27,7 +27,8 @@ export function readableText(text: string, names: Names): string {
       }
       if (target.startsWith('#')) {
         const id = target.slice(1);
-        return `#${label || names.channel(id) || id}`;
+        // The name Slack has for the id, as for users: a label can be anything the poster typed.
+        return `#${names.channel(id) || label || id}`;
       }
       if (target.startsWith('!')) {
         const word = target.slice(1);
@@ -48,10 +49,35 @@ export function mentionedUsers(text: string): string[] {
   return [...text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g)].map((m) => m[1] ?? '');
 }
 
-/** Every URL in posted `text`: `<url|label>`, `<url>` and bare ones, plus bare host names Slack links. */
+/** Longest link read for its host, in characters (longer ones keep unfurling off). */
+const MAX_LINK_CHARS = 2048;
+
+/**
+ * The host of every link in posted `text`: `<url|label>`, `<url>` and bare URLs, plus bare host
+ * names Slack links. URLs are read as a browser reads them (WHATWG URL): `\\` counts as `/`, so
+ * `https://1.2.3.4\\@docs.example.com` is 1.2.3.4, and `https:evil.example` (no slashes) is
+ * evil.example. A URL that does not parse gives `''` (no allowed domain matches it).
+ */
 export function linkHosts(text: string): string[] {
   const hosts: string[] = [];
-  for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/([^\s<>|/?#]+)/gi)) hosts.push(hostOf(m[1] ?? ''));
+  // A scheme is at most 32 characters before a colon (bounded: no quadratic scan of long words);
+  // the rest is looked ahead at, not consumed, so "note:https://1.2.3.4/" still finds the link.
+  // Past MAX_LINK_CHARS a link is not read at all (a host cut short could look allowed).
+  for (const m of text.matchAll(/([a-z0-9+.-]{1,32}):(?=([^\s<>|]{0,2048}))/gi)) {
+    const scheme = (m[1] ?? '').toLowerCase();
+    if ((m[2] ?? '').length >= MAX_LINK_CHARS) {
+      hosts.push('');
+      continue;
+    }
+    // Prose punctuation after a link ("see https://x.example/a).") is not part of it.
+    const rest = (m[2] ?? '').replace(/[).,;:!?'"]+$/, '');
+    if (!rest) continue;
+    // Web links with or without slashes (also glued to a word: "xhttps://…"); other schemes
+    // (mailto:, tel:) only with an authority.
+    const web = /https?$/.exec(scheme)?.[0];
+    if (web) hosts.push(hostOf(`${web}:${rest}`));
+    else if (/^[/\\]{2}/.test(rest)) hosts.push(hostOf(`${scheme}:${rest}`));
+  }
   // Slack also links bare domains ("example.com/x"); a label that looks like one counts too.
   for (const m of text.matchAll(
     /(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9])(?![\w-])/gi,
@@ -60,9 +86,13 @@ export function linkHosts(text: string): string[] {
   return hosts;
 }
 
-function hostOf(authority: string): string {
-  const noUser = authority.slice(authority.lastIndexOf('@') + 1);
-  return noUser.replace(/:\d+$/, '').replace(/\.$/, '').toLowerCase();
+/** The host name of `url` as WHATWG URL parses it (lower-case, no port or trailing dot); `''` if none. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/\.$/, '').toLowerCase();
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -72,5 +102,7 @@ function hostOf(authority: string): string {
 export function mayUnfurl(text: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return false;
   const hosts = linkHosts(text);
-  return hosts.length > 0 && hosts.every((h) => domains.some((d) => h === d || h.endsWith(`.${d}`)));
+  return (
+    hosts.length > 0 && hosts.every((h) => h !== '' && domains.some((d) => h === d || h.endsWith(`.${d}`)))
+  );
 }

@@ -166,7 +166,10 @@ export class SlackClient {
           }
         }
         this.options.log(
-          `${method} failed: ${failure.code ?? failure.status ?? 'no answer'} after ${Date.now() - started} ms, ${attempt + 1} attempt(s)`,
+          redact(
+            `${method} failed: ${failure.code ?? failure.status ?? 'no answer'} after ${Date.now() - started} ms, ${attempt + 1} attempt(s)`,
+            this.secrets,
+          ),
         );
         throw this.toError(method, failure, rateLimited, opts.write === true);
       }
@@ -198,15 +201,24 @@ export class SlackClient {
       return new SlackApiError(message, status, retryHint(headers)?.at, 'ratelimited');
     }
     if (failure.code) {
-      const needed = typeof failure.data?.needed === 'string' ? failure.data.needed : undefined;
+      // A scope list (`channels:history,groups:history`), never free text from the answer.
+      const needed =
+        typeof failure.data?.needed === 'string' && /^[a-z0-9:._,-]{1,200}$/.test(failure.data.needed)
+          ? failure.data.needed
+          : undefined;
       // Slack's own words beside the code (response_metadata.messages, e.g. "[ERROR] missing
       // required field: channel"), read by the shared Slack hooks; the scope is already named.
       const said = SLACK_HOOKS.failure({ status: 200, headers: {}, data: failure.data ?? {} });
       const details = (said?.details ?? []).filter((d) => !/^(needed|provided) scopes?:/.test(d)).slice(0, 3);
       const upstream = details.length ? ` Slack says: ${details.join('; ').slice(0, 300)}.` : '';
+      // An answer that could not be read says nothing about whether a write happened.
+      const unknown =
+        write && failure.code === 'invalid_response'
+          ? ' Whether the write took effect is unknown: read the channel before trying again.'
+          : '';
       return new SlackApiError(
         redact(
-          `Slack ${method} failed — ${explainSlackError(failure.code, needed)}.${upstream}`,
+          `Slack ${method} failed — ${explainSlackError(failure.code, needed)}.${upstream}${unknown}`,
           this.secrets,
         ),
         status,
@@ -246,6 +258,22 @@ export class SlackClient {
   }
 }
 
+/** Longest error code taken from an answer (Slack's longest is about 40 characters). */
+const MAX_CODE_LENGTH = 64;
+
+/**
+ * Slack's error code from an `{ok:false}` answer's `error`: a code is lower-case letters, digits
+ * and `_` (`not_in_channel`). Anything else — a body that was not JSON (WebClient puts the raw text
+ * there: an HTML error page, a truncated answer), a number, a huge or multi-line string — is never
+ * echoed into a result or stderr: it becomes `invalid_response`, or `unknown_error` when absent.
+ */
+export function slackErrorCode(error: unknown): string {
+  if (error === undefined || error === null || error === '') return 'unknown_error';
+  if (typeof error === 'string' && error.length <= MAX_CODE_LENGTH && /^[a-z0-9_]+$/.test(error))
+    return error;
+  return 'invalid_response';
+}
+
 /** @slack/web-api's ErrorCode values (the enum is not loaded at startup). */
 const ErrorCode = {
   RequestError: 'slack_webapi_request_error',
@@ -266,7 +294,7 @@ function readFailure(error: unknown): Failure {
   };
   switch (e?.code) {
     case ErrorCode.PlatformError: {
-      const code = typeof e.data?.error === 'string' ? e.data.error : 'unknown_error';
+      const code = slackErrorCode(e.data?.error);
       return { code, ...(e.data ? { data: e.data } : {}) };
     }
     case ErrorCode.RateLimitedError:

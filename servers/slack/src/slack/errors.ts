@@ -52,6 +52,9 @@ const MEANINGS: Readonly<Record<string, string>> = {
   unknown_method: 'the Web API has no such method (check SLACK_API_URL)',
   ekm_access_denied: 'the workspace keys deny access to this content (Enterprise Key Management)',
   access_denied: 'access to this content is denied',
+  invalid_response:
+    'the answer was not a Web API answer (not JSON, cut short, or an error page): check SLACK_API_URL, or try again',
+  unknown_error: 'Slack refused the call without saying why',
 };
 
 /**

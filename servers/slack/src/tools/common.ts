@@ -57,7 +57,9 @@ export async function resolveChannel(
   signal: AbortSignal,
   opts: { post?: boolean } = {},
 ): Promise<ChannelInfo> {
-  const info = await config.directory.resolveChannel(channel, signal);
+  const allowed = (id: string) =>
+    (config.channels?.allows(id) ?? true) && (config.postTo?.allows(id) ?? false);
+  const info = await config.directory.resolveChannel(channel, signal, opts.post ? { fresh: allowed } : {});
   config.channels?.check(info.id);
   if (opts.post) config.postTo?.check(info.id);
   return info;

@@ -10,14 +10,7 @@ import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import type { ChannelInfo } from '../directory.js';
-import {
-  fitPage,
-  messageShape,
-  peopleLine,
-  type RawMessage,
-  toMessage,
-  usersOf,
-} from '../format/messages.js';
+import { fitPage, messageShape, peopleLine, rawMessages, toMessage, usersOf } from '../format/messages.js';
 import { channelLabel, PAGE_BYTES } from './common.js';
 
 /** The page fields every list result has. */
@@ -64,7 +57,7 @@ export async function messagePage(config: Config, r: MessagePageRequest): Promis
     { signal: r.signal },
   );
   const later = Boolean(pos?.c);
-  const raw = ((answer.messages as RawMessage[] | undefined) ?? [])
+  const raw = rawMessages(answer.messages)
     .filter((m) => !(later && r.dropTsAfterFirst && m.ts === r.dropTsAfterFirst))
     .slice(pos?.s ?? 0);
   const [workspace] = await Promise.all([directory.workspaceUrl(), directory.learnUsers(usersOf(raw))]);

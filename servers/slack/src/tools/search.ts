@@ -4,7 +4,7 @@
  * `general` and `C…` name the same channel, added once as `in:#general`; an unknown one is an
  * error before any search), matches outside SLACK_CHANNEL_IDS dropped (case SL-03, SL-06).
  */
-import { compact, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@refmcp/shared';
+import { compact, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -13,6 +13,7 @@ import {
   messageShape,
   peopleLine,
   type RawMessage,
+  rawMessages,
   toMessage,
   usersOf,
 } from '../format/messages.js';
@@ -58,6 +59,7 @@ export function searchTools(config: Config): SlackTool[] {
           const name = c.name ?? (await directory.nameOf(c.id, signal));
           filter = name ? ` in:#${name}` : ` in:<#${c.id}>`;
         }
+        if (config.channels) await checkInModifiers(config, query, signal);
         const key = queryKey('search', { query, channel, limit });
         const page = readCursor<{ p?: number }>(cursor, key, 'the same query, channel and limit')?.p ?? 1;
         const answer = await search.call(
@@ -71,7 +73,7 @@ export function searchTools(config: Config): SlackTool[] {
           paging?: { pages?: number };
           pagination?: { page_count?: number };
         };
-        const all = found.matches ?? [];
+        const all = rawMessages<RawMatch>(found.matches);
         const inScope = all.filter((m) => !config.channels || config.channels.allows(m.channel?.id ?? ''));
         for (const m of inScope) if (m.channel) directory.rememberChannel(m.channel);
         await directory.learnUsers(usersOf(inScope));
@@ -94,14 +96,17 @@ export function searchTools(config: Config): SlackTool[] {
         );
         const pages = found.pagination?.page_count ?? found.paging?.pages ?? page;
         const nextCursor = page < Math.min(pages, 100) ? makeCursor(key, { p: page + 1 }) : undefined;
-        const dropped = all.length - inScope.length;
+        // Under SLACK_CHANNEL_IDS Slack's counts include matches outside the fence: they would tell
+        // whether fenced channels hold a phrase, so they are not passed on.
+        const total = config.channels ? undefined : found.total;
         const lines = [
-          `${fitted.used} matches on page ${page} of ${pages}${found.total !== undefined ? ` (${found.total} in all)` : ''}.`,
+          config.channels
+            ? `${fitted.used} matches on page ${page}; only matches in SLACK_CHANNEL_IDS are shown.`
+            : `${fitted.used} matches on page ${page} of ${pages}${total !== undefined ? ` (${total} in all)` : ''}.`,
           ...fitted.messages.map(
             (m, i) => `${fitted.lines[i]} in #${'channelName' in m ? m.channelName : m.channel}`,
           ),
           peopleLine(fitted.messages),
-          dropped ? `${dropped} matches outside SLACK_CHANNEL_IDS were dropped.` : '',
           fitted.used < inScope.length
             ? `${inScope.length - fitted.used} matches of this page did not fit.`
             : '',
@@ -110,7 +115,7 @@ export function searchTools(config: Config): SlackTool[] {
         return respond(
           compact({
             matches: fitted.messages,
-            total: found.total,
+            total,
             hasMore: nextCursor !== undefined,
             nextCursor,
           }),
@@ -120,4 +125,22 @@ export function searchTools(config: Config): SlackTool[] {
       },
     }),
   ];
+}
+
+/**
+ * Under SLACK_CHANNEL_IDS, every `in:` modifier of a query (`in:#hr`, `in:hr`, `in:<#C…|hr>`,
+ * `in:C…`, `in:@alice` for a DM) must name a listed channel: otherwise a search's matches (dropped)
+ * and page signal would still answer questions about a fenced channel. Errors: ToolError (not
+ * found, outside SLACK_CHANNEL_IDS, or a DM), before any search.
+ */
+async function checkInModifiers(config: Config, query: string, signal: AbortSignal): Promise<void> {
+  for (const [, target = ''] of query.matchAll(/(?<![\p{L}\p{N}_-])in:(\S+)/giu)) {
+    const spec = target.replace(/^"|"$/g, '');
+    const id = /^<#([A-Z0-9]+)(?:\|[^>]*)?>$/.exec(spec)?.[1];
+    if (!id && !arg.CHANNEL_ID.test(spec) && !arg.CHANNEL_NAME.test(spec))
+      throw new ToolError(
+        `query: "in:${spec}" is not a channel of SLACK_CHANNEL_IDS (${config.channels?.description}); use the channel argument`,
+      );
+    await resolveChannel(config, id ?? spec, signal);
+  }
 }
