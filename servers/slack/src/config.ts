@@ -36,6 +36,8 @@ export interface Config {
   postTo?: PostScope;
   /** --unfurl-domains: hosts whose links Slack may unfurl (only when every link is on it). */
   unfurlDomains: string[];
+  /** --allow-broadcast: posts may carry <!channel>, <!here>, <!everyone> and user-group mentions. */
+  allowBroadcast: boolean;
   directory: Directory;
   readOnly: boolean;
 }
@@ -43,6 +45,7 @@ export interface Config {
 export const OPTIONS = {
   'post-to': { type: 'string' },
   'unfurl-domains': { type: 'string' },
+  'allow-broadcast': { type: 'boolean' },
   ...HTTP_OPTIONS,
 } as const;
 
@@ -58,6 +61,8 @@ Options:
   --post-to C1,C2|all      turn on posting, replies and reactions in these channels (default: off)
   --unfurl-domains a.com   let Slack unfurl links when every link in a message is on these domains
                            (default: unfurling always off)
+  --allow-broadcast        let posts notify a whole channel or group (<!channel>, <!here>,
+                           <!everyone>, <!subteam^…>); refused by default
 ${httpOptionsHelp({ service: 'Slack', writeNote: 'about one message a second per channel', searchNote: 'search.messages is tier 2' })}`;
 
 /** The token variables: the bot token first (the reference's), then the user token. */
@@ -108,6 +113,7 @@ export function configure({ values, env, common }: ConfigInput): Config {
     ...(channels ? { channels } : {}),
     ...(postTo ? { postTo } : {}),
     unfurlDomains,
+    allowBroadcast: values['allow-broadcast'] === true,
     directory: new Directory(slack, channels?.ids),
     readOnly: common.readOnly,
   };

@@ -158,3 +158,48 @@ describe('SL-02 posting only where the operator allows', () => {
     }
   });
 });
+
+describe('broadcast mentions', () => {
+  it('<!channel>, <!here>, <!everyone> and user groups are refused before any request unless --allow-broadcast', async () => {
+    const conn = await startServer(slack, ['--post-to', 'C0TEST']);
+    try {
+      for (const text of [
+        '<!channel> deploy done',
+        'ping <!HERE|here>',
+        '<!everyone>',
+        'cc <!subteam^S0ONCALL|@oncall>',
+      ]) {
+        const r = await callChecked(conn, 'slack_post_message', { channel_id: 'C0TEST', text });
+        expect(r.isError, text).toBe(true);
+        expect(r.text).toMatch(
+          /notifies everyone in the channel or group; nothing was posted.*--allow-broadcast/,
+        );
+      }
+      const reply = await callChecked(conn, 'slack_reply_to_thread', {
+        channel_id: 'C0TEST',
+        thread_ts: THREAD_TS,
+        text: '<!here> look',
+      });
+      expect(reply.text).toContain('mentions @here');
+      expect(slack.calls('chat.postMessage')).toHaveLength(0);
+      const plain = await callChecked(conn, 'slack_post_message', {
+        channel_id: 'C0TEST',
+        text: 'mail @channel-owners',
+      });
+      expect(plain.isError).toBeFalsy();
+    } finally {
+      await conn.close();
+    }
+    const allowed = await startServer(slack, ['--post-to', 'C0TEST', '--allow-broadcast']);
+    try {
+      const r = await callChecked(allowed, 'slack_post_message', {
+        channel_id: 'C0TEST',
+        text: '<!channel> deploy done',
+      });
+      expect(r.isError).toBeFalsy();
+      expect(slack.calls('chat.postMessage').at(-1)?.text).toBe('<!channel> deploy done');
+    } finally {
+      await allowed.close();
+    }
+  });
+});

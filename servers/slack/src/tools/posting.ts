@@ -3,11 +3,13 @@
  * and arguments), served only with --post-to and confined to its channels (and SLACK_CHANNEL_IDS)
  * before any request. Link unfurling is always off — an injected model could otherwise make Slack
  * fetch an attacker's URL with data in its query, no click needed — unless --unfurl-domains covers
- * every link of the message (case SL-01).
+ * every link of the message (case SL-01). Broadcast mentions (<!channel>, <!here>, <!everyone>,
+ * user groups) are refused before any request unless --allow-broadcast.
  */
-import { compact, OPEN_WORLD_HINTS, structuredResult } from '@refmcp/shared';
+import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
+import { broadcastMentions } from '../format/broadcast.js';
 import { permalink } from '../format/messages.js';
 import { mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
@@ -26,6 +28,11 @@ export function postingTools(config: Config): SlackTool[] {
   const where = config.postTo.description === 'all' ? '' : ` Only in ${config.postTo.description}.`;
 
   const post = async (channelArg: string, text: string, signal: AbortSignal, threadTs?: string) => {
+    const broadcast = config.allowBroadcast ? [] : broadcastMentions(text);
+    if (broadcast.length)
+      throw new ToolError(
+        `The message mentions ${broadcast.join(', ')}, which notifies everyone in the channel or group; nothing was posted. Remove the mention, or the operator allows it with --allow-broadcast.`,
+      );
     const channel = await resolveChannel(config, channelArg, signal, { post: true });
     const unfurl = mayUnfurl(text, config.unfurlDomains);
     const answer = await config.slack.call(
