@@ -111,6 +111,6 @@ export function registerDriveResources(server: McpServer, config: Config): void 
         };
       return { contents: [{ uri, mimeType: content.mimeType, blob: content.bytes.toString('base64') }] };
     },
-    secrets: config.secrets(),
+    secrets: config.secrets,
   });
 }

@@ -31,7 +31,7 @@ const name = (what: string) => z.string().min(1).max(1000).describe(what);
 /** Validates a new file name (no control characters). */
 function fileName(value: string, argument: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value) || !value.trim())
+  if (/[\u0000-\u001f\u007f]/.test(value) || !value.trim() || !value.isWellFormed())
     throw new ToolError(`${argument}: a file name needs visible characters and no control characters`);
   return value;
 }
