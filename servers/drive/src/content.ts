@@ -61,6 +61,17 @@ export function looksLikeText(bytes: Buffer, cut: boolean): boolean {
   }
 }
 
+/** Bytes of `bytes` up to its last whole UTF-8 character (a window cut inside one ends before it). */
+export function wholeCharsEnd(bytes: Buffer): number {
+  for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 4; i--) {
+    const byte = bytes[i] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    return i + length > bytes.length ? i : bytes.length;
+  }
+  return bytes.length;
+}
+
 /** The export type for `file`, or a ToolError for a Google type with no content (folders, forms). */
 export function exportTypeOf(file: drive_v3.Schema$File): string | undefined {
   const mime = file.mimeType ?? '';

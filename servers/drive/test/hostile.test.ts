@@ -13,6 +13,7 @@ import {
   SCENE,
   startScene,
   startServer,
+  structured,
 } from './support.js';
 
 let fake: FakeDrive;
@@ -133,6 +134,84 @@ describe('ALL-02 hostile query text', () => {
         .at(-1)
         ?.query.get('q');
       expect(q).toContain("'naïve 報告 🚀'");
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('--folders roots', () => {
+  it('a folder given to --folders cannot be trashed or moved, only renamed', async () => {
+    const files = credentialFiles();
+    const conn = await startServer(fake, files, ['--folders', 'FOLDER1,SDFOLDER', '--toolsets', 'all']);
+    try {
+      for (const [tool, args] of [
+        ['trash_file', { file_id: 'FOLDER1' }],
+        ['trash_file', { file_id: 'https://drive.google.com/drive/folders/SDFOLDER' }],
+        ['move_file', { file_id: 'FOLDER1', new_parent_id: 'SDFOLDER' }],
+      ] as const) {
+        fake.api.clearRequests();
+        const r = await callChecked(conn, tool, args);
+        expect(r.isError, tool).toBe(true);
+        expect(r.text).toContain('--folders');
+        expect(fake.api.requests.some((q) => q.method === 'PATCH')).toBe(false);
+      }
+      expect(fake.state.files.get('FOLDER1')?.trashed).toBe(false);
+      const renamed = await callChecked(conn, 'move_file', { file_id: 'FOLDER1', new_name: 'Reports 2' });
+      expect(renamed.isError, renamed.text).toBeFalsy();
+      expect(fake.state.files.get('FOLDER1')?.name).toBe('Reports 2');
+      await callChecked(conn, 'move_file', { file_id: 'FOLDER1', new_name: 'Reports' });
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('read_file windows', () => {
+  it('offsets inside a UTF-8 character start and end at whole ones; past the end is isError', async () => {
+    const text = `a${'é'.repeat(131072)}`;
+    fake.state.addFile({
+      id: 'UTF8TEXT',
+      name: 'accents.txt',
+      mimeType: 'text/plain',
+      content: Buffer.from(text),
+    });
+    fake.state.addFile({
+      id: 'UTF8BIG',
+      name: 'more accents.txt',
+      mimeType: 'text/plain',
+      content: Buffer.from(`a${'é'.repeat(524288)}`),
+    });
+    const files = credentialFiles();
+    const conn = await startServer(fake, files);
+    try {
+      const first = await callChecked(conn, 'read_file', { file_id: 'UTF8TEXT' });
+      const one = structured(first) as { content: string; nextOffset: number };
+      expect(one.nextOffset).toBe(262143);
+      const second = await callChecked(conn, 'read_file', { file_id: 'UTF8TEXT', offset: one.nextOffset });
+      const two = structured(second) as { content: string; nextOffset?: number; offset: number };
+      expect(two.nextOffset).toBeUndefined();
+      expect(one.content + two.content).toBe(text);
+      const resource = (await conn.client.request({
+        method: 'resources/read',
+        params: { uri: 'gdrive:///UTF8BIG' },
+      } as never)) as { contents: Array<{ text: string }> };
+      expect(resource.contents[0]?.text).not.toContain('\ufffd');
+      expect(resource.contents[0]?.text).toContain('offset: 1048575');
+
+      const inside = structured(await callChecked(conn, 'read_file', { file_id: 'UTF8TEXT', offset: 2 }));
+      expect(inside.offset).toBe(3);
+      expect(String(inside.content).startsWith('é')).toBe(true);
+      expect(String(inside.content)).not.toContain('\ufffd');
+
+      const past = await callChecked(conn, 'read_file', { file_id: 'TEXT1', offset: 1e12 });
+      expect(past.isError).toBe(true);
+      expect(past.text).toContain('offset: 1000000000000 is at or past the end');
+      const lines = await callChecked(conn, 'read_file', { file_id: 'TEXT1', start_line: 1e9 });
+      expect(lines.isError).toBe(true);
+      expect(lines.text).toContain('start_line: 1000000000 is past the last line');
+      const last = await callChecked(conn, 'read_file', { file_id: 'TEXT1', start_line: 3, line_count: 5 });
+      expect(structured(last)).toMatchObject({ content: 'line 3\n', startLine: 3, endLine: 4 });
     } finally {
       await conn.close();
     }

@@ -36,6 +36,17 @@ function fileName(value: string, argument: string): string {
   return value;
 }
 
+/**
+ * Refuses to `verb` one of the --folders entries itself: trashing or moving it would take the
+ * whole scope with it (renaming is allowed). Errors: ToolError naming file_id.
+ */
+function refuseScopeRoot(config: Config, id: string, verb: string): void {
+  if (config.scope?.folders.has(id))
+    throw new ToolError(
+      `file_id: ${id} is one of the folders this server is limited to (--folders ${config.scope.description}); it cannot ${verb} it, only what is inside`,
+    );
+}
+
 /** The answer to a write: the file as Drive now has it. */
 function written(verb: string, file: drive_v3.Schema$File) {
   const text = new UntrustedText();
@@ -196,6 +207,7 @@ export function writeTools(config: Config): DriveTool[] {
         if (!new_parent_id && !new_name)
           throw new ToolError('new_parent_id: give new_parent_id, new_name or both');
         const target = new_parent_id ? fileIdOf(new_parent_id, 'new_parent_id') : undefined;
+        if (target) refuseScopeRoot(config, id, 'move');
         if (target) await config.scope?.check(target, signal);
         const current = target ? await getFile(config, id, 'id,parents', signal) : undefined;
         const from = (current?.parents ?? []).filter((p) => p !== target);
@@ -230,6 +242,7 @@ export function writeTools(config: Config): DriveTool[] {
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ file_id }, { signal }) => {
         const id = fileIdOf(file_id);
+        refuseScopeRoot(config, id, 'move to the trash');
         const res = await drive.call<drive_v3.Schema$File>(
           'PATCH',
           `files.update ${id} (trash)`,
