@@ -23,9 +23,10 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 describe('ALL-03 a refreshed access token is a secret too', () => {
-  it('ALL-03 the token a refresh brings is scrubbed from tool results and resources/read', async () => {
+  it('ALL-03 the token a refresh brings is scrubbed from tool results, resources/read and stderr (library debug logs too)', async () => {
     const files: CredentialFiles = credentialFiles(EXPIRED_TOKEN());
-    const conn = await startServer(fake, files);
+    // google-auth-library's own debug log prints the token endpoint's answer on stderr.
+    const conn = await startServer(fake, files, [], { env: { GOOGLE_SDK_NODE_LOGGING: '*' } });
     try {
       expect((await callChecked(conn, 'search', { query: 'report' })).isError).toBeFalsy();
       const fresh = String(files.readToken().access_token);
@@ -45,7 +46,9 @@ describe('ALL-03 a refreshed access token is a secret too', () => {
         } as never)) as { contents: Array<{ text?: string }> };
         expect(resource.contents[0]?.text).toContain('echoed:');
         expect(JSON.stringify(resource)).not.toContain(fresh);
-        expect(conn.stderr()).not.toContain(fresh);
+        expect(conn.stderr()).toContain('[redacted]');
+        for (const secret of [fresh, SCENE.refreshToken, SCENE.clientSecret])
+          expect(conn.stderr()).not.toContain(secret);
       } finally {
         record.content = before;
       }

@@ -20,7 +20,7 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
-import { createLogger, guardStdout, type Logger } from './log.js';
+import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
 import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
@@ -277,6 +277,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
   // Read at each use: a credential refreshed while the server runs is scrubbed too.
   const secrets = () => spec.secrets?.(config) ?? [];
+  scrubStderr(secrets);
   const audit = createAuditLog(common.auditLog, spec.name, secrets);
   const shutdownController = new AbortController();
   const maxResultBytes = options.maxResultBytes ?? 4 * DEFAULT_RESULT_BYTES;
