@@ -170,6 +170,67 @@ describe('--folders roots', () => {
   });
 });
 
+describe('--folders leaks', () => {
+  it('resources/list, search and list_folder show only what is inside; a shortcut to a file outside reads nothing of it', async () => {
+    fake.state.addFile({
+      id: 'SHORTCUT1',
+      name: 'budget shortcut',
+      mimeType: 'application/vnd.google-apps.shortcut',
+      parents: ['FOLDER1'],
+    });
+    fake.state.addFile({
+      id: 'TWOPARENTS',
+      name: 'budget in two folders',
+      mimeType: 'text/plain',
+      parents: ['SDFOLDER', 'FOLDER1'],
+      content: Buffer.from('both\n'),
+    });
+    const files = credentialFiles();
+    const conn = await startServer(fake, files, ['--folders', 'FOLDER1', '--toolsets', 'all']);
+    try {
+      const inside = new Set(['DOC1', 'SHORTCUT1', 'TWOPARENTS']);
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await conn.client.request({
+          method: 'resources/list',
+          params: cursor ? { cursor } : {},
+        } as never)) as { resources: Array<{ uri: string }>; nextCursor?: string };
+        listed.push(...page.resources.map((r) => r.uri.slice('gdrive:///'.length)));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(listed.length).toBeGreaterThan(0);
+      for (const id of listed) expect(inside.has(id), id).toBe(true);
+
+      const hits = structured(await callChecked(conn, 'search', { query: 'budget' })).files as Array<{
+        id: string;
+      }>;
+      expect(hits.map((h) => h.id).sort()).toEqual(['SHORTCUT1', 'TWOPARENTS']);
+      const children = structured(await callChecked(conn, 'list_folder', { folder_id: 'FOLDER1' }))
+        .files as Array<{ id: string }>;
+      for (const c of children) expect(inside.has(c.id), c.id).toBe(true);
+
+      fake.api.clearRequests();
+      const viaShortcut = await callChecked(conn, 'read_file', { file_id: 'SHORTCUT1' });
+      expect(viaShortcut.isError).toBe(true);
+      expect(
+        fake.api.requests.some((q) => q.query.get('alt') === 'media' || q.path.endsWith('/export')),
+      ).toBe(false);
+      const both = await callChecked(conn, 'read_file', { file_id: 'TWOPARENTS' });
+      expect(both.text).toContain('both');
+      for (const uri of ['gdrive:///SHEET1', 'gdrive:///root', 'gdrive:///SDFILE1'])
+        await expect(
+          conn.client.request({ method: 'resources/read', params: { uri } } as never),
+        ).rejects.toThrow(/--folders/);
+      const out = await callChecked(conn, 'move_file', { file_id: 'SDFILE1', new_parent_id: 'FOLDER1' });
+      expect(out.isError).toBe(true);
+      expect(fake.state.files.get('SDFILE1')?.parents).toEqual(['SDFOLDER']);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('read_file windows', () => {
   it('offsets inside a UTF-8 character start and end at whole ones; past the end is isError', async () => {
     const text = `a${'é'.repeat(131072)}`;
@@ -215,6 +276,32 @@ describe('read_file windows', () => {
       expect(lines.text).toContain('start_line: 1000000000 is past the last line');
       const last = await callChecked(conn, 'read_file', { file_id: 'TEXT1', start_line: 3, line_count: 5 });
       expect(structured(last)).toMatchObject({ content: 'line 3\n', startLine: 3, endLine: 4 });
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('a 429 or 403 rateLimitExceeded with a Retry-After of 100000 s is isError at once, saying when to retry', async () => {
+    const files = credentialFiles();
+    const conn = await startServer(fake, files);
+    try {
+      for (const status of [429, 403] as const) {
+        fake.rateLimit({
+          status,
+          reason: 'rateLimitExceeded',
+          retryAfter: 100000,
+          match: (req) => req.path === '/drive/v3/files',
+        });
+        const started = Date.now();
+        const r = await callChecked(conn, 'search', { query: 'report' });
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain(`${status} (rateLimitExceeded)`);
+        expect(r.text).toMatch(/Retry after \S+ \(in 27\.\d h, from retry-after\)/);
+      }
+      expect((await callChecked(conn, 'search', { query: 'report' })).isError).toBeFalsy();
     } finally {
       await conn.close();
     }
