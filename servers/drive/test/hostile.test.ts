@@ -4,7 +4,7 @@
  * grantee type, malformed text in queries, and the --folders roots themselves.
  */
 import { callChecked } from '@refmcp/test-harness';
-import type { FakeDrive } from '@refmcp/test-harness/fakes/drive';
+import { type FakeDrive, ROOT_ID } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CredentialFiles,
@@ -225,6 +225,33 @@ describe('--folders leaks', () => {
       const out = await callChecked(conn, 'move_file', { file_id: 'SDFILE1', new_parent_id: 'FOLDER1' });
       expect(out.isError).toBe(true);
       expect(fake.state.files.get('SDFILE1')?.parents).toEqual(['SDFOLDER']);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('--folders after a move elsewhere', () => {
+  it('a file moved out of the folders (outside this server) is refused again within seconds', async () => {
+    fake.state.addFile({
+      id: 'MOVEDOUT',
+      name: 'leaving.txt',
+      mimeType: 'text/plain',
+      parents: ['FOLDER1'],
+      content: Buffer.from('secret plans\n'),
+    });
+    const files = credentialFiles();
+    const conn = await startServer(fake, files, ['--folders', 'FOLDER1']);
+    try {
+      expect((await callChecked(conn, 'read_file', { file_id: 'MOVEDOUT' })).text).toContain('secret plans');
+      const record = fake.state.files.get('MOVEDOUT');
+      if (!record) throw new Error('no MOVEDOUT');
+      record.parents = [ROOT_ID];
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const again = await callChecked(conn, 'read_file', { file_id: 'MOVEDOUT' });
+      expect(again.isError).toBe(true);
+      expect(again.text).toContain('--folders');
+      expect(again.text).not.toContain('secret plans');
     } finally {
       await conn.close();
     }

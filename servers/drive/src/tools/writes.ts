@@ -229,6 +229,7 @@ export function writeTools(config: Config): DriveTool[] {
             ),
           signal,
         );
+        if (target) config.scope?.forget(id);
         return written(target && new_name ? 'Moved and renamed' : target ? 'Moved' : 'Renamed', res.data);
       },
     }),
