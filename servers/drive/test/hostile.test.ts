@@ -90,6 +90,45 @@ describe('export links', () => {
   });
 });
 
+describe('export links off Google', () => {
+  it('DR-09 export links on a lookalike host or plain http are never fetched', async () => {
+    const files = credentialFiles();
+    const conn = await startServer(fake, files);
+    try {
+      for (const link of [
+        'https://docs.google.com.evil.example/feeds/download/documents/export/Export?id=DOC1',
+        'https://evilgoogle.com/export?id=DOC1',
+        'http://docs.google.com/feeds/download/documents/export/Export?id=DOC1',
+        'https://docs.google.com@evil.example/export',
+      ]) {
+        fake.api.inject({
+          status: 403,
+          body: {
+            error: {
+              code: 403,
+              message: 'This file is too large to be exported.',
+              errors: [{ reason: 'exportSizeLimitExceeded', domain: 'global', message: 'too large' }],
+            },
+          },
+          match: (req) => req.path === '/drive/v3/files/DOC1/export',
+        });
+        fake.api.inject({
+          status: 200,
+          body: { exportLinks: { 'text/markdown': link } },
+          match: (req) => req.path === '/drive/v3/files/DOC1' && req.query.get('fields') === 'exportLinks',
+        });
+        fake.docs.clearRequests();
+        const r = await callChecked(conn, 'read_file', { file_id: 'DOC1' });
+        expect(r.isError, link).toBe(true);
+        expect(r.text).toContain('10 MB export limit');
+        expect(fake.docs.requests).toHaveLength(0);
+      }
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('sharing', () => {
   it('share_file refuses an email_address or domain the grantee type would ignore; it is annotated destructive', async () => {
     const files = credentialFiles();
@@ -119,7 +158,7 @@ describe('sharing', () => {
 });
 
 describe('ALL-02 hostile query text', () => {
-  it('ALL-02 a lone surrogate in a query is isError naming query, with no request', async () => {
+  it('ALL-02 DR-03 hostile query text: a lone surrogate, newlines, blank or over 1000 characters is isError with no request; quotes stay literal', async () => {
     const files = credentialFiles();
     const conn = await startServer(fake, files);
     try {
@@ -130,6 +169,29 @@ describe('ALL-02 hostile query text', () => {
       expect(r.text).toContain('query');
       expect(Date.now() - started).toBeLessThan(2000);
       expect(fake.api.requests.filter((q) => q.path === '/drive/v3/files')).toHaveLength(0);
+      for (const [query, says] of [
+        ["x' or name contains '", undefined],
+        ["'\\".repeat(333), undefined],
+        ['two\nlines', 'control character'],
+        ['\t \u3000', 'empty'],
+        ['a'.repeat(1001), 'query'],
+      ] as const) {
+        fake.api.clearRequests();
+        const r = await callChecked(conn, 'search', { query });
+        const q = fake.api.requests
+          .filter((x) => x.path === '/drive/v3/files')
+          .at(-1)
+          ?.query.get('q');
+        if (says) {
+          expect(r.isError, query).toBe(true);
+          expect(r.text).toContain(says);
+          expect(q).toBeUndefined();
+        } else {
+          expect(r.isError, r.text).toBeFalsy();
+          const lit = `'${query.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+          expect(q).toBe(`(name contains ${lit} or fullText contains ${lit}) and trashed = false`);
+        }
+      }
       const ok = await callChecked(conn, 'search', { query: 'naïve 報告 🚀' });
       expect(ok.isError, ok.text).toBeFalsy();
       const q = fake.api.requests
