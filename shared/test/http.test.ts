@@ -18,6 +18,7 @@ import {
   parseBaseUrl,
   ResponseTooLarge,
   redact,
+  redactCredentials,
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
@@ -201,6 +202,9 @@ describe('error summaries', () => {
     );
     expect(redact('got ya29.a0AfB_byC-1234567890 and 1//0gAbCdEfGhIjKlMnOpQrStUv', [])).toBe(
       'got [redacted] and [redacted]',
+    );
+    expect(redactCredentials('warn: no token configured; Authorization: Bearer abcdefghijkl', [])).toBe(
+      'warn: no token configured; Authorization: Bearer [redacted]',
     );
   });
 });

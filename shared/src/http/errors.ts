@@ -93,13 +93,24 @@ export function summarizeHttpFailure(failure: HttpFailure, secrets: readonly str
 }
 
 /**
- * `text` with secrets and credential-looking strings removed: Bearer/token headers, OAuth token
- * JSON fields (`"access_token": "…"`), Google OAuth tokens (ya29.…, 1//…), gh*_ / glpat- / xox*
- * tokens.
+ * `text` with secrets and credential-looking strings removed: Bearer/token/Basic headers, plus
+ * everything {@link redactCredentials} removes.
  */
 export function redact(text: string, secrets: readonly string[]): string {
+  return redactCredentials(text, secrets).replace(
+    /\b(token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+    '$1 [redacted]',
+  );
+}
+
+/**
+ * `text` with `secrets` and unmistakable credentials removed, safe on any log line (prose such as
+ * "no token configured" is kept): `Bearer <value>`, OAuth token JSON fields
+ * (`"access_token": "…"`), Google OAuth tokens (ya29.…, 1//…), gh*_ / glpat- / xox* tokens.
+ */
+export function redactCredentials(text: string, secrets: readonly string[]): string {
   return scrubSecrets(text, secrets)
-    .replace(/\b(bearer|token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]')
+    .replace(/\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]')
     .replace(
       /("(?:access_token|refresh_token|id_token|client_secret|private_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g,
       '$1[redacted]"',
