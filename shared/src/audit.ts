@@ -33,6 +33,17 @@ const MAX_LOGGED_STRING = 256;
 /** Arrays longer than this are cut, with a count of the rest. */
 const MAX_LOGGED_ITEMS = 20;
 
+/**
+ * Secret values to scrub: a fixed list, or a function read at each use (for credentials that
+ * change while the server runs, e.g. an OAuth access token refreshed every hour).
+ */
+export type SecretSource = readonly string[] | (() => readonly string[]);
+
+/** The values of `source` now. */
+export function secretsOf(source: SecretSource | undefined): readonly string[] {
+  return typeof source === 'function' ? source() : (source ?? []);
+}
+
 /** Replace every occurrence of each secret value in `text` with "[redacted]". */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -69,7 +80,7 @@ export function summariseForLog(value: unknown, depth = 0): unknown {
 export function createAuditLog(
   path: string | undefined,
   server: string,
-  secrets: readonly string[] = [],
+  secrets: SecretSource = [],
 ): AuditLog {
   if (!path) return { record() {}, close: async () => {} };
   let stream: WriteStream | undefined = createWriteStream(path, { flags: 'a', mode: 0o600 });
@@ -89,7 +100,7 @@ export function createAuditLog(
         durationMs: Math.round(entry.durationMs * 10) / 10,
         resultBytes: entry.resultBytes,
       });
-      stream?.write(`${scrubSecrets(line, secrets)}\n`);
+      stream?.write(`${scrubSecrets(line, secretsOf(secrets))}\n`);
     },
     close: () =>
       new Promise<void>((resolve) => {

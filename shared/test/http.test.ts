@@ -18,6 +18,7 @@ import {
   parseBaseUrl,
   ResponseTooLarge,
   redact,
+  redactCredentials,
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
@@ -193,6 +194,18 @@ describe('error summaries', () => {
   it('redacts bearer headers and well-known token shapes even when not configured', () => {
     expect(redact('authorization: Bearer abcdefghijklmnop', [])).toBe('authorization: Bearer [redacted]');
     expect(redact(`x ghp_${'a'.repeat(36)} y`, [])).toBe('x [redacted] y');
+  });
+
+  it('redacts OAuth token JSON fields and Google token shapes (a refreshed token in a library debug line)', () => {
+    expect(redact('response {"access_token":"abc\\"def","expires_in":3599,"refresh_token": "r"}', [])).toBe(
+      'response {"access_token":"[redacted]","expires_in":3599,"refresh_token": "[redacted]"}',
+    );
+    expect(redact('got ya29.a0AfB_byC-1234567890 and 1//0gAbCdEfGhIjKlMnOpQrStUv', [])).toBe(
+      'got [redacted] and [redacted]',
+    );
+    expect(redactCredentials('warn: no token configured; Authorization: Bearer abcdefghijkl', [])).toBe(
+      'warn: no token configured; Authorization: Bearer [redacted]',
+    );
   });
 });
 

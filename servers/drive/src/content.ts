@@ -61,6 +61,17 @@ export function looksLikeText(bytes: Buffer, cut: boolean): boolean {
   }
 }
 
+/** Bytes of `bytes` up to its last whole UTF-8 character (a window cut inside one ends before it). */
+export function wholeCharsEnd(bytes: Buffer): number {
+  for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 4; i--) {
+    const byte = bytes[i] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    return i + length > bytes.length ? i : bytes.length;
+  }
+  return bytes.length;
+}
+
 /** The export type for `file`, or a ToolError for a Google type with no content (folders, forms). */
 export function exportTypeOf(file: drive_v3.Schema$File): string | undefined {
   const mime = file.mimeType ?? '';
@@ -154,6 +165,37 @@ export function trustedLink(link: string): boolean {
   }
 }
 
+/** Redirects an export link may take (Google sends one to googleusercontent.com). */
+const MAX_REDIRECTS = 5;
+
+/**
+ * GET `link` with `headers` (the bearer token among them), following redirects by hand so that
+ * each hop is checked with {@link trustedLink}: the token never goes, and no request is made, off
+ * Google's hosts or loopback. Errors: ToolError naming the refused hop; fetch's own.
+ */
+async function fetchTrusted(
+  link: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  id: string,
+): Promise<Response> {
+  let url = link;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(url, { headers, signal, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) return response;
+    await response.body?.cancel().catch(() => {});
+    const next = new URL(location, url).href;
+    if (!trustedLink(next))
+      throw new ToolError(
+        `${SERVICE} export link of ${id} redirected to ${new URL(next).host}, off Google's hosts: not followed. Open the file in Google Docs to read it.`,
+      );
+    if (hop >= MAX_REDIRECTS)
+      throw new ToolError(`${SERVICE} export link of ${id}: more than ${MAX_REDIRECTS} redirects`);
+    url = next;
+  }
+}
+
 async function readExportLink(
   client: DriveClient,
   id: string,
@@ -177,15 +219,18 @@ async function readExportLink(
     );
   const token = await client.accessToken();
   const timeout = AbortSignal.timeout(client.options.policy.timeoutMs);
-  const response = await fetch(link, {
-    headers: { authorization: `Bearer ${token}`, range: `bytes=${offset}-${offset + maxBytes}` },
-    signal: AbortSignal.any([signal, timeout]),
-  }).catch((error: unknown) => {
+  const response = await fetchTrusted(
+    link,
+    { authorization: `Bearer ${token}`, range: `bytes=${offset}-${offset + maxBytes}` },
+    AbortSignal.any([signal, timeout]),
+    id,
+  ).catch((error: unknown) => {
     if (timeout.aborted)
       throw new ToolError(
         `${SERVICE} export link of ${id} timed out after ${client.options.policy.timeoutMs} ms`,
       );
-    throw error;
+    if (error instanceof ToolError) throw error;
+    throw new ToolError(`${SERVICE} export link of ${id}: no answer (${(error as Error).message})`);
   });
   if (!response.ok && response.status !== 206) {
     await response.body?.cancel().catch(() => {});

@@ -10,12 +10,14 @@ export function literal(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** The model's search text, trimmed; ToolError naming `argument` when empty or holding control characters. */
+/** The model's search text, trimmed; ToolError naming `argument` when empty or holding control characters or lone surrogates. */
 export function searchText(value: string, argument = 'query'): string {
   const text = value.trim();
   if (!text) throw new ToolError(`${argument}: empty; give words to look for in file names and text`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(text)) throw new ToolError(`${argument}: contains a control character`);
+  // A lone surrogate would be sent as U+FFFD: the query Drive ran would not be the one given.
+  if (!text.isWellFormed()) throw new ToolError(`${argument}: contains a lone UTF-16 surrogate (not text)`);
   return text;
 }
 

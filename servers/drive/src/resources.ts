@@ -12,7 +12,7 @@ import { z } from '@refmcp/shared/schema';
 import { invalidParams, registerResourceSet, truncationMarker } from '@refmcp/shared/server';
 import { UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from './config.js';
-import { readContent } from './content.js';
+import { readContent, wholeCharsEnd } from './content.js';
 import { FILE_FIELDS, kindOf } from './format/files.js';
 import { fileIdOf } from './names.js';
 import { ALL_DRIVES, getFile } from './tools/common.js';
@@ -94,9 +94,11 @@ export function registerDriveResources(server: McpServer, config: Config): void 
         signal,
       );
       if (content.text) {
-        let body = new UntrustedText().code(content.bytes.toString('utf8'));
+        // A window cut inside a character ends before it (the marker's offset is where it starts).
+        const end = content.more ? wholeCharsEnd(content.bytes) : content.bytes.length;
+        let body = new UntrustedText().code(content.bytes.subarray(0, end).toString('utf8'));
         if (content.more)
-          body += `\n${truncationMarker('more bytes', `call the read_file tool with file_id ${id} and offset: ${content.bytes.length}`)}`;
+          body += `\n${truncationMarker('more bytes', `call the read_file tool with file_id ${id} and offset: ${end}`)}`;
         return { contents: [{ uri, mimeType: content.mimeType, text: body }] };
       }
       if (content.more)
@@ -111,6 +113,6 @@ export function registerDriveResources(server: McpServer, config: Config): void 
         };
       return { contents: [{ uri, mimeType: content.mimeType, blob: content.bytes.toString('base64') }] };
     },
-    secrets: config.secrets(),
+    secrets: config.secrets,
   });
 }

@@ -1,7 +1,10 @@
 /**
  * `--folders ID,ID`: the folders (or Shared Drives) every tool is limited to, with everything
  * below them. Drive has no path to compare, so a file is inside when it, or one of its ancestors
- * (walked through `parents`, cached for the process), is a listed folder. A file outside is
+ * (walked through `parents`), is a listed folder. Parents are cached briefly: a file's own for
+ * {@link LEAF_TTL_MS} (a listing's answer saves the check of a hit read right after it), its
+ * ancestors' for {@link ANCESTOR_TTL_MS}; so a file moved out of the folders (in Drive's UI, by
+ * another client) is refused again within seconds, not readable until restart. A file outside is
  * refused before any of its content or metadata is returned; search hits and folder listings
  * outside are left out.
  */
@@ -11,10 +14,20 @@ import { fileIdOf } from './names.js';
 
 /** Deepest folder nesting walked (Drive allows 100 levels). */
 const MAX_DEPTH = 100;
+/** Milliseconds the parents of the file being checked are trusted from the cache. */
+export const LEAF_TTL_MS = 2_000;
+/** Milliseconds the parents of its ancestors (folders, which rarely move) are trusted. */
+export const ANCESTOR_TTL_MS = 60_000;
+
+interface Known {
+  parents: Promise<string[]>;
+  /** Date.now() when Drive answered (or the listing was remembered). */
+  at: number;
+}
 
 export class FolderScope implements Scope<[fileId: string, signal?: AbortSignal]> {
   /** file id → its parents (or [] at a drive's root), as Drive answered. */
-  private readonly parents = new Map<string, Promise<string[]>>();
+  private readonly parents = new Map<string, Known>();
   private client?: DriveClient;
 
   private constructor(
@@ -44,11 +57,20 @@ export class FolderScope implements Scope<[fileId: string, signal?: AbortSignal]
 
   /** Records `id`'s parents from a listing (saves a files.get when it is checked later). */
   remember(id: string, parents: string[] | null | undefined, driveId?: string | null): void {
-    if (!this.parents.has(id)) this.parents.set(id, Promise.resolve(parents ?? (driveId ? [driveId] : [])));
+    this.parents.set(id, {
+      parents: Promise.resolve(parents ?? (driveId ? [driveId] : [])),
+      at: Date.now(),
+    });
   }
 
-  private parentsOf(id: string, signal: AbortSignal): Promise<string[]> {
-    let known = this.parents.get(id);
+  /** Drops what is known of `id`'s parents (after this server moved it). */
+  forget(id: string): void {
+    this.parents.delete(id);
+  }
+
+  private parentsOf(id: string, signal: AbortSignal, ttlMs: number): Promise<string[]> {
+    const cached = this.parents.get(id);
+    let known = cached && Date.now() - cached.at <= ttlMs ? cached.parents : undefined;
     if (!known) {
       const client = this.client;
       if (!client) throw new Error('FolderScope used before attach()');
@@ -61,8 +83,11 @@ export class FolderScope implements Scope<[fileId: string, signal?: AbortSignal]
           signal,
         )
         .then((r) => r.data.parents ?? (r.data.driveId && r.data.driveId !== id ? [r.data.driveId] : []));
-      known.catch(() => this.parents.delete(id));
-      this.parents.set(id, known);
+      const entry = { parents: known, at: Date.now() };
+      known.catch(() => {
+        if (this.parents.get(id) === entry) this.parents.delete(id);
+      });
+      this.parents.set(id, entry);
     }
     return known;
   }
@@ -77,7 +102,7 @@ export class FolderScope implements Scope<[fileId: string, signal?: AbortSignal]
         if (this.folders.has(id)) return true;
         if (seen.has(id)) continue;
         seen.add(id);
-        next.push(...(await this.parentsOf(id, signal)));
+        next.push(...(await this.parentsOf(id, signal, depth === 0 ? LEAF_TTL_MS : ANCESTOR_TTL_MS)));
       }
       frontier = next;
     }

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { builtServerTarget, callChecked, connect, NO_PACING, serverBin } from '@refmcp/test-harness';
@@ -268,6 +269,33 @@ describe('DR-05 auth talks on stderr', () => {
     expect((await fetch(redirect)).status).toBe(400);
     expect(fs.existsSync(files.token)).toBe(false);
     child.kill();
+  });
+
+  it('DR-05 auth with its --port in use or out of range: one stderr line naming the port, no stack, stdout empty', async () => {
+    const files = credentialFiles();
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const inUse = runBin(['auth', '--port', String(port)], fakeEnv(fake, files));
+      expect(inUse.status).toBe(1);
+      expect(inUse.stdout).toBe('');
+      expect(inUse.stderr.trim().split('\n')).toHaveLength(1);
+      expect(inUse.stderr).toContain(`127.0.0.1:${port}`);
+      expect(inUse.stderr).toContain('in use');
+      expect(inUse.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
+    }
+    for (const bad of ['99999', 'abc', '-1']) {
+      const run = runBin(['auth', `--port=${bad}`], fakeEnv(fake, files));
+      expect(run.status, bad).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.split('\n')[0]).toBe(
+        `mcp-server-drive auth: --port: expected an integer from 0 to 65535, got "${bad}"`,
+      );
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });
 

@@ -92,10 +92,30 @@ export function summarizeHttpFailure(failure: HttpFailure, secrets: readonly str
   return redact(parts.join(' '), secrets);
 }
 
-/** `text` with secrets and credential-looking strings (Bearer/token headers, gh*_ tokens) removed. */
+/**
+ * `text` with secrets and credential-looking strings removed: Bearer/token/Basic headers, plus
+ * everything {@link redactCredentials} removes.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
+  return redactCredentials(text, secrets).replace(
+    /\b(token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+    '$1 [redacted]',
+  );
+}
+
+/**
+ * `text` with `secrets` and unmistakable credentials removed, safe on any log line (prose such as
+ * "no token configured" is kept): `Bearer <value>`, OAuth token JSON fields
+ * (`"access_token": "…"`), Google OAuth tokens (ya29.…, 1//…), gh*_ / glpat- / xox* tokens.
+ */
+export function redactCredentials(text: string, secrets: readonly string[]): string {
   return scrubSecrets(text, secrets)
-    .replace(/\b(bearer|token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]')
+    .replace(/\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]')
+    .replace(
+      /("(?:access_token|refresh_token|id_token|client_secret|private_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g,
+      '$1[redacted]"',
+    )
+    .replace(/\b(ya29\.[A-Za-z0-9._-]{8,}|1\/\/[A-Za-z0-9._-]{20,})/g, '[redacted]')
     .replace(
       /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})/g,
       '[redacted]',

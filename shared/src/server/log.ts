@@ -1,4 +1,5 @@
 /** stderr logging: stdout carries JSON-RPC only (MCP spec, stdio transport). */
+import { redactCredentials } from '../http/errors.js';
 
 export interface Logger {
   info(message: string): void;
@@ -28,4 +29,23 @@ export function guardStdout(): void {
   console.debug = toStderr;
   console.table = toStderr;
   console.dir = toStderr;
+}
+
+/**
+ * Scrubs the values of `secrets()` (read at each write, so a refreshed token is included) and
+ * unmistakable credentials (shared `redactCredentials`: bearer headers, `"access_token": "…"`
+ * fields, vendor token shapes; prose like "no token configured" is kept) from everything written to process.stderr: the server's own lines and a
+ * dependency's debug output alike (case ALL-03; google-auth-library logs the token endpoint's
+ * answer under GOOGLE_SDK_NODE_LOGGING before the new token is in any secret list).
+ */
+export function scrubStderr(secrets: () => readonly string[]): void {
+  const write = process.stderr.write.bind(process.stderr) as (...args: unknown[]) => boolean;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const scrubbed = redactCredentials(text, secrets());
+      if (scrubbed !== text) return write(scrubbed, ...rest);
+    }
+    return write(chunk, ...rest);
+  }) as typeof process.stderr.write;
 }

@@ -28,7 +28,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { scrubSecrets } from '../audit.js';
+import { type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
 import { decodeCursor, encodeCursor } from './budget.js';
 import { describeError } from './errors.js';
 
@@ -75,8 +75,8 @@ export interface ResourceSet<P extends Record<string, unknown> = Record<string, 
   };
   /** Whether the server sends notifications/resources/list_changed (capability; default false). */
   listChanged?: boolean;
-  /** Values never shown in an error message (tokens, passwords). */
-  secrets?: readonly string[];
+  /** Values never shown in an error message (tokens, passwords); a function is read at each error. */
+  secrets?: SecretSource;
 }
 
 /** A JSON-RPC -32602 (Invalid params) error: the URI or request is refused, `message` says why. */
@@ -110,14 +110,15 @@ export function registerResourceSet<P extends Record<string, unknown>>(
   const templates = set.templates ?? [];
   registerWithSdk(server, fixed, templates, set.read);
 
-  const secrets = set.secrets ?? [];
+  const secrets = set.secrets;
   const handle =
     <R, A extends unknown[]>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
-        return await fn(...args);
+        // Upstream text (a file, a name) may hold a credential: results are scrubbed like tool results.
+        return scrubbed(await fn(...args), secretsOf(secrets));
       } catch (error) {
-        throw toProtocolError(error, secrets);
+        throw toProtocolError(error, secretsOf(secrets));
       }
     };
 
@@ -195,6 +196,15 @@ function readListCursor<P extends Record<string, unknown>>(
 
 function refuseCursor(method: string, cursor: unknown): void {
   if (cursor !== undefined) throw invalidParams(`Invalid cursor: ${method} has a single page`);
+}
+
+/** `value` with every secret replaced by "[redacted]" (a copy only when one occurs). */
+function scrubbed<T>(value: T, secrets: readonly string[]): T {
+  if (!secrets.length) return value;
+  const json = JSON.stringify(value);
+  return secrets.some((s) => s.length >= 4 && json.includes(s))
+    ? (JSON.parse(scrubSecrets(json, secrets)) as T)
+    : value;
 }
 
 /** The JSON-RPC error a failed resources/* request answers with, secrets scrubbed. */

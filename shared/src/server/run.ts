@@ -7,7 +7,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createAuditLog, scrubSecrets } from '../audit.js';
+import { createAuditLog, type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
 import {
@@ -20,7 +20,7 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
-import { createLogger, guardStdout, type Logger } from './log.js';
+import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
 import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
@@ -60,7 +60,7 @@ export interface ServerSpec<C> {
   register?(server: McpServer, config: C, context: ConnectionContext): void;
   /** Awaited before every tool call (e.g. until the client's roots are applied). */
   ready?(config: C): Promise<void>;
-  /** Credential values to scrub from every result, error and log line. */
+  /** Credential values to scrub from every result, error and log line (called at each use: values may change, e.g. a refreshed token). */
   secrets?(config: C): string[];
   /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
   close?(config: C): Promise<void>;
@@ -92,7 +92,7 @@ export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
   opts: {
-    secrets: readonly string[];
+    secrets: SecretSource;
     shutdown: AbortSignal;
     maxResultBytes: number;
     ready?: () => Promise<void>;
@@ -150,7 +150,7 @@ export function registerTools(
             request.removeEventListener('abort', forward);
           }
         }
-        result = capText(scrubResult(result, opts.secrets), opts.maxResultBytes);
+        result = capText(scrubResult(result, secretsOf(opts.secrets)), opts.maxResultBytes);
         return result;
       },
     );
@@ -275,7 +275,9 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   escapeLineSeparatorsOn(process.stdout);
   const log = createLogger(`refmcp-${spec.name}`);
   const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
-  const secrets = spec.secrets?.(config) ?? [];
+  // Read at each use: a credential refreshed while the server runs is scrubbed too.
+  const secrets = () => spec.secrets?.(config) ?? [];
+  scrubStderr(secrets);
   const audit = createAuditLog(common.auditLog, spec.name, secrets);
   const shutdownController = new AbortController();
   const maxResultBytes = options.maxResultBytes ?? 4 * DEFAULT_RESULT_BYTES;
@@ -309,7 +311,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     transport: new StdioServerTransport(stdin, process.stdout, {
       maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
     }),
-    onerror: (error) => log.error(scrubSecrets(describeError(error), secrets)),
+    onerror: (error) => log.error(scrubSecrets(describeError(error), secrets())),
   });
 
   let stopping = false;
@@ -327,6 +329,6 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('unhandledRejection', (reason) =>
-    log.error(`unhandled rejection: ${scrubSecrets(describeError(reason), secrets)}`),
+    log.error(`unhandled rejection: ${scrubSecrets(describeError(reason), secrets())}`),
   );
 }

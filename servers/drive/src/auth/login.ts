@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { splitList } from '@refmcp/shared/server';
+import { intFlag, splitList } from '@refmcp/shared/server';
 import { OAuth2Client } from 'google-auth-library';
 import { endpoints, exitWith, scopeFor } from '../config.js';
 import { googleFetch, googleTransporter } from '../drive/transport.js';
@@ -27,6 +27,7 @@ drive.readonly unless a write toolset is named (then drive). Run it again to cha
 /** Runs the flow (module comment) for `argv` (after `auth`); exits 0 when the token is saved. */
 export async function runAuth(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   let values: { toolsets?: string; 'read-only'?: boolean; port?: string; help?: boolean };
+  let port: number;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -38,6 +39,7 @@ export async function runAuth(argv: string[], env: NodeJS.ProcessEnv): Promise<v
       },
       strict: true,
     }));
+    port = intFlag(values, 'port', 0, { min: 0, max: 65535 });
   } catch (error) {
     process.stderr.write(`mcp-server-drive auth: ${(error as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
@@ -72,12 +74,15 @@ export async function runAuth(argv: string[], env: NodeJS.ProcessEnv): Promise<v
   const file = tokenPath(env);
 
   const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(Number(values.port ?? 0), '127.0.0.1', () => resolve());
+  await new Promise<void>((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      exitWith(
+        `cannot listen on 127.0.0.1:${port} for the sign-in redirect (${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}); pick another --port, or leave it out for a free one`,
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as { port: number }).port;
-  const redirectUri = `http://127.0.0.1:${port}/`;
+  const redirectUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
   const url = client.generateAuthUrl({
     access_type: 'offline',
     prompt: 'consent',

@@ -9,7 +9,7 @@ import { z } from '@refmcp/shared/schema';
 import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { EXPORT_TYPE, readContent } from '../content.js';
+import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
@@ -147,6 +147,10 @@ export function readingTools(config: Config): DriveTool[] {
           },
           signal,
         );
+        if (offset > 0 && content.bytes.length === 0)
+          throw new ToolError(
+            `offset: ${offset} is at or past the end of ${name}${content.size !== undefined ? ` (${content.size} bytes)` : ''}`,
+          );
         const head = {
           id,
           name,
@@ -184,6 +188,10 @@ export function readingTools(config: Config): DriveTool[] {
         if (lines) {
           const all = whole.split('\n');
           const first = (start_line ?? 1) - 1;
+          if (first > 0 && first >= all.length)
+            throw new ToolError(
+              `start_line: ${start_line} is past the last line of ${name} (${all.length}${content.more ? ` in the first ${LINE_SCAN_BYTES / 1024 / 1024} MiB scanned; read further with offset` : ''})`,
+            );
           const picked = all.slice(first, line_count ? first + line_count : undefined);
           const body = text.code(picked.join('\n'), config.readBytes, 'ask for fewer lines');
           const endLine = first + picked.length;
@@ -199,19 +207,21 @@ export function readingTools(config: Config): DriveTool[] {
             text,
           );
         }
-        // The window may end inside a character: stop at the last whole one.
-        let end = content.bytes.length;
-        if (content.more) while (end > 0 && ((content.bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-        const body = text.code(content.bytes.subarray(0, end).toString('utf8'));
+        // The window may start or end inside a character: begin at the first whole one (an
+        // offset the model chose), stop at the last whole one.
+        let begin = 0;
+        if (offset) while (begin < 3 && ((content.bytes[begin] ?? 0) & 0xc0) === 0x80) begin++;
+        const end = content.more ? Math.max(begin, wholeCharsEnd(content.bytes)) : content.bytes.length;
+        const body = text.code(content.bytes.subarray(begin, end).toString('utf8'));
         const nextOffset = content.more ? offset + end : undefined;
         const remaining =
           content.size !== undefined && nextOffset !== undefined
             ? `${content.size - nextOffset} more bytes`
             : 'more bytes';
         return respond(
-          compact({ ...head, offset, content: body, nextOffset }),
+          compact({ ...head, offset: offset + begin, content: body, nextOffset }),
           [
-            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset}` : ''}${content.via === 'export link' ? ", read through its export link: over Drive's 10 MB export limit" : ''}):`,
+            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset + begin}` : ''}${content.via === 'export link' ? ", read through its export link: over Drive's 10 MB export limit" : ''}):`,
             block(`file ${name}`, body),
             nextOffset !== undefined
               ? truncationMarker(remaining, `call again with offset: ${nextOffset}`)

@@ -99,12 +99,21 @@ export function sharingTools(config: Config): DriveTool[] {
         notify: z.boolean().optional().describe('Email the grantee (default false)'),
       }),
       outputSchema: z.object({ permission: permissionShape, ...neutralizedField }),
-      annotations: OPEN_WORLD_HINTS.additive,
+      // Destructive: access once given (to anyone with the link, a domain) cannot be taken back.
+      annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ file_id, type, role, email_address, domain, notify }, { signal }) => {
         const id = fileIdOf(file_id);
         if ((type === 'user' || type === 'group') && !email_address)
           throw new ToolError(`email_address: required to share with a ${type}`);
         if (type === 'domain' && !domain) throw new ToolError('domain: required to share with a domain');
+        // An argument the grantee type ignores means the model meant another grantee: sharing
+        // with `anyone` or a whole domain instead of one person must be asked for exactly.
+        if (email_address !== undefined && type !== 'user' && type !== 'group')
+          throw new ToolError(
+            `email_address: only for type user or group; with type ${type} it would be ignored and the file shared with ${type === 'anyone' ? 'anyone with the link' : 'the whole domain'}`,
+          );
+        if (domain !== undefined && type !== 'domain')
+          throw new ToolError(`domain: only for type domain; with type ${type} it would be ignored`);
         const res = await drive.call<drive_v3.Schema$Permission>(
           'POST',
           `permissions.create ${id}`,

@@ -31,9 +31,20 @@ const name = (what: string) => z.string().min(1).max(1000).describe(what);
 /** Validates a new file name (no control characters). */
 function fileName(value: string, argument: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value) || !value.trim())
+  if (/[\u0000-\u001f\u007f]/.test(value) || !value.trim() || !value.isWellFormed())
     throw new ToolError(`${argument}: a file name needs visible characters and no control characters`);
   return value;
+}
+
+/**
+ * Refuses to `verb` one of the --folders entries itself: trashing or moving it would take the
+ * whole scope with it (renaming is allowed). Errors: ToolError naming file_id.
+ */
+function refuseScopeRoot(config: Config, id: string, verb: string): void {
+  if (config.scope?.folders.has(id))
+    throw new ToolError(
+      `file_id: ${id} is one of the folders this server is limited to (--folders ${config.scope.description}); it cannot ${verb} it, only what is inside`,
+    );
 }
 
 /** The answer to a write: the file as Drive now has it. */
@@ -196,6 +207,7 @@ export function writeTools(config: Config): DriveTool[] {
         if (!new_parent_id && !new_name)
           throw new ToolError('new_parent_id: give new_parent_id, new_name or both');
         const target = new_parent_id ? fileIdOf(new_parent_id, 'new_parent_id') : undefined;
+        if (target) refuseScopeRoot(config, id, 'move');
         if (target) await config.scope?.check(target, signal);
         const current = target ? await getFile(config, id, 'id,parents', signal) : undefined;
         const from = (current?.parents ?? []).filter((p) => p !== target);
@@ -217,6 +229,7 @@ export function writeTools(config: Config): DriveTool[] {
             ),
           signal,
         );
+        if (target) config.scope?.forget(id);
         return written(target && new_name ? 'Moved and renamed' : target ? 'Moved' : 'Renamed', res.data);
       },
     }),
@@ -230,6 +243,7 @@ export function writeTools(config: Config): DriveTool[] {
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ file_id }, { signal }) => {
         const id = fileIdOf(file_id);
+        refuseScopeRoot(config, id, 'move to the trash');
         const res = await drive.call<drive_v3.Schema$File>(
           'PATCH',
           `files.update ${id} (trash)`,
