@@ -81,7 +81,9 @@ export function toDriveError(
   const vendor = GOOGLE_HOOKS.failure(answer) ?? {};
   if (failure.url?.startsWith(tokenUrl) || failure.url === 'https://oauth2.googleapis.com/token')
     return new SignInExpired(
-      `Google refused to refresh the Drive sign-in (${status}${vendor.reason ? ` ${vendor.reason}` : ''}): the saved token has expired or was revoked. Run \`mcp-server-drive auth\` again to sign in.`,
+      vendor.reason === 'invalid_client'
+        ? `Google refused to refresh the Drive sign-in (${status} invalid_client): the OAuth client keys are missing or wrong. Point GDRIVE_OAUTH_PATH at the keys JSON of the client that signed in (Google Cloud console), or run \`mcp-server-drive auth\` again with the right keys.`
+        : `Google refused to refresh the Drive sign-in (${status}${vendor.reason ? ` ${vendor.reason}` : ''}): the saved token has expired or was revoked. Run \`mcp-server-drive auth\` again to sign in.`,
     );
   const first = (failure.data as { error?: { errors?: Array<{ location?: unknown }> } } | undefined)?.error
     ?.errors?.[0];
@@ -92,7 +94,7 @@ export function toDriveError(
     ...(HINTS[status] ? [HINTS[status]] : []),
     ...(insufficient
       ? [
-          'The sign-in lacks the scope for this: enable a write toolset and run `mcp-server-drive auth` again to grant it.',
+          'The sign-in lacks the scope for this: sign in again with the toolsets that need it, e.g. `mcp-server-drive auth --toolsets files_write` (or `--toolsets all`).',
         ]
       : []),
   ];
