@@ -145,7 +145,10 @@ describe('--transport http (filesystem)', () => {
       expect(modern.transport.sessionId).toBeUndefined();
       const [l, m] = [await legacy.client.listTools(), await modern.client.listTools()];
       expect(m.tools).toEqual(l.tools);
-      const result = await modern.client.callTool({ name: 'read_text_file', arguments: { path: 'hello.txt' } });
+      const result = await modern.client.callTool({
+        name: 'read_text_file',
+        arguments: { path: 'hello.txt' },
+      });
       expect(result.isError).not.toBe(true);
       expect(JSON.stringify(result.content)).toContain('hello over http');
     } finally {
@@ -155,7 +158,11 @@ describe('--transport http (filesystem)', () => {
   });
 
   it('refuses a missing or wrong bearer token with 401 and a Bearer challenge', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token' }, { Authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer wrong-token' },
+      { Authorization: `Basic ${TOKEN}` },
+    ]) {
       const res = await raw(server.url, { headers, body: INITIALIZE });
       expect(res.status).toBe(401);
       expect(String(res.headers['www-authenticate'])).toMatch(/^Bearer/);
@@ -164,7 +171,10 @@ describe('--transport http (filesystem)', () => {
 
   it('refuses a foreign Origin and a foreign Host with 403 (DNS rebinding)', async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
-    const origin = await raw(server.url, { headers: { ...auth, Origin: 'http://evil.example' }, body: INITIALIZE });
+    const origin = await raw(server.url, {
+      headers: { ...auth, Origin: 'http://evil.example' },
+      body: INITIALIZE,
+    });
     expect(origin.status).toBe(403);
     const host = await raw(server.url, { headers: { ...auth, Host: 'evil.example' }, body: INITIALIZE });
     expect(host.status).toBe(403);
@@ -176,7 +186,12 @@ describe('--transport http (filesystem)', () => {
   });
 
   it('refuses a body over the cap with 413', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(5 * 1024 * 1024) },
+    });
     const res = await raw(server.url, { headers: { Authorization: `Bearer ${TOKEN}` }, body });
     expect(res.status).toBe(413);
   });
@@ -193,7 +208,8 @@ describe('--transport http (filesystem)', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/healthz', status: 200 }));
     expect(lines).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp', status: 401 }));
-    for (const line of lines) expect(Object.keys(line).sort()).toEqual(['method', 'ms', 'msg', 'path', 'status']);
+    for (const line of lines)
+      expect(Object.keys(line).sort()).toEqual(['method', 'ms', 'msg', 'path', 'status']);
     expect(server.stderr()).not.toContain(TOKEN);
     expect(server.stdout()).toBe('');
   });
@@ -213,7 +229,10 @@ describe('--transport http: the operator sets the ceiling', () => {
           // Not served, so refused (as an error result or a JSON-RPC error, whichever the SDK picks).
           const refused = await client
             .callTool({ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } })
-            .then((r) => r.isError === true, () => true);
+            .then(
+              (r) => r.isError === true,
+              () => true,
+            );
           expect(refused).toBe(true);
         } finally {
           await client.close();
@@ -227,10 +246,14 @@ describe('--transport http: the operator sets the ceiling', () => {
 
   it('refuses to start on a non-loopback host without MCP_HTTP_TOKEN: one stderr line, exit 2', async () => {
     const bin = serverBin('filesystem');
-    const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--host', '0.0.0.0', '--port', '0', tmpdir()], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      bin.command,
+      [...bin.args, '--transport', 'http', '--host', '0.0.0.0', '--port', '0', tmpdir()],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     proc.stderr.on('data', (d) => {
       err += d;
