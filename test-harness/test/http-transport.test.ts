@@ -159,7 +159,7 @@ describe('--transport http (filesystem)', () => {
 
   it('refuses a missing or wrong bearer token with 401 and a Bearer challenge', async () => {
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { Authorization: 'Bearer wrong-token' },
       { Authorization: `Basic ${TOKEN}` },
     ]) {
