@@ -44,6 +44,8 @@ export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
 export const MAX_CONCURRENT_REQUESTS = 64;
 /** Open 2025-era sessions at once; a new `initialize` beyond it is answered 503. */
 export const MAX_SESSIONS = 128;
+/** A session with no request for this long (milliseconds) is closed; its client gets 404 and re-initializes. */
+export const SESSION_IDLE_MS = 30 * 60_000;
 
 /** A running HTTP server. */
 export interface HttpHandle {
@@ -113,8 +115,18 @@ export async function serveHttp(
   });
   const sessions = new Map<
     string,
-    { transport: WebStandardStreamableHTTPServerTransport; server: McpServer }
+    { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; seen: number }
   >();
+  // Clients that vanish without DELETE would otherwise hold their session (and the cap) for ever.
+  const sweep = setInterval(() => {
+    const stale = Date.now() - SESSION_IDLE_MS;
+    for (const [sid, session] of sessions)
+      if (session.seen < stale) {
+        sessions.delete(sid);
+        void session.transport.close();
+      }
+  }, 60_000);
+  sweep.unref();
 
   /** 2025-11-25: a request on an open session, or an `initialize` opening one. */
   const legacy = async (request: Request, authInfo?: AuthInfo): Promise<Response> => {
@@ -122,6 +134,7 @@ export async function serveHttp(
     if (id) {
       const session = sessions.get(id);
       if (!session) return jsonError(404, 'Session not found');
+      session.seen = Date.now();
       return session.transport.handleRequest(request, { authInfo });
     }
     if (request.method !== 'POST') return jsonError(400, 'Bad Request: Mcp-Session-Id header is required');
@@ -131,7 +144,7 @@ export async function serveHttp(
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: MAX_HTTP_BODY_BYTES,
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server }),
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, seen: Date.now() }),
       onsessionclosed: (sid) => {
         sessions.delete(sid);
         void server.close();
@@ -208,6 +221,7 @@ export async function serveHttp(
   return {
     url: `http://${hostPart}:${port}${MCP_HTTP_PATH}`,
     async close() {
+      clearInterval(sweep);
       server.close();
       server.closeAllConnections();
       await Promise.allSettled([
