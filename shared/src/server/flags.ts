@@ -6,12 +6,14 @@
  *   --tools a,b            enable exactly these tools (instead of toolsets)
  *   --exclude-tools a,b    remove these tools
  *   --audit-log PATH       append one JSON line per tool call (env MCP_AUDIT_LOG)
+ *   --transport/--port/--host  stdio (default) or Streamable HTTP, see http-flags.ts
  */
 import type { ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 import { ConfigError } from './errors.js';
+import { HTTP_TRANSPORT_OPTIONS, type HttpServeConfig, httpHelp, httpServeConfig } from './http-flags.js';
 import type { ToolDefinition } from './tool.js';
 
 export interface CommonFlags {
@@ -20,6 +22,8 @@ export interface CommonFlags {
   tools?: string[];
   excludeTools: string[];
   auditLog?: string;
+  /** Streamable HTTP settings for `--transport http`; undefined = stdio. */
+  http?: HttpServeConfig;
 }
 
 /** A named group of tools (servers with many tools); `default` sets are on unless --toolsets says otherwise. */
@@ -79,6 +83,7 @@ export const COMMON_OPTIONS = {
   tools: { type: 'string' },
   'exclude-tools': { type: 'string' },
   'audit-log': { type: 'string' },
+  ...HTTP_TRANSPORT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
@@ -92,6 +97,7 @@ export function commonHelp(hasToolsets: boolean): string {
     '  --tools a,b            enable exactly these tools',
     '  --exclude-tools a,b    disable these tools',
     '  --audit-log PATH       append one JSON line per tool call to PATH (env MCP_AUDIT_LOG)',
+    ...httpHelp(),
     '  -h, --help             show this help',
     '  --version              print the version',
   ].join('\n');
@@ -115,6 +121,7 @@ export function commonFlags(values: Record<string, unknown>, env: NodeJS.Process
     tools: splitList(values.tools),
     excludeTools: splitList(values['exclude-tools']) ?? [],
     auditLog,
+    http: httpServeConfig(values, env),
   };
 }
 

@@ -20,6 +20,8 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
+import { unsafeBindReason } from './http-flags.js';
+import { perInstanceShutdown, serveHttp } from './http-serve.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
@@ -275,13 +277,21 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   escapeLineSeparatorsOn(process.stdout);
   const log = createLogger(`refmcp-${spec.name}`);
   const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
+  const http = common.http;
+  const unsafe = http && unsafeBindReason(http);
+  if (unsafe) {
+    process.stderr.write(`mcp-server-${spec.name}: ${unsafe}\n`);
+    process.exit(2);
+  }
   // Read at each use: a credential refreshed while the server runs is scrubbed too.
-  const secrets = () => spec.secrets?.(config) ?? [];
+  const secrets = () => [...(spec.secrets?.(config) ?? []), ...(http?.token ? [http.token] : [])];
   scrubStderr(secrets);
   const audit = createAuditLog(common.auditLog, spec.name, secrets);
   const shutdownController = new AbortController();
   const maxResultBytes = options.maxResultBytes ?? 4 * DEFAULT_RESULT_BYTES;
 
+  // Over HTTP an instance is made per request or session: each gets its own shutdown signal.
+  const shutdownOf = http ? perInstanceShutdown(shutdownController.signal) : () => shutdownController.signal;
   const factory = () => {
     const server = new McpServer(
       { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
@@ -295,24 +305,21 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     );
     // Without a path the audit log drops entries: skip serialising each result to count its bytes.
     hookRequests(server, common.auditLog ? { audit } : {});
+    const shutdown = shutdownOf(server);
     registerTools(server, tools, {
       secrets,
-      shutdown: shutdownController.signal,
+      shutdown,
       maxResultBytes,
       ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
     });
-    spec.register?.(server, config, { log, shutdown: shutdownController.signal, tools });
+    spec.register?.(server, config, { log, shutdown, tools });
     return server;
   };
 
-  // Malformed or oversized lines are answered by the guard; the SDK transport sees only well-formed ones.
-  const stdin = process.stdin.pipe(new StdinGuard((line) => process.stdout.write(line)));
-  const handle = serveStdio(factory, {
-    transport: new StdioServerTransport(stdin, process.stdout, {
-      maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
-    }),
-    onerror: (error) => log.error(scrubSecrets(describeError(error), secrets())),
-  });
+  const onerror = (error: unknown) => log.error(scrubSecrets(describeError(error), secrets()));
+  const handle = http
+    ? await serveHttpOrExit(spec.name, factory, http, onerror)
+    : serveStdioGuarded(factory, onerror);
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -324,11 +331,43 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     await flushed(process.stdout);
     process.exit(0);
   };
-  process.stdin.on('end', () => void shutdown('stdin closed'));
-  process.stdin.on('close', () => void shutdown('stdin closed'));
+  if (!http) {
+    process.stdin.on('end', () => void shutdown('stdin closed'));
+    process.stdin.on('close', () => void shutdown('stdin closed'));
+  }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('unhandledRejection', (reason) =>
     log.error(`unhandled rejection: ${scrubSecrets(describeError(reason), secrets())}`),
   );
+}
+
+/** stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only well-formed ones. */
+function serveStdioGuarded(factory: () => McpServer, onerror: (error: unknown) => void) {
+  const stdin = process.stdin.pipe(new StdinGuard((line) => process.stdout.write(line)));
+  return serveStdio(factory, {
+    transport: new StdioServerTransport(stdin, process.stdout, {
+      maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
+    }),
+    onerror,
+  });
+}
+
+/** `--transport http`: serves until shutdown; a port that cannot be bound is one stderr line and exit 2. */
+async function serveHttpOrExit(
+  name: string,
+  factory: () => McpServer,
+  config: NonNullable<CommonFlags['http']>,
+  onerror: (error: unknown) => void,
+) {
+  try {
+    const handle = await serveHttp(factory, config, { onerror });
+    process.stderr.write(`${JSON.stringify({ msg: 'listening', url: handle.url })}\n`);
+    return handle;
+  } catch (error) {
+    process.stderr.write(
+      `mcp-server-${name}: cannot listen on ${config.host}:${config.port}: ${describeError(error)}\n`,
+    );
+    process.exit(2);
+  }
 }

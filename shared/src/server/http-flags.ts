@@ -1,0 +1,97 @@
+/**
+ * The Streamable HTTP flags every refmcp server takes (issue 19), and the settings read from them:
+ *
+ *   --transport stdio|http   serve over stdio (the default) or Streamable HTTP
+ *   --port N                 HTTP port (default 3000; 0 = any free port, printed on stderr)
+ *   --host H                 HTTP bind address (default 127.0.0.1)
+ *
+ * Environment: MCP_HTTP_TOKEN (static bearer token), MCP_HTTP_ALLOWED_HOSTS and
+ * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists).
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { ConfigError } from './errors.js';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+export const HTTP_TRANSPORT_OPTIONS = {
+  transport: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** Default HTTP port (`--port`). */
+export const DEFAULT_HTTP_PORT = 3000;
+/** Default bind address (`--host`): loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+
+/** How to serve over HTTP; present only for `--transport http`. */
+export interface HttpServeConfig {
+  host: string;
+  /** 0 = an ephemeral port chosen by the OS. */
+  port: number;
+  /** Static bearer token every /mcp request must carry (env MCP_HTTP_TOKEN); undefined = no auth. */
+  token?: string;
+  /** Extra allowed `Host` hostnames (no port), beyond loopback names / the bound host. */
+  allowedHosts: string[];
+  /** Extra allowed `Origin` hostnames (no scheme, no port), beyond the loopback ones. */
+  allowedOrigins: string[];
+}
+
+/** The HTTP lines of the common options' help. */
+export function httpHelp(): string[] {
+  return [
+    '  --transport stdio|http serve over stdio (default) or Streamable HTTP at /mcp',
+    `  --port N               HTTP port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`,
+    `  --host H               HTTP bind address (default ${DEFAULT_HTTP_HOST}; another needs MCP_HTTP_TOKEN)`,
+  ];
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+
+/**
+ * The HTTP settings from parseArgs values and env, or undefined for stdio.
+ * Errors: ConfigError for an unknown --transport, a bad --port, or --port/--host without http.
+ */
+export function httpServeConfig(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): HttpServeConfig | undefined {
+  const transport = (values.transport as string | undefined) ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http')
+    throw new ConfigError(`--transport: expected stdio or http, got ${JSON.stringify(transport)}`);
+  if (transport === 'stdio') {
+    if (values.port !== undefined || values.host !== undefined)
+      throw new ConfigError('--port and --host need --transport http');
+    return undefined;
+  }
+  const portText = (values.port as string | undefined) ?? String(DEFAULT_HTTP_PORT);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new ConfigError(`--port: expected 0..65535, got ${JSON.stringify(portText)}`);
+  return {
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    port,
+    token: env.MCP_HTTP_TOKEN || undefined,
+    allowedHosts: list(env.MCP_HTTP_ALLOWED_HOSTS),
+    allowedOrigins: list(env.MCP_HTTP_ALLOWED_ORIGINS),
+  };
+}
+
+/** Whether a bind address only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Why this HTTP config must not start (one line), or undefined when it is safe: a non-loopback
+ * bind without MCP_HTTP_TOKEN would serve every tool to the whole network unauthenticated.
+ */
+export function unsafeBindReason(config: HttpServeConfig): string | undefined {
+  if (isLoopbackHost(config.host) || config.token) return undefined;
+  return `refusing to serve HTTP on non-loopback host ${config.host} without authentication: set MCP_HTTP_TOKEN (or bind --host 127.0.0.1)`;
+}

@@ -1,0 +1,63 @@
+/**
+ * node:http ⇄ web-standard Request/Response, so the SDK's fetch-shaped Streamable HTTP handlers
+ * (createMcpHandler, WebStandardStreamableHTTPServerTransport) serve a plain node:http server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/**
+ * A web Request for a node request: URL from the Host header (or `fallbackHost`), every header,
+ * and the body streamed (not buffered) for methods that have one. Aborted when the client goes.
+ */
+export function toWebRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const host = req.headers.host ?? fallbackHost;
+  return new Request(`http://${host}${req.url ?? '/'}`, {
+    method,
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/**
+ * Writes a web Response to a node response, streaming the body (SSE included) until it ends or
+ * the client disconnects (then the body is cancelled). Resolves when done; never rejects.
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Flushes each chunk at once: SSE events must not wait in a buffer.
+      if (!res.write(value))
+        await new Promise((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+    }
+  } catch {
+    // The client went away or the stream was cancelled: nothing more to send.
+  } finally {
+    res.off('close', cancel);
+    res.end();
+  }
+}

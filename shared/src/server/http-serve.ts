@@ -1,0 +1,256 @@
+/**
+ * Streamable HTTP serving for every refmcp server (issue 19), built from the MCP SDK's own pieces:
+ * one endpoint, `/mcp`, serving both protocol eras from the same server factory —
+ *
+ *   - 2026-07-28 (stateless, per-request `_meta` envelope): `createMcpHandler(factory, { legacy: 'reject' })`,
+ *     a fresh server instance per request;
+ *   - 2025-11-25 (`initialize` + `Mcp-Session-Id`): one `WebStandardStreamableHTTPServerTransport`
+ *     and server instance per session, routed by the SDK's own `isLegacyRequest`;
+ *
+ * behind the safety layer: `Host` and `Origin` allowlists (DNS rebinding: 403), a static bearer
+ * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
+ * concurrency cap (503) and a session cap (503). `GET /healthz` answers `{"status":"ok"}` with no
+ * auth. One JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
+ * The tools served are the ones the operator's flags selected at startup; no request changes them.
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  originValidationResponse,
+  requireBearerAuth,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { type HttpServeConfig, isLoopbackHost } from './http-flags.js';
+import { sendWebResponse, toWebRequest } from './http-node.js';
+
+/** The MCP endpoint's path. */
+export const MCP_HTTP_PATH = '/mcp';
+/** The health endpoint's path (GET, unauthenticated, no state). */
+export const HEALTH_PATH = '/healthz';
+/** Largest POST body accepted, in bytes (the SDK's default); larger is answered 413. */
+export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
+/** Requests handled at once (an open SSE stream counts until it ends); more are answered 503. */
+export const MAX_CONCURRENT_REQUESTS = 64;
+/** Open 2025-era sessions at once; a new `initialize` beyond it is answered 503. */
+export const MAX_SESSIONS = 128;
+/** A session with no request for this long (milliseconds) is closed; its client gets 404 and re-initializes. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+/** A running HTTP server. */
+export interface HttpHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp` (the real port when `--port 0`). */
+  url: string;
+  /** Stops accepting, ends open streams and closes every session's server instance. */
+  close(): Promise<void>;
+}
+
+/** What {@link serveHttp} needs besides the settings. */
+export interface ServeHttpOptions {
+  /** Out-of-band SDK errors (already scrubbed by the caller's logger). */
+  onerror(error: Error): void;
+}
+
+/**
+ * A verifier accepting exactly `token`: compared as SHA-256 digests with timingSafeEqual, so
+ * neither the length nor a matching prefix leaks through timing. Unknown tokens throw the SDK's
+ * `invalid_token` OAuthError (→ 401 with `WWW-Authenticate: Bearer`).
+ */
+export function staticTokenVerifier(token: string): OAuthTokenVerifier {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  const expected = digest(token);
+  return {
+    async verifyAccessToken(presented: string): Promise<AuthInfo> {
+      if (!timingSafeEqual(digest(presented), expected))
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'invalid bearer token');
+      // The SDK refuses tokens without an expiry; a static token lives as long as the process.
+      return { token: presented, clientId: 'static-token', scopes: [], expiresAt: 2 ** 31 - 1 };
+    },
+  };
+}
+
+const jsonError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message }, id: null },
+    { status, headers: { 'Content-Type': 'application/json', ...headers } },
+  );
+
+/** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
+function allowedHostnames(config: HttpServeConfig): string[] | undefined {
+  if (isLoopbackHost(config.host)) return [...localhostAllowedHostnames(), ...config.allowedHosts];
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '[::]';
+  const bound = wildcard
+    ? []
+    : [config.host.includes(':') ? `[${config.host.replace(/^\[|\]$/g, '')}]` : config.host];
+  const all = [...bound, ...config.allowedHosts];
+  return all.length ? all : undefined;
+}
+
+/**
+ * Serves `factory`'s servers over Streamable HTTP on `config.host:config.port` until closed.
+ * Errors: rejects when the port cannot be bound (EADDRINUSE, EACCES, …).
+ */
+export async function serveHttp(
+  factory: () => McpServer | Promise<McpServer>,
+  config: HttpServeConfig,
+  options: ServeHttpOptions,
+): Promise<HttpHandle> {
+  const hosts = allowedHostnames(config);
+  const origins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
+  const gate = config.token ? requireBearerAuth({ verifier: staticTokenVerifier(config.token) }) : undefined;
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    maxRequestBodySize: MAX_HTTP_BODY_BYTES,
+    onerror: options.onerror,
+  });
+  const sessions = new Map<
+    string,
+    { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; seen: number }
+  >();
+  // Clients that vanish without DELETE would otherwise hold their session (and the cap) for ever.
+  const sweep = setInterval(() => {
+    const stale = Date.now() - SESSION_IDLE_MS;
+    for (const [sid, session] of sessions)
+      if (session.seen < stale) {
+        sessions.delete(sid);
+        void session.transport.close();
+      }
+  }, 60_000);
+  sweep.unref();
+
+  /** 2025-11-25: a request on an open session, or an `initialize` opening one. */
+  const legacy = async (request: Request, authInfo?: AuthInfo): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    if (id) {
+      const session = sessions.get(id);
+      if (!session) return jsonError(404, 'Session not found');
+      session.seen = Date.now();
+      return session.transport.handleRequest(request, { authInfo });
+    }
+    if (request.method !== 'POST') return jsonError(400, 'Bad Request: Mcp-Session-Id header is required');
+    if (sessions.size >= MAX_SESSIONS)
+      return jsonError(503, 'too many open sessions', { 'Retry-After': '5' });
+    const server = await factory();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: MAX_HTTP_BODY_BYTES,
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, seen: Date.now() }),
+      onsessionclosed: (sid) => {
+        sessions.delete(sid);
+        void server.close();
+      },
+    });
+    transport.onerror = options.onerror;
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { authInfo });
+    // Not an initialize (the transport answered 400): no session was opened, drop the instance.
+    if (!transport.sessionId) await server.close();
+    return response;
+  };
+
+  const route = async (request: Request, path: string): Promise<Response> => {
+    if (path === HEALTH_PATH && request.method === 'GET') return Response.json({ status: 'ok' });
+    if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
+    const refused =
+      (hosts && hostHeaderValidationResponse(request, hosts)) || originValidationResponse(request, origins);
+    if (refused) return refused;
+    let authInfo: AuthInfo | undefined;
+    if (gate) {
+      const auth = await gate(request);
+      if (auth instanceof Response) return auth;
+      authInfo = auth;
+    }
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_HTTP_BODY_BYTES) return jsonError(413, 'request body too large');
+    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_HTTP_BODY_BYTES }))
+      return legacy(request, authInfo);
+    return modern.fetch(request, authInfo ? { authInfo } : undefined);
+  };
+
+  let active = 0;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    res.once('close', () => {
+      active--;
+      const line = {
+        msg: 'http',
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      };
+      process.stderr.write(`${JSON.stringify(line)}\n`);
+    });
+    active++;
+    const aborted = new AbortController();
+    res.once('close', () => aborted.abort());
+    let response: Response;
+    try {
+      response =
+        active > MAX_CONCURRENT_REQUESTS
+          ? jsonError(503, 'server busy', { 'Retry-After': '1' })
+          : await route(toWebRequest(req, `${config.host}:${config.port}`, aborted.signal), path);
+    } catch (error) {
+      options.onerror(error as Error);
+      response = jsonError(500, 'Internal Server Error');
+    }
+    await sendWebResponse(response, res);
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostPart = config.host.includes(':') ? `[${config.host.replace(/^\[|\]$/g, '')}]` : config.host;
+  return {
+    url: `http://${hostPart}:${port}${MCP_HTTP_PATH}`,
+    async close() {
+      clearInterval(sweep);
+      server.close();
+      server.closeAllConnections();
+      await Promise.allSettled([
+        modern.close(),
+        ...[...sessions.values()].map(({ transport }) => transport.close()),
+      ]);
+    },
+  };
+}
+
+/**
+ * One shutdown signal per server instance, all aborted with `shutdown`: an HTTP server makes an
+ * instance per request (2026-07-28) or per session, and a listener per instance on the process's
+ * one signal would pile up. Each instance's entry is dropped when the instance closes.
+ */
+export function perInstanceShutdown(shutdown: AbortSignal): (server: McpServer) => AbortSignal {
+  const live = new Set<AbortController>();
+  shutdown.addEventListener('abort', () => {
+    for (const c of live) c.abort(shutdown.reason);
+  });
+  return (server) => {
+    const controller = new AbortController();
+    if (shutdown.aborted) controller.abort(shutdown.reason);
+    else live.add(controller);
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      live.delete(controller);
+      previous?.();
+    };
+    return controller.signal;
+  };
+}

@@ -1,0 +1,143 @@
+// The HTTP transport's pieces without a built server: flags → settings, the unsafe-bind refusal, the
+// static token verifier, and per-instance shutdown signals under per-request (2026-07-28) serving.
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  McpServer,
+  OAuthError,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/server/errors.js';
+import { httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/server/http-flags.js';
+import { perInstanceShutdown, serveHttp, staticTokenVerifier } from '../src/server/http-serve.js';
+
+describe('httpServeConfig', () => {
+  it('is undefined for stdio (the default) and defaults to 127.0.0.1:3000 for http', () => {
+    expect(httpServeConfig({}, {})).toBeUndefined();
+    expect(httpServeConfig({ transport: 'stdio' }, {})).toBeUndefined();
+    expect(
+      httpServeConfig({ transport: 'http' }, { MCP_HTTP_ALLOWED_HOSTS: 'a.example, B.example' }),
+    ).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      token: undefined,
+      allowedHosts: ['a.example', 'b.example'],
+      allowedOrigins: [],
+    });
+    expect(httpServeConfig({ transport: 'http', port: '0' }, { MCP_HTTP_TOKEN: 't' })).toMatchObject({
+      port: 0,
+      token: 't',
+    });
+  });
+
+  it('refuses an unknown transport, a bad port, and --port/--host without http', () => {
+    expect(() => httpServeConfig({ transport: 'sse' }, {})).toThrow(ConfigError);
+    expect(() => httpServeConfig({ transport: 'http', port: '70000' }, {})).toThrow(
+      /--port: expected 0..65535/,
+    );
+    expect(() => httpServeConfig({ transport: 'http', port: '-1' }, {})).toThrow(ConfigError);
+    expect(() => httpServeConfig({ port: '3000' }, {})).toThrow('--port and --host need --transport http');
+  });
+});
+
+describe('unsafeBindReason', () => {
+  const config = (host: string, token?: string) => ({
+    host,
+    port: 0,
+    token,
+    allowedHosts: [],
+    allowedOrigins: [],
+  });
+  it('allows loopback without a token and anything with one', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackHost(host)).toBe(true);
+    expect(unsafeBindReason(config('127.0.0.1'))).toBeUndefined();
+    expect(unsafeBindReason(config('0.0.0.0', 'secret'))).toBeUndefined();
+  });
+  it('refuses a non-loopback bind without a token, naming MCP_HTTP_TOKEN', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.5']) {
+      expect(isLoopbackHost(host)).toBe(false);
+      expect(unsafeBindReason(config(host))).toMatch(/without authentication: set MCP_HTTP_TOKEN/);
+    }
+  });
+});
+
+describe('staticTokenVerifier', () => {
+  it('accepts exactly the token (with an expiry, which the SDK requires) and refuses others', async () => {
+    const verifier = staticTokenVerifier('s3cret-token');
+    await expect(verifier.verifyAccessToken('s3cret-token')).resolves.toMatchObject({
+      token: 's3cret-token',
+      expiresAt: expect.any(Number),
+    });
+    for (const wrong of ['', 's3cret', 's3cret-token2', 'S3CRET-TOKEN'])
+      await expect(verifier.verifyAccessToken(wrong)).rejects.toBeInstanceOf(OAuthError);
+  });
+});
+
+describe('perInstanceShutdown under per-request serving', () => {
+  it('gives each instance a signal aborted by shutdown, dropped once the instance closes', async () => {
+    const shutdown = new AbortController();
+    const signalOf = perInstanceShutdown(shutdown.signal);
+    const signals: AbortSignal[] = [];
+    let closed = 0;
+    const factory = () => {
+      const server = new McpServer({ name: 'probe', version: '1.0.0' });
+      server.registerTool('t', { description: 'ok' }, async () => ({
+        content: [{ type: 'text', text: 'ok' }],
+      }));
+      signals.push(signalOf(server));
+      const previous = server.server.onclose;
+      server.server.onclose = () => {
+        closed++;
+        previous?.();
+      };
+      return server;
+    };
+    const handle = await serveHttp(
+      factory,
+      { host: '127.0.0.1', port: 0, allowedHosts: [], allowedOrigins: [] },
+      { onerror: () => {} },
+    );
+    try {
+      for (let id = 0; id < 3; id++) {
+        const response = await fetch(handle.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'MCP-Protocol-Version': '2026-07-28',
+            'Mcp-Method': 'tools/call',
+            'Mcp-Name': 't',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: {
+              name: 't',
+              arguments: {},
+              _meta: {
+                [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+                [CLIENT_INFO_META_KEY]: { name: 'probe', version: '1' },
+                [CLIENT_CAPABILITIES_META_KEY]: {},
+              },
+            },
+          }),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('"text":"ok"');
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      // One instance per request, each closed after its exchange: nothing piles up on the shutdown signal.
+      expect(signals).toHaveLength(3);
+      expect(closed).toBe(3);
+      const live = signalOf(new McpServer({ name: 'live', version: '1.0.0' }));
+      shutdown.abort(new Error('bye'));
+      expect(live.aborted).toBe(true);
+      expect(signals.map((s) => s.aborted)).toEqual([false, false, false]);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -1,0 +1,267 @@
+// `--transport http` (issue 19, shared/src/server/http-serve.ts) on the built filesystem server: the SDK's
+// own Streamable HTTP client in both protocol eras, and the safety layer's refusals.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODERN_PROTOCOL_VERSION, serverBin } from '../src/index.js';
+
+const TOKEN = 'test-token-0123456789abcdef';
+
+interface HttpServer {
+  url: URL;
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns the built filesystem server with `--transport http --port 0 …args` and waits for its "listening" line. */
+async function startHttp(dir: string, args: string[], env: Record<string, string> = {}): Promise<HttpServer> {
+  const bin = serverBin('filesystem');
+  const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--port', '0', ...args, dir], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout?.on('data', (d) => {
+    out += d;
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${err}`)), 10_000);
+    proc.stderr?.on('data', (d) => {
+      err += d;
+      const m = /"msg":"listening","url":"([^"]+)"/.exec(err);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(new URL(m[1]));
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${err}`)));
+  });
+  return {
+    url,
+    proc,
+    stdout: () => out,
+    stderr: () => err,
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Connects the SDK's Streamable HTTP client in `era`, with the bearer token. */
+async function connectHttp(url: URL, era: 'legacy' | 'modern', token = TOKEN) {
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client(
+    { name: 'http-test', version: '1.0.0' },
+    { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' } },
+  );
+  await client.connect(transport, { timeout: 10_000 });
+  return { client, transport };
+}
+
+/** One raw HTTP request (node:http, so Host can be set), answering status, headers and body. */
+function raw(
+  url: URL,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: opts.path ?? url.pathname,
+        method: opts.method ?? 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...opts.headers,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+describe('--transport http (filesystem)', () => {
+  let dir: string;
+  let server: HttpServer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'refmcp-http-'));
+    await writeFile(join(dir, 'hello.txt'), 'hello over http\n');
+    server = await startHttp(dir, [], { MCP_HTTP_TOKEN: TOKEN });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves a 2025-11-25 client with a session: initialize, tools/list, a tool call', async () => {
+    const { client, transport } = await connectHttp(server.url, 'legacy');
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('read_text_file');
+      const result = await client.callTool({ name: 'read_text_file', arguments: { path: 'hello.txt' } });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain('hello over http');
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves a 2026-07-28 client statelessly, with the same tools and answers', async () => {
+    const legacy = await connectHttp(server.url, 'legacy');
+    const modern = await connectHttp(server.url, 'modern');
+    try {
+      expect(modern.client.getNegotiatedProtocolVersion()).toBe(MODERN_PROTOCOL_VERSION);
+      expect(modern.transport.sessionId).toBeUndefined();
+      const [l, m] = [await legacy.client.listTools(), await modern.client.listTools()];
+      expect(m.tools).toEqual(l.tools);
+      const result = await modern.client.callTool({
+        name: 'read_text_file',
+        arguments: { path: 'hello.txt' },
+      });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain('hello over http');
+    } finally {
+      await legacy.client.close();
+      await modern.client.close();
+    }
+  });
+
+  it('refuses a missing or wrong bearer token with 401 and a Bearer challenge', async () => {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer wrong-token' },
+      { Authorization: `Basic ${TOKEN}` },
+    ]) {
+      const res = await raw(server.url, { headers, body: INITIALIZE });
+      expect(res.status).toBe(401);
+      expect(String(res.headers['www-authenticate'])).toMatch(/^Bearer/);
+    }
+  });
+
+  it('refuses a foreign Origin and a foreign Host with 403 (DNS rebinding)', async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const origin = await raw(server.url, {
+      headers: { ...auth, Origin: 'http://evil.example' },
+      body: INITIALIZE,
+    });
+    expect(origin.status).toBe(403);
+    const host = await raw(server.url, { headers: { ...auth, Host: 'evil.example' }, body: INITIALIZE });
+    expect(host.status).toBe(403);
+    const local = await raw(server.url, {
+      headers: { ...auth, Origin: `http://localhost:${server.url.port}` },
+      body: INITIALIZE,
+    });
+    expect(local.status).toBe(200);
+  });
+
+  it('refuses a body over the cap with 413', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(5 * 1024 * 1024) },
+    });
+    const res = await raw(server.url, { headers: { Authorization: `Bearer ${TOKEN}` }, body });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers /healthz without auth, and logs one JSON line per request without the token', async () => {
+    const res = await raw(server.url, { method: 'GET', path: '/healthz' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"http"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/healthz', status: 200 }));
+    expect(lines).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp', status: 401 }));
+    for (const line of lines)
+      expect(Object.keys(line).sort()).toEqual(['method', 'ms', 'msg', 'path', 'status']);
+    expect(server.stderr()).not.toContain(TOKEN);
+    expect(server.stdout()).toBe('');
+  });
+});
+
+describe('--transport http: the operator sets the ceiling', () => {
+  it('serves only read-only tools under --read-only, in both eras', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'refmcp-http-ro-'));
+    const server = await startHttp(dir, ['--read-only']);
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const { client } = await connectHttp(server.url, era);
+        try {
+          const { tools } = await client.listTools();
+          expect(tools.length).toBeGreaterThan(0);
+          expect(tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name)).toEqual([]);
+          // Not served, so refused (as an error result or a JSON-RPC error, whichever the SDK picks).
+          const refused = await client
+            .callTool({ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } })
+            .then(
+              (r) => r.isError === true,
+              () => true,
+            );
+          expect(refused).toBe(true);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a non-loopback host without MCP_HTTP_TOKEN: one stderr line, exit 2', async () => {
+    const bin = serverBin('filesystem');
+    const proc = spawn(
+      bin.command,
+      [...bin.args, '--transport', 'http', '--host', '0.0.0.0', '--port', '0', tmpdir()],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let err = '';
+    proc.stderr.on('data', (d) => {
+      err += d;
+    });
+    const code = await new Promise((r) => proc.once('exit', r));
+    expect(code).toBe(2);
+    const lines = err.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/non-loopback host 0\.0\.0\.0 without authentication.*MCP_HTTP_TOKEN/);
+  });
+});
