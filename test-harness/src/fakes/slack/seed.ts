@@ -1,7 +1,7 @@
 // A standard scene for the fake Slack, shared by the Slack server's tests, the demo and the bench:
 // the cases' channels (C111, C222, C999 "random", C0TEST, C0GENERAL "general", C0OUT without the
 // bot, C0SCOPE answering missing_scope, private G0PRIV1 and C0PRIV2 with the bot, C0SECRET
-// without it, a DM), users with profiles, a thread at THREAD_TS in C111 and C0TEST, messages with
+// without it, the DM D0ALICE, the group DM G0GROUP of the bot, Alice and Bob), users with profiles, a thread at THREAD_TS in C111 and C0TEST, messages with
 // Slack markup (`<@U…>`, `<#C…|name>`, `<https://x|label>`), hostile invisible characters, search
 // hits for "meeting", a channel of huge messages — and bulk helpers for the scale cases.
 import type { FakeSlack } from './fake-slack.js';
@@ -13,6 +13,10 @@ export const BOT_TOKEN = 'xoxb-TESTTOKEN123';
 export const USER_TOKEN = 'xoxp-TESTTOKEN123';
 /** A bot token with no scopes but chat:write (for missing_scope answers). */
 export const NARROW_BOT_TOKEN = 'xoxb-NARROW456';
+/** A bot token without the DM scopes (im:read, im:history, mpim:read, mpim:history). */
+export const NO_DM_BOT_TOKEN = 'xoxb-NODM789';
+/** The scopes a DM or group DM needs, which {@link NO_DM_BOT_TOKEN} lacks. */
+export const DM_SCOPES = ['im:history', 'im:read', 'mpim:history', 'mpim:read'];
 /** The ts of the thread parent in C111 and C0TEST. */
 export const THREAD_TS = '1700000000.000100';
 /** User ids of the scene. */
@@ -95,6 +99,11 @@ export function seedScene(slack: FakeSlack) {
   s.addToken(BOT_TOKEN, BOT_USER, BOT_SCOPES);
   s.addToken(USER_TOKEN, ALICE);
   s.addToken(NARROW_BOT_TOKEN, BOT_USER, ['chat:write']);
+  s.addToken(
+    NO_DM_BOT_TOKEN,
+    BOT_USER,
+    BOT_SCOPES.filter((x) => !DM_SCOPES.includes(x)),
+  );
 
   const everyone = [BOT_USER, ALICE, BOB, CAROL];
   s.addChannel('general', { id: 'C0GENERAL', members: everyone, isGeneral: true, topic: 'Company-wide' });
@@ -109,6 +118,12 @@ export function seedScene(slack: FakeSlack) {
   s.addChannel('priv-two', { id: 'C0PRIV2', kind: 'private', members: [BOT_USER, BOB] });
   s.addChannel('secret', { id: 'C0SECRET', kind: 'private', members: [ALICE, CAROL] });
   s.addChannel(ALICE, { id: 'D0ALICE', kind: 'im', members: [BOT_USER, ALICE], imUser: ALICE });
+  s.addChannel('mpdm-alice--bob--refmcp-1', {
+    id: 'G0GROUP',
+    kind: 'mpim',
+    members: [BOT_USER, ALICE, BOB],
+    purpose: 'Group messaging with: @alice @bob @refmcp',
+  });
   s.addChannel('huge', { id: 'C0HUGE', members: [BOT_USER, ALICE] });
 
   s.addMessage(
@@ -136,7 +151,9 @@ export function seedScene(slack: FakeSlack) {
   s.addMessage('C999', 'meeting moved (random)', { user: BOB });
   s.addMessage('C0SECRET', 'secret meeting', { user: CAROL });
   s.addMessage('G0PRIV1', 'private hello', { user: ALICE });
-  s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
+  const dm = s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
+  s.addReply('D0ALICE', dm.ts, 'in a DM thread', { user: BOT_USER });
+  s.addMessage('G0GROUP', 'group hello', { user: BOB });
   s.addMessage('C0OUT', 'the bot is not here', { user: BOB });
   for (let i = 0; i < 60; i++)
     s.addMessage('C0HUGE', `${i} ${'x'.repeat(HUGE_MESSAGE_BYTES - 8)}`, {
