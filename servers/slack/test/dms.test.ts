@@ -138,7 +138,10 @@ describe('history and replies on DMs and group DMs', () => {
       expect(group.isError, group.text).toBeFalsy();
       expect(group.text).toContain('group hello');
       const ts = slack.state.channel('D0ALICE').messages[0]?.ts ?? '';
-      const thread = await callChecked(conn, 'slack_get_thread_replies', { channel_id: 'D0ALICE', thread_ts: ts });
+      const thread = await callChecked(conn, 'slack_get_thread_replies', {
+        channel_id: 'D0ALICE',
+        thread_ts: ts,
+      });
       expect(thread.isError, thread.text).toBeFalsy();
       expect(thread.text).toContain('in a DM thread');
     } finally {
@@ -178,7 +181,10 @@ describe('SLACK_CHANNEL_IDS and --post-to fence DMs as channels', () => {
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain('--post-to C111,G0GROUP');
       expect(anyRequestNames(slack, 'D0ALICE')).toBe(false);
-      const posted = await callChecked(conn, 'slack_post_message', { channel_id: 'G0GROUP', text: 'hello group' });
+      const posted = await callChecked(conn, 'slack_post_message', {
+        channel_id: 'G0GROUP',
+        text: 'hello group',
+      });
       expect(posted.isError, posted.text).toBeFalsy();
       expect(slack.state.channel('G0GROUP').messages.at(-1)?.text).toBe('hello group');
     } finally {

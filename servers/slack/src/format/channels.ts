@@ -5,7 +5,7 @@ import type { UntrustedText } from '@refmcp/shared/untrusted';
 
 export const channelShape = z.object({
   id: z.string(),
-  name: z.string().optional().describe('Channel name; DMs: @ and the other person\'s name'),
+  name: z.string().optional().describe("Channel name; DMs: @ and the other person's name"),
   user: z.string().optional().describe("DMs: the other person's user ID"),
   kind: z.enum(['public', 'private', 'im', 'mpim']),
   members: count().optional(),

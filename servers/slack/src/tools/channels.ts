@@ -51,7 +51,9 @@ export function channelTools(config: Config): SlackTool[] {
           const infos = await Promise.all(
             ids.map((id) => directory.info(id, signal).catch(() => ({ id, missing: true }))),
           );
-          raws = infos.filter((c) => !('missing' in c) && (!asked || asked.includes(arg.conversationType(c))));
+          raws = infos.filter(
+            (c) => !('missing' in c) && (!asked || asked.includes(arg.conversationType(c))),
+          );
           if (start + limit < config.channels.ids.length) nextCursor = makeCursor(key, { o: start + limit });
         } else {
           const pos = readCursor<{ t?: string }>(cursor, key, repeat);
