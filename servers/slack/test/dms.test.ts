@@ -5,7 +5,7 @@
  * --post-to fencing DMs before any request, exactly as channels.
  */
 import { callChecked } from '@refmcp/test-harness';
-import { type FakeSlack, NO_DM_BOT_TOKEN, slackArgs } from '@refmcp/test-harness/fakes/slack';
+import { addGroupDm, type FakeSlack, NO_DM_BOT_TOKEN, slackArgs } from '@refmcp/test-harness/fakes/slack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anyRequestNames, methodsCalled, startScene, startServer } from './support.js';
 
@@ -14,6 +14,7 @@ type Listed = { channels: { id: string; name?: string; user?: string; kind: stri
 let slack: FakeSlack;
 beforeAll(async () => {
   ({ slack } = await startScene());
+  addGroupDm(slack.state);
 });
 afterAll(() => slack.close());
 

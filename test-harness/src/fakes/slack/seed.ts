@@ -1,8 +1,8 @@
 // A standard scene for the fake Slack, shared by the Slack server's tests, the demo and the bench:
 // the cases' channels (C111, C222, C999 "random", C0TEST, C0GENERAL "general", C0OUT without the
 // bot, C0SCOPE answering missing_scope, private G0PRIV1 and C0PRIV2 with the bot, C0SECRET
-// without it, the DM D0ALICE, the group DM G0GROUP of the bot, Alice and Bob), users with profiles, a thread at THREAD_TS in C111 and C0TEST, messages with
-// Slack markup (`<@U…>`, `<#C…|name>`, `<https://x|label>`), hostile invisible characters, search
+// without it, the DM D0ALICE with a thread; addGroupDm adds a group DM), users with profiles, a
+// thread at THREAD_TS in C111 and C0TEST, messages with Slack markup (`<@U…>`, `<#C…|name>`, `<https://x|label>`), hostile invisible characters, search
 // hits for "meeting", a channel of huge messages — and bulk helpers for the scale cases.
 import type { FakeSlack } from './fake-slack.js';
 import { BOT_SCOPES, type SlackState, slackTs } from './state.js';
@@ -82,6 +82,21 @@ export function addReplies(state: SlackState, channelId: string, parentTs: strin
   );
 }
 
+/**
+ * Adds the group DM G0GROUP (mpim) of the bot, Alice and Bob with one message, "group hello" from
+ * Bob; not in the standard scene, whose channel counts tests rely on.
+ */
+export function addGroupDm(state: SlackState): string {
+  state.addChannel('mpdm-alice--bob--refmcp-1', {
+    id: 'G0GROUP',
+    kind: 'mpim',
+    members: [BOT_USER, ALICE, BOB],
+    purpose: 'Group messaging with: @alice @bob @refmcp',
+  });
+  state.addMessage('G0GROUP', 'group hello', { user: BOB });
+  return 'G0GROUP';
+}
+
 /** Seeds the standard scene; returns the ids tests refer to. */
 export function seedScene(slack: FakeSlack) {
   const s = slack.state;
@@ -118,12 +133,6 @@ export function seedScene(slack: FakeSlack) {
   s.addChannel('priv-two', { id: 'C0PRIV2', kind: 'private', members: [BOT_USER, BOB] });
   s.addChannel('secret', { id: 'C0SECRET', kind: 'private', members: [ALICE, CAROL] });
   s.addChannel(ALICE, { id: 'D0ALICE', kind: 'im', members: [BOT_USER, ALICE], imUser: ALICE });
-  s.addChannel('mpdm-alice--bob--refmcp-1', {
-    id: 'G0GROUP',
-    kind: 'mpim',
-    members: [BOT_USER, ALICE, BOB],
-    purpose: 'Group messaging with: @alice @bob @refmcp',
-  });
   s.addChannel('huge', { id: 'C0HUGE', members: [BOT_USER, ALICE] });
 
   s.addMessage(
@@ -153,7 +162,6 @@ export function seedScene(slack: FakeSlack) {
   s.addMessage('G0PRIV1', 'private hello', { user: ALICE });
   const dm = s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
   s.addReply('D0ALICE', dm.ts, 'in a DM thread', { user: BOT_USER });
-  s.addMessage('G0GROUP', 'group hello', { user: BOB });
   s.addMessage('C0OUT', 'the bot is not here', { user: BOB });
   for (let i = 0; i < 60; i++)
     s.addMessage('C0HUGE', `${i} ${'x'.repeat(HUGE_MESSAGE_BYTES - 8)}`, {
