@@ -2,8 +2,9 @@
 // the cases' channels (C111, C222, C999 "random", C0TEST, C0GENERAL "general", C0OUT without the
 // bot, C0SCOPE answering missing_scope, private G0PRIV1 and C0PRIV2 with the bot, C0SECRET
 // without it, the DM D0ALICE with a thread; addGroupDm adds a group DM), users with profiles, a
-// thread at THREAD_TS in C111 and C0TEST, messages with Slack markup (`<@U…>`, `<#C…|name>`, `<https://x|label>`), hostile invisible characters, search
-// hits for "meeting", a channel of huge messages — and bulk helpers for the scale cases.
+// thread at THREAD_TS in C111 and C0TEST, messages with Slack markup (`<@U…>`, `<#C…|name>`,
+// `<https://x|label>`), hostile invisible characters, search hits for "meeting", a channel of huge
+// messages — and bulk helpers for the scale cases.
 import type { FakeSlack } from './fake-slack.js';
 import { BOT_SCOPES, type SlackState, slackTs } from './state.js';
 
