@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTraffic } from '../src/fake-api/index.js';
 import {
   ALICE,
+  addGroupDm,
   addMessages,
   addReplies,
   addUsers,
@@ -20,6 +21,7 @@ import {
   type FakeSlack,
   HUGE_MESSAGE_BYTES,
   NARROW_BOT_TOKEN,
+  NO_DM_BOT_TOKEN,
   seedScene,
   startFakeSlack,
   THREAD_TS,
@@ -123,6 +125,25 @@ describe('fake Slack through @slack/web-api', () => {
       'channel_not_found',
     );
     expect((await user.conversations.info({ channel: 'C0SECRET' })).channel?.name).toBe('secret');
+  });
+
+  it('DMs and group DMs: types im/mpim, missing_scope naming im:read/mpim:read without them', async () => {
+    addGroupDm(slack.state);
+    const dms = await bot.conversations.list({ types: 'im,mpim' });
+    expect(dms.channels?.map((c) => [c.id, c.is_im, c.is_mpim])).toEqual([
+      ['D0ALICE', true, undefined],
+      ['G0GROUP', false, true],
+    ]);
+    expect(dms.channels?.[0]?.user).toBe(ALICE);
+    const noDm = client(NO_DM_BOT_TOKEN);
+    expect((await noDm.conversations.list({ types: 'public_channel' })).ok).toBe(true);
+    const im = await failure(noDm.conversations.list({ types: 'im' }));
+    expect(im.data).toMatchObject({ error: 'missing_scope', needed: 'im:read' });
+    const mpim = await failure(noDm.conversations.list({ types: 'public_channel,mpim' }));
+    expect(mpim.data).toMatchObject({ error: 'missing_scope', needed: 'mpim:read' });
+    const history = await failure(noDm.conversations.history({ channel: 'G0GROUP' }));
+    expect(history.data).toMatchObject({ error: 'missing_scope', needed: 'mpim:history' });
+    expect((await bot.conversations.history({ channel: 'G0GROUP' })).messages?.[0]?.text).toBe('group hello');
   });
 
   it('conversations.history: newest first, oldest/latest/inclusive windows, cursor pages', async () => {

@@ -31,6 +31,28 @@ export const channel = (description = 'Channel ID or #name') =>
     })
     .describe(description);
 
+/** conversations.list's `types` values (Slack's terms): channels, private channels, group DMs, DMs. */
+export const CONVERSATION_TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
+export type ConversationType = (typeof CONVERSATION_TYPES)[number];
+/** What slack_list_channels lists without `types` (as the reference did: no scope beyond channels/groups:read). */
+export const DEFAULT_CONVERSATION_TYPES: readonly ConversationType[] = ['public_channel', 'private_channel'];
+
+/** The `types` argument: a non-empty list of {@link CONVERSATION_TYPES}. */
+export const conversationTypes = () =>
+  z
+    .array(z.enum(CONVERSATION_TYPES))
+    .min(1)
+    .max(CONVERSATION_TYPES.length)
+    .optional()
+    .describe(
+      'Conversation types to list: public_channel, private_channel, mpim (group DMs), im (DMs); default public_channel and private_channel. mpim and im need the mpim:read and im:read scopes.',
+    );
+
+/** The `types` value a conversations.info / .list object is of (`is_im`, `is_mpim`, `is_private`). */
+export function conversationType(raw: Record<string, unknown>): ConversationType {
+  return raw.is_im ? 'im' : raw.is_mpim ? 'mpim' : raw.is_private ? 'private_channel' : 'public_channel';
+}
+
 /** A user id (U…, W…). */
 export const userId = (description = 'User ID (U…)') =>
   safeString({ max: 100 })

@@ -5,7 +5,8 @@ import type { UntrustedText } from '@refmcp/shared/untrusted';
 
 export const channelShape = z.object({
   id: z.string(),
-  name: z.string().optional(),
+  name: z.string().optional().describe("Channel name; DMs: @ and the other person's name"),
+  user: z.string().optional().describe("DMs: the other person's user ID"),
   kind: z.enum(['public', 'private', 'im', 'mpim']),
   members: count().optional(),
   isMember: z.boolean().optional().describe('The app is in it (needed to read or post)'),
@@ -16,8 +17,15 @@ export const channelShape = z.object({
 
 export type Channel = z.infer<typeof channelShape>;
 
-/** A conversations.list / .info channel object, read leniently. */
-export function toChannel(raw: Record<string, unknown>, untrusted: UntrustedText): Channel {
+/**
+ * A conversations.list / .info channel object, read leniently. A DM (`is_im`) is named `@` and the
+ * other person's name from `userName` (the users cache), else `@` and their user ID.
+ */
+export function toChannel(
+  raw: Record<string, unknown>,
+  untrusted: UntrustedText,
+  userName: (id: string) => string | undefined = () => undefined,
+): Channel {
   const value = (field: unknown) =>
     typeof (field as { value?: unknown } | undefined)?.value === 'string'
       ? ((field as { value: string }).value as string)
@@ -28,7 +36,9 @@ export function toChannel(raw: Record<string, unknown>, untrusted: UntrustedText
   return {
     id: String(raw.id ?? ''),
     ...(typeof raw.name === 'string' ? { name: untrusted.line(raw.name, 100) } : {}),
-    ...(typeof raw.user === 'string' && kind === 'im' ? { name: `@${raw.user}` } : {}),
+    ...(typeof raw.user === 'string' && kind === 'im'
+      ? { name: `@${untrusted.line(userName(raw.user) ?? raw.user, 100)}`, user: raw.user }
+      : {}),
     kind,
     ...(typeof raw.num_members === 'number' ? { members: raw.num_members } : {}),
     ...(typeof raw.is_member === 'boolean' ? { isMember: raw.is_member } : {}),

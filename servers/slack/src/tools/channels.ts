@@ -32,28 +32,39 @@ export function channelTools(config: Config): SlackTool[] {
       inputSchema: z.strictObject({
         limit: arg.limit(100, 200),
         cursor: arg.cursor(),
+        types: arg.conversationTypes(),
       }),
       outputSchema: z.object({ channels: z.array(channelShape), ...pageOut, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ limit = 100, cursor }, { signal }) => {
-        const key = queryKey('channels', { limit });
+      handler: async ({ limit = 100, cursor, types }, { signal }) => {
+        // The default (no types) keeps the reference's query, and its cursors, as they were.
+        const asked = types ? [...new Set(types)].sort() : undefined;
+        const key = queryKey('channels', asked ? { limit, types: asked } : { limit });
+        const repeat = asked ? 'the same limit and types' : 'the same limit';
         const untrusted = new UntrustedText();
         let raws: Record<string, unknown>[];
         let nextCursor: string | undefined;
         if (config.channels) {
           // Only the listed channels, each by conversations.info (as the reference did), paged.
-          const start = readCursor<{ o?: number }>(cursor, key, 'the same limit')?.o ?? 0;
+          const start = readCursor<{ o?: number }>(cursor, key, repeat)?.o ?? 0;
           const ids = config.channels.ids.slice(start, start + limit);
           const infos = await Promise.all(
             ids.map((id) => directory.info(id, signal).catch(() => ({ id, missing: true }))),
           );
-          raws = infos.filter((c) => !('missing' in c));
+          raws = infos.filter(
+            (c) => !('missing' in c) && (!asked || asked.includes(arg.conversationType(c))),
+          );
           if (start + limit < config.channels.ids.length) nextCursor = makeCursor(key, { o: start + limit });
         } else {
-          const pos = readCursor<{ t?: string }>(cursor, key, 'the same limit');
+          const pos = readCursor<{ t?: string }>(cursor, key, repeat);
           const answer = await config.slack.call(
             'conversations.list',
-            { types: 'public_channel,private_channel', exclude_archived: true, limit, cursor: pos?.t },
+            {
+              types: (asked ?? arg.DEFAULT_CONVERSATION_TYPES).join(','),
+              exclude_archived: true,
+              limit,
+              cursor: pos?.t,
+            },
             { signal },
           );
           raws = (answer.channels as Record<string, unknown>[] | undefined) ?? [];
@@ -61,7 +72,10 @@ export function channelTools(config: Config): SlackTool[] {
           const next = answer.response_metadata?.next_cursor;
           if (next) nextCursor = makeCursor(key, { t: next });
         }
-        const channels = raws.map((c) => toChannel(c, untrusted));
+        // DMs are shown by the other person's name (users cache; ids when not known in time).
+        const dmUsers = raws.flatMap((c) => (c.is_im && typeof c.user === 'string' ? [c.user] : []));
+        if (dmUsers.length) await directory.learnUsers(dmUsers);
+        const channels = raws.map((c) => toChannel(c, untrusted, (id) => directory.userName(id)));
         return respond(
           compact({ channels, hasMore: nextCursor !== undefined, nextCursor }),
           [

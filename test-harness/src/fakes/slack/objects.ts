@@ -5,17 +5,19 @@ import type { ChannelRecord, MessageRecord, SlackState, UserRecord } from './sta
 
 type Json = Record<string, unknown>;
 
-/** A conversation as conversations.list / conversations.info answer it, seen by `viewer`. */
-export function channelObject(c: ChannelRecord, viewer: string): Json {
+/**
+ * A conversation as conversations.list / conversations.info answer it, seen by `viewer`. A DM in
+ * conversations.info (`info`) has only the fields its recorded type has (no `user`, `priority`,
+ * `is_user_deleted`: @slack/web-api's type for that method was recorded from channels).
+ */
+export function channelObject(c: ChannelRecord, viewer: string, o: { info?: boolean } = {}): Json {
   if (c.kind === 'im')
     return {
       id: c.id,
       created: c.created,
       is_im: true,
       is_org_shared: false,
-      ...(c.imUser ? { user: c.imUser } : {}),
-      is_user_deleted: false,
-      priority: 0,
+      ...(o.info ? {} : { ...(c.imUser ? { user: c.imUser } : {}), is_user_deleted: false, priority: 0 }),
     };
   return {
     id: c.id,

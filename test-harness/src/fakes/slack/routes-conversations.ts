@@ -127,7 +127,7 @@ export function registerConversationRoutes(slack: FakeSlack): void {
     (_req, args, who) => {
       const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
       requireScopes(who, [scopeFor(c.kind, 'read')]);
-      return { body: { ok: true, channel: channelObject(c, who.user.id) } };
+      return { body: { ok: true, channel: channelObject(c, who.user.id, { info: true }) } };
     },
     ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   );

@@ -1,9 +1,10 @@
 // A standard scene for the fake Slack, shared by the Slack server's tests, the demo and the bench:
 // the cases' channels (C111, C222, C999 "random", C0TEST, C0GENERAL "general", C0OUT without the
 // bot, C0SCOPE answering missing_scope, private G0PRIV1 and C0PRIV2 with the bot, C0SECRET
-// without it, a DM), users with profiles, a thread at THREAD_TS in C111 and C0TEST, messages with
-// Slack markup (`<@U…>`, `<#C…|name>`, `<https://x|label>`), hostile invisible characters, search
-// hits for "meeting", a channel of huge messages — and bulk helpers for the scale cases.
+// without it, the DM D0ALICE with a thread; addGroupDm adds a group DM), users with profiles, a
+// thread at THREAD_TS in C111 and C0TEST, messages with Slack markup (`<@U…>`, `<#C…|name>`,
+// `<https://x|label>`), hostile invisible characters, search hits for "meeting", a channel of huge
+// messages — and bulk helpers for the scale cases.
 import type { FakeSlack } from './fake-slack.js';
 import { BOT_SCOPES, type SlackState, slackTs } from './state.js';
 
@@ -13,6 +14,10 @@ export const BOT_TOKEN = 'xoxb-TESTTOKEN123';
 export const USER_TOKEN = 'xoxp-TESTTOKEN123';
 /** A bot token with no scopes but chat:write (for missing_scope answers). */
 export const NARROW_BOT_TOKEN = 'xoxb-NARROW456';
+/** A bot token without the DM scopes (im:read, im:history, mpim:read, mpim:history). */
+export const NO_DM_BOT_TOKEN = 'xoxb-NODM789';
+/** The scopes a DM or group DM needs, which {@link NO_DM_BOT_TOKEN} lacks. */
+export const DM_SCOPES = ['im:history', 'im:read', 'mpim:history', 'mpim:read'];
 /** The ts of the thread parent in C111 and C0TEST. */
 export const THREAD_TS = '1700000000.000100';
 /** User ids of the scene. */
@@ -78,6 +83,21 @@ export function addReplies(state: SlackState, channelId: string, parentTs: strin
   );
 }
 
+/**
+ * Adds the group DM G0GROUP (mpim) of the bot, Alice and Bob with one message, "group hello" from
+ * Bob; not in the standard scene, whose channel counts tests rely on.
+ */
+export function addGroupDm(state: SlackState): string {
+  state.addChannel('mpdm-alice--bob--refmcp-1', {
+    id: 'G0GROUP',
+    kind: 'mpim',
+    members: [BOT_USER, ALICE, BOB],
+    purpose: 'Group messaging with: @alice @bob @refmcp',
+  });
+  state.addMessage('G0GROUP', 'group hello', { user: BOB });
+  return 'G0GROUP';
+}
+
 /** Seeds the standard scene; returns the ids tests refer to. */
 export function seedScene(slack: FakeSlack) {
   const s = slack.state;
@@ -95,6 +115,11 @@ export function seedScene(slack: FakeSlack) {
   s.addToken(BOT_TOKEN, BOT_USER, BOT_SCOPES);
   s.addToken(USER_TOKEN, ALICE);
   s.addToken(NARROW_BOT_TOKEN, BOT_USER, ['chat:write']);
+  s.addToken(
+    NO_DM_BOT_TOKEN,
+    BOT_USER,
+    BOT_SCOPES.filter((x) => !DM_SCOPES.includes(x)),
+  );
 
   const everyone = [BOT_USER, ALICE, BOB, CAROL];
   s.addChannel('general', { id: 'C0GENERAL', members: everyone, isGeneral: true, topic: 'Company-wide' });
@@ -136,7 +161,8 @@ export function seedScene(slack: FakeSlack) {
   s.addMessage('C999', 'meeting moved (random)', { user: BOB });
   s.addMessage('C0SECRET', 'secret meeting', { user: CAROL });
   s.addMessage('G0PRIV1', 'private hello', { user: ALICE });
-  s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
+  const dm = s.addMessage('D0ALICE', 'hi bot', { user: ALICE });
+  s.addReply('D0ALICE', dm.ts, 'in a DM thread', { user: BOT_USER });
   s.addMessage('C0OUT', 'the bot is not here', { user: BOB });
   for (let i = 0; i < 60; i++)
     s.addMessage('C0HUGE', `${i} ${'x'.repeat(HUGE_MESSAGE_BYTES - 8)}`, {
