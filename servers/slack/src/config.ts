@@ -88,6 +88,11 @@ export function configure({ values, env, common }: ConfigInput): Config {
   const postValue = typeof values['post-to'] === 'string' ? values['post-to'] : env.SLACK_POST_TO?.trim();
   const postSource = typeof values['post-to'] === 'string' ? '--post-to' : 'SLACK_POST_TO';
   const postTo = postValue ? PostScope.parse(postValue, postSource) : undefined;
+  const unreachable = channels && postTo ? postTo.idsOutside(channels) : [];
+  if (unreachable.length)
+    process.stderr.write(
+      `[refmcp-slack] warn: ${postSource} names ${unreachable.join(',')}, outside SLACK_CHANNEL_IDS: posts there will be refused\n`,
+    );
   const unfurlDomains = (splitList(values['unfurl-domains']) ?? []).map((d) =>
     d.toLowerCase().replace(/^\*\./, ''),
   );

@@ -56,6 +56,11 @@ export class PostScope implements Scope<[channel: string]> {
     return this.ids === 'all' ? 'all' : this.ids.join(',');
   }
 
+  /** The channels named here that `fence` does not allow (none for `all`). */
+  idsOutside(fence: ChannelScope): string[] {
+    return this.ids === 'all' ? [] : this.ids.filter((id) => !fence.allows(id));
+  }
+
   allows(id: string): boolean {
     return this.ids === 'all' || this.ids.includes(id);
   }

@@ -55,6 +55,23 @@ describe('no token', () => {
   });
 });
 
+describe('settings that contradict each other', () => {
+  it('--post-to naming a channel outside SLACK_CHANNEL_IDS is said once on stderr at startup', async () => {
+    const conn = await startServer(slack, ['--post-to', 'C0TEST,C111'], {
+      env: { SLACK_CHANNEL_IDS: 'C111' },
+    });
+    try {
+      expect(conn.stderr()).toContain(
+        'warn: --post-to names C0TEST, outside SLACK_CHANNEL_IDS: posts there will be refused',
+      );
+      const r = await callChecked(conn, 'slack_post_message', { channel_id: 'C0TEST', text: 'hi' });
+      expect(r.isError).toBe(true);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('loopback guard', () => {
   it('every connection the server opens goes to the fake on 127.0.0.1', async () => {
     const conn = await startServer(slack, ['--post-to', 'C0TEST'], {
