@@ -50,7 +50,9 @@ export function httpOptionsHelp({ service, writeNote, searchNote, omit = [] }: H
   const d = DEFAULT_HTTP_POLICY;
   const note = (value: number, why?: string) => (why ? `${value}, ${why}` : `${value}`);
   const lines: Record<HttpFlag, string[]> = {
-    timeout: [`  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})`],
+    timeout: [
+      `  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})`,
+    ],
     'rate-limit-wait': [
       '  --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time',
       `                           (default ${d.maxRetryWaitMs})`,
