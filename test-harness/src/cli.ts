@@ -1,5 +1,6 @@
 // mcp-harness: list the tools of, call a tool of, or check any stdio MCP server from a terminal;
-// also checks this repo's registry data (`npm run registry`).
+// also checks this repo's registry data (`npm run registry`) and starts a fake API for trying a
+// server offline (`fake`).
 
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { checkServer } from './check-server.js';
 import { callTool, listAllTools } from './checks/context.js';
 import { connect, type Era, errorMessage } from './connect.js';
+import { FAKE_VENDORS, type FakeVendorName, runFake } from './fake-command.js';
 import { formatCallResult, formatReport, formatTools } from './format.js';
 import { HostConfigError, readHostConfig } from './host-config.js';
 import { checkRegistry, writeRegistry } from './registry.js';
@@ -22,6 +24,9 @@ commands:
                          stateful servers (browser: navigate, then click a ref it returned)
   registry [--write]     check this repo's registry.json and server.json files
                          (--write: regenerate registry.json first); needs no server
+  fake VENDOR            start a seeded fake API (github, gitlab, slack, drive, brave) on
+                         127.0.0.1, print the env that points its server at it, run until
+                         Ctrl-C; needs no server
   check                  run the conformance checks (stdout purity, metadata, hostile
                          arguments, secrets, stdin EOF, pagination, timeouts, both eras)
 
@@ -154,6 +159,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (!cli.command) throw new UsageError('no command given');
     if (cli.command === 'registry') return runRegistry(cli.values.write === true, cli.operands);
+    if (cli.command === 'fake') return await runFake(fakeVendor(cli.operands));
     if (!['tools', 'call', 'session', 'check'].includes(cli.command))
       throw new UsageError(`unknown command "${cli.command}"`);
     target = resolveTarget(cli.values, cli.serverCommand);
@@ -179,6 +185,16 @@ async function main(argv: string[]): Promise<number> {
     console.error(`mcp-harness: ${errorMessage(error)}`);
     return 1;
   }
+}
+
+/** The VENDOR operand of `fake`; UsageError when missing, extra or unknown. */
+function fakeVendor(operands: string[]): FakeVendorName {
+  const [vendor, ...extra] = operands;
+  if (!vendor || extra.length > 0 || !(FAKE_VENDORS as readonly string[]).includes(vendor))
+    throw new UsageError(
+      `fake takes one of ${FAKE_VENDORS.join(', ')} (got ${operands.join(' ') || 'nothing'})`,
+    );
+  return vendor as FakeVendorName;
 }
 
 /** `registry [--write]`: problems on stderr, one per line; exit 1 if any. */

@@ -185,9 +185,10 @@ export function describeConformance(opts: ConformanceOptions): ConformanceContex
       const readme = await readFile(readmePath, 'utf8');
       const current = withToolsTable(readme, table);
       if (process.env.UPDATE_README === '1') await writeFile(readmePath, current);
-      expect(readme, `README tool table is stale: run UPDATE_README=1 pnpm --filter ${pkg} test`).toBe(
-        current,
-      );
+      expect(
+        readme,
+        `README tool table is stale: run UPDATE_README=1 npx -y pnpm@12.4.2 --filter ${pkg} test`,
+      ).toBe(current);
     });
   });
 

@@ -5,10 +5,32 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 
-/** First sentence of a description (up to the first ". " or newline), for the table. */
+/** Words whose trailing period never ends a sentence ("e.g. a PDF", "files, folders, etc. in"). */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx)\.$/i;
+
+/**
+ * First sentence of a description, for the table: up to the first period followed by whitespace
+ * that is outside parentheses and not an abbreviation's (e.g., i.e., etc.), or the first newline.
+ */
 function summary(description = ''): string {
-  const first = description.split(/\n|(?<=\.)\s/)[0] ?? '';
-  return first.replace(/\|/g, '\\|').trim();
+  let depth = 0;
+  let end = description.length;
+  for (let i = 0; i < description.length; i++) {
+    const c = description[i];
+    if (c === '\n') {
+      end = i;
+      break;
+    }
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === '.' && depth === 0 && /\s/.test(description[i + 1] ?? '')) {
+      if (!ABBREVIATION.test(description.slice(0, i + 1))) {
+        end = i + 1;
+        break;
+      }
+    }
+  }
+  return description.slice(0, end).replace(/\|/g, '\\|').trim();
 }
 
 function argList(tool: Tool): string {

@@ -1,7 +1,7 @@
 // mcp-harness end to end: the built dist/cli.js spawned as a user runs it, against the fixtures,
 // with the server given after `--` or through a host config file.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -225,6 +225,7 @@ describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () =
     ['unknown option', ['tools', '--bogus', ...good]],
     ['bad era', ['tools', '--era', 'future', ...good]],
     ['bad JSON arguments', ['call', 'echo', '{not json', ...good]],
+    ['unknown fake', ['fake', 'jira']],
     ['unknown server in config', ['tools', '--config', claudeConfig, '--server', 'nope']],
     [
       'non-stdio server in config',
@@ -241,4 +242,66 @@ describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () =
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('usage: mcp-harness');
   });
+});
+
+/** Starts `node dist/cli.js fake VENDOR`; resolves with its env lines once it has printed them. */
+function startFake(vendor: string) {
+  const child = spawn(process.execPath, [cli, 'fake', vendor], {
+    cwd: harnessDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const env = new Promise<Record<string, string>>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (!stdout.includes('# Ctrl-C')) return;
+      const lines = stdout.split('\n').filter((l) => /^[A-Z_]+=/.test(l));
+      resolve(
+        Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+      );
+    });
+    child.on('error', reject);
+    void exited.then((code) => reject(new Error(`fake exited early (${code})`)));
+  });
+  return { child, env, exited };
+}
+
+describe('mcp-harness fake', () => {
+  it('serves the seeded Slack scene on 127.0.0.1 until SIGINT, printing the env for the server', async () => {
+    const fake = startFake('slack');
+    try {
+      const env = await fake.env;
+      expect(Object.keys(env)).toEqual(['SLACK_API_URL', 'SLACK_BOT_TOKEN']);
+      expect(env.SLACK_API_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      const answer = await fetch(new URL('auth.test', env.SLACK_API_URL), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.SLACK_BOT_TOKEN}` },
+      });
+      expect(await answer.json()).toMatchObject({ ok: true });
+    } finally {
+      fake.child.kill('SIGINT');
+    }
+    expect(await fake.exited).toBe(0);
+  }, 30_000);
+
+  it('drive writes the OAuth keys and an expired token to a temp dir it removes on exit', async () => {
+    const fake = startFake('drive');
+    const env = await fake.env;
+    try {
+      expect(Object.keys(env).sort()).toEqual([
+        'GDRIVE_API_URL',
+        'GDRIVE_CREDENTIALS_PATH',
+        'GDRIVE_OAUTH_PATH',
+        'GOOGLE_OAUTH_TOKEN_URL',
+      ]);
+      const keys = JSON.parse(readFileSync(env.GDRIVE_OAUTH_PATH ?? '', 'utf8'));
+      expect(keys.installed.client_id).toBeTruthy();
+      expect(JSON.parse(readFileSync(env.GDRIVE_CREDENTIALS_PATH ?? '', 'utf8')).refresh_token).toBeTruthy();
+    } finally {
+      fake.child.kill('SIGTERM');
+    }
+    expect(await fake.exited).toBe(0);
+    expect(existsSync(env.GDRIVE_OAUTH_PATH ?? '')).toBe(false);
+  }, 30_000);
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToolSnapshots, readToolSnapshots, toolSnapshotText } from '../src/index.js';
+import { checkToolSnapshots, readToolSnapshots, renderToolsTable, toolSnapshotText } from '../src/index.js';
 
 const tool = (name: string, description = `${name}.`): Tool => ({
   name,
@@ -127,5 +127,24 @@ describe('checkToolSnapshots', () => {
     expect(read.get('a')).toEqual({ tool: tool('a') });
     expect(read.get('b')).toEqual({ tool: tool('b'), toolset: 'issues' });
     expect((await readToolSnapshots(join(dir, 'none'))).size).toBe(0);
+  });
+});
+
+describe('renderToolsTable', () => {
+  const row = (description: string) =>
+    renderToolsTable([{ name: 't', description, inputSchema: { type: 'object' } } as Tool]).split('\n')[2];
+
+  it('keeps the first sentence, past abbreviations and periods inside parentheses', () => {
+    expect(row('Local businesses and places (e.g. cafés). Needs a plan.')).toBe(
+      '| `t` |  | write | Local businesses and places (e.g. cafés). |',
+    );
+    expect(row('Read a web page (e.g. an article. Or a PDF) as Markdown. Then more.')).toContain(
+      '| Read a web page (e.g. an article. Or a PDF) as Markdown. |',
+    );
+    expect(row('Files, folders, etc. in a tree, i.e. a listing. Second.')).toContain(
+      '| Files, folders, etc. in a tree, i.e. a listing. |',
+    );
+    expect(row('First line\nsecond line')).toContain('| First line |');
+    expect(row('A | pipe. Next.')).toContain('| A \\| pipe. |');
   });
 });

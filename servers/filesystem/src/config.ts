@@ -1,6 +1,6 @@
 /**
  * Startup configuration: the allowed directories (positional arguments, as in the official
- * server) and the budgets. Bad input is a ConfigError (exit 2, usage on stderr).
+ * server) and the budgets. Bad input is a ConfigError (exit 2, one line on stderr).
  */
 import { AllowedRoots, PathError } from '@refmcp/shared/paths';
 import { ConfigError, type ConfigInput, intFlag } from '@refmcp/shared/server';

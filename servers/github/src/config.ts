@@ -1,6 +1,6 @@
 /**
  * Startup configuration from the environment and flags. Bad input is a ConfigError (exit 2,
- * usage on stderr). The token is read once and never printed.
+ * one line on stderr). The token is read once and never printed.
  *
  * Environment: GITHUB_PERSONAL_ACCESS_TOKEN (or GITHUB_TOKEN), GITHUB_API_URL (default
  * https://api.github.com; e.g. https://ghe.example.com/api/v3).

@@ -1,5 +1,5 @@
 /**
- * Startup configuration from the environment and flags. Bad input is a ConfigError (exit 2, usage
+ * Startup configuration from the environment and flags. Bad input is a ConfigError (exit 2, one line
  * on stderr). The key is read once and never printed.
  *
  * Environment: BRAVE_API_KEY (or BRAVE_API_KEY_FILE, a file holding it: Docker secrets),
@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   type ConfigInput,
-  HTTP_OPTIONS,
   type HttpPolicy,
   httpOptionsHelp,
+  httpOptionsWithout,
   httpPolicyFromFlags,
   parseBaseUrl,
   readToken,
@@ -50,7 +50,8 @@ export const DEFAULT_BRAVE_URL = 'https://api.search.brave.com/res/v1';
 export const OPTIONS = {
   provider: { type: 'string' },
   ...NETWORK_OPTIONS,
-  ...HTTP_OPTIONS,
+  // No write tools, so no --write-interval.
+  ...httpOptionsWithout('write-interval'),
 } as const;
 
 export const OPTIONS_HELP = `Environment:
@@ -62,8 +63,8 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --provider brave|searxng which provider serves the search tools when both are configured
                            (default brave; searxng when only SEARXNG_URL is set)
-${networkOptionsHelp('fetch_url')}
-${httpOptionsHelp({ service: 'search', searchNote: 'SearXNG only: Brave is paced by its plan headers' })}`;
+${networkOptionsHelp('fetch_url', { column: 27 })}
+${httpOptionsHelp({ service: 'search', searchNote: 'SearXNG only: Brave is paced by its plan headers', omit: ['write-interval'] })}`;
 
 /** The key from BRAVE_API_KEY, else the file BRAVE_API_KEY_FILE names (trimmed). */
 export function readKey(env: NodeJS.ProcessEnv): string | undefined {
@@ -74,7 +75,7 @@ export function readKey(env: NodeJS.ProcessEnv): string | undefined {
     content = readFileSync(env[KEY_FILE_VARIABLE], 'utf8');
   } catch (error) {
     throw new ConfigError(
-      `${KEY_FILE_VARIABLE}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `${KEY_FILE_VARIABLE}: cannot read ${env[KEY_FILE_VARIABLE]} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
   return readToken({ [KEY_FILE_VARIABLE]: content }, [KEY_FILE_VARIABLE]);

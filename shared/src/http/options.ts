@@ -19,6 +19,20 @@ export const HTTP_OPTIONS = {
   'search-interval': { type: 'string' },
 } as const;
 
+/** The name of one HTTP flag, without its dashes. */
+export type HttpFlag = keyof typeof HTTP_OPTIONS;
+
+/**
+ * {@link HTTP_OPTIONS} without the flags a server has no use for, e.g.
+ * `httpOptionsWithout('write-interval')` for a server without write tools (parseArgs then refuses
+ * the flag as unknown; {@link httpPolicyFromFlags} keeps the default for it).
+ */
+export function httpOptionsWithout<K extends HttpFlag>(...omit: K[]): Omit<typeof HTTP_OPTIONS, K> {
+  return Object.fromEntries(
+    Object.entries(HTTP_OPTIONS).filter(([name]) => !omit.includes(name as K)),
+  ) as Omit<typeof HTTP_OPTIONS, K>;
+}
+
 /** How a server names its upstream and its pacing guidance in the help. */
 export interface HttpHelpWords {
   /** The upstream in "time limit of one <service> request", e.g. "GitHub". */
@@ -27,19 +41,33 @@ export interface HttpHelpWords {
   writeNote?: string;
   /** Why the search interval is what it is, e.g. "30/min limit". */
   searchNote?: string;
+  /** Flags left out of the help, as left out of the options by {@link httpOptionsWithout}. */
+  omit?: readonly HttpFlag[];
 }
 
 /** The help lines of {@link HTTP_OPTIONS} (no trailing newline), defaults from DEFAULT_HTTP_POLICY. */
-export function httpOptionsHelp({ service, writeNote, searchNote }: HttpHelpWords): string {
+export function httpOptionsHelp({ service, writeNote, searchNote, omit = [] }: HttpHelpWords): string {
   const d = DEFAULT_HTTP_POLICY;
   const note = (value: number, why?: string) => (why ? `${value}, ${why}` : `${value}`);
-  return [
-    `  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})`,
-    '  --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time',
-    `                           (default ${d.maxRetryWaitMs})`,
-    `  --write-interval MS      least time between two writes (default ${note(d.minWriteIntervalMs, writeNote)})`,
-    `  --search-interval MS     least time between two searches (default ${note(d.minSearchIntervalMs, searchNote)})`,
-  ].join('\n');
+  const lines: Record<HttpFlag, string[]> = {
+    timeout: [
+      `  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})`,
+    ],
+    'rate-limit-wait': [
+      '  --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time',
+      `                           (default ${d.maxRetryWaitMs})`,
+    ],
+    'write-interval': [
+      `  --write-interval MS      least time between two writes (default ${note(d.minWriteIntervalMs, writeNote)})`,
+    ],
+    'search-interval': [
+      `  --search-interval MS     least time between two searches (default ${note(d.minSearchIntervalMs, searchNote)})`,
+    ],
+  };
+  return (Object.keys(lines) as HttpFlag[])
+    .filter((name) => !omit.includes(name))
+    .flatMap((name) => lines[name])
+    .join('\n');
 }
 
 /**

@@ -9,7 +9,7 @@ export class ToolError extends Error {
   override name = 'ToolError';
 }
 
-/** A bad startup configuration: the CLI prints the message and usage on stderr and exits 2. */
+/** A bad startup configuration: the CLI prints the message and a pointer to --help on stderr and exits 2. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

@@ -213,7 +213,11 @@ export function unknownOptionMessage(error: Error, known: string[]): string {
   return `unknown option ${typed || '(unreadable)'}${guess ? ` (did you mean --${guess}?)` : ''}`;
 }
 
-/** Parses argv/env into the config, or prints help/version/usage and exits (0, 0, 2). */
+/**
+ * Parses argv/env into the config, or exits: --help prints the usage on stdout (0), --version the
+ * version (0); a bad flag or ConfigError prints "mcp-server-NAME: <why>" and a pointer to --help
+ * on stderr (2), not the whole usage, so the reason stays the one line a user sees.
+ */
 async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: NodeJS.ProcessEnv) {
   try {
     const parsed = parseArgs({
@@ -246,7 +250,9 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
         : error instanceof ConfigError || code?.startsWith('ERR_PARSE_ARGS')
           ? (error as Error).message
           : describeError(error);
-    process.stderr.write(`mcp-server-${spec.name}: ${message}\n\n${usageText(spec)}\n`);
+    process.stderr.write(
+      `mcp-server-${spec.name}: ${message}\nRun mcp-server-${spec.name} --help for the options.\n`,
+    );
     process.exit(2);
   }
 }

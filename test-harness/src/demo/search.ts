@@ -2,8 +2,8 @@
  * Demo scene: the search server against the fake Brave the demo starts itself on 127.0.0.1 (the
  * harness's fake, checked against the JSON Schemas written from Brave's docs by the search
  * server's tests; no network, no real key), and a page served locally. The agent searches, reads
- * the top result as Markdown (its hidden instruction comes back neutralised and labelled as data,
- * cut to a budget with a way to continue), and is refused when the page's text would have it read
+ * the top result as Markdown (labelled as untrusted data, its hidden instruction kept as text with
+ * the zero-width space in it removed, cut to a budget with a way to continue), and is refused when the page's text would have it read
  * the cloud metadata address.
  */
 import { startFakeApi } from '../fake-api/index.js';
@@ -60,7 +60,7 @@ export const searchScene: DemoScene = {
     await session.call(
       'fetch_url',
       { url: `${site?.url}/article`, max_bytes: 1500 },
-      'Read the top result as Markdown: labelled as data, its hidden instruction neutralised, cut with how to continue.',
+      'Read the top result as Markdown: wrapped and labelled as untrusted data (its hidden instruction is still there, as text to read, not obey), invisible characters removed, cut with how to continue.',
     );
     await session.call(
       'fetch_url',

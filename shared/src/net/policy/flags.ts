@@ -22,15 +22,24 @@ export const NETWORK_OPTIONS = {
 
 /**
  * The help lines of {@link NETWORK_OPTIONS} (no trailing newline). `subject` names who connects,
- * e.g. "the browser" or "the server".
+ * e.g. "the browser" or "the server"; `column` is where the descriptions start (default 26, the
+ * browser's; the API servers' help uses 27).
  */
-export function networkOptionsHelp(subject = 'the server'): string {
+export function networkOptionsHelp(
+  subject = 'the server',
+  { column = 26 }: { column?: number } = {},
+): string {
+  const line = (flag: string, text: string) => `${`  ${flag}`.padEnd(column - 1)} ${text}`;
+  const more = (text: string) => `${' '.repeat(column)}${text}`;
   return [
-    `  --allowed-origins LIST  origins ${subject} may reach even on loopback/private/link-local/metadata`,
-    '                          addresses: http://127.0.0.1:8080, example.com, *.corp.example (comma or',
-    '                          semicolon separated, repeatable)',
-    '  --allowed-origins-only  refuse every origin not in --allowed-origins',
-    '  --blocked-origins LIST  origins always refused (wins over everything)',
+    line(
+      '--allowed-origins LIST',
+      `origins ${subject} may reach even on loopback/private/link-local/metadata`,
+    ),
+    more('addresses: http://127.0.0.1:8080, example.com, *.corp.example (comma or'),
+    more('semicolon separated, repeatable)'),
+    line('--allowed-origins-only', 'refuse every origin not in --allowed-origins'),
+    line('--blocked-origins LIST', 'origins always refused (wins over everything)'),
   ].join('\n');
 }
 
