@@ -1,6 +1,6 @@
 /**
  * Startup configuration from the environment and flags. Bad flags are a ConfigError (exit 2,
- * usage on stderr); missing or unreadable credentials are one stderr line naming the path and the
+ * one stderr line); missing or unreadable credentials are one stderr line naming the path and the
  * variable to set, and exit 1 (case DR-08).
  *
  * Environment: GDRIVE_CREDENTIALS_PATH (the token `auth` saved), GDRIVE_OAUTH_PATH (the OAuth

@@ -1,6 +1,6 @@
 /**
  * Startup configuration from the environment and flags (the reference server's variable names
- * kept). Bad input is a ConfigError (exit 2, usage on stderr). Tokens are read once, never printed.
+ * kept). Bad input is a ConfigError (exit 2, one stderr line). Tokens are read once, never printed.
  *
  * Environment: SLACK_BOT_TOKEN (xoxb-…), SLACK_USER_TOKEN (xoxp-…; message search needs one),
  * SLACK_TEAM_ID (optional, Enterprise Grid), SLACK_API_URL (default https://slack.com/api/),

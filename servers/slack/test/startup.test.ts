@@ -70,6 +70,16 @@ describe('settings that contradict each other', () => {
       await conn.close();
     }
   });
+
+  it('--toolsets search without SLACK_USER_TOKEN serves no tool, and says so', async () => {
+    const conn = await startServer(slack, ['--toolsets', 'search']);
+    try {
+      expect(await conn.tools()).toEqual([]);
+      expect(conn.stderr()).toContain('warn: the selected toolsets and tools serve no tool here');
+    } finally {
+      await conn.close();
+    }
+  });
 });
 
 describe('loopback guard', () => {

@@ -241,6 +241,12 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
     const all = spec.tools(config);
     checkToolsets(all, spec.toolsets ?? []);
     const tools = selectTools(all, common, spec.toolsets);
+    // A selection that leaves nothing (a toolset whose tools need a token not given, say) starts,
+    // as hosts expect, but not silently.
+    if (!tools.length && all.length)
+      process.stderr.write(
+        `mcp-server-${spec.name}: warn: the selected toolsets and tools serve no tool here (run with --help for what each needs)\n`,
+      );
     return { config, common, tools };
   } catch (error) {
     const code = (error as { code?: string }).code;
