@@ -44,9 +44,8 @@ export const conversationTypes = () =>
     .min(1)
     .max(CONVERSATION_TYPES.length)
     .optional()
-    .describe(
-      'Conversation types to list: public_channel, private_channel, mpim (group DMs), im (DMs); default public_channel and private_channel. mpim and im need the mpim:read and im:read scopes.',
-    );
+    // Slack's own values name themselves; a missing im:read/mpim:read scope is explained by the error.
+    .describe('Default public_channel, private_channel');
 
 /** The `types` value a conversations.info / .list object is of (`is_im`, `is_mpim`, `is_private`). */
 export function conversationType(raw: Record<string, unknown>): ConversationType {
