@@ -18,6 +18,7 @@ import { fetchRedirectPreload, locateApiServers, startApiSession } from '../api-
 import { type Answer, type Row, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
 import { alternate, type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
+import { toolModelBytes } from '../workloads/context.js';
 
 /** The officials compared, each a bench dependency. */
 const OFFICIALS = [
@@ -64,16 +65,6 @@ function seedRealistic(brave: FakeBrave): void {
   brave.scene.web.set(QUERY, results);
 }
 
-const modelBytes = (tools: { name: string; description?: string; inputSchema: unknown }[]) =>
-  tools.reduce(
-    (sum, t) =>
-      sum +
-      Buffer.byteLength(
-        JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
-      ),
-    0,
-  );
-
 export async function runSearchSuite(base: Context): Promise<WorkloadResult> {
   const brave = await startFakeBrave();
   brave.setPlan({ perSecond: 1000, enforce: false });
@@ -109,7 +100,10 @@ export async function runSearchSuite(base: Context): Promise<WorkloadResult> {
         const s = await session(server, false);
         try {
           const { tools } = await s.client.listTools();
-          return { perTool: modelBytes(tools) / tools.length, count: tools.length };
+          return {
+            perTool: tools.reduce((sum, t) => sum + toolModelBytes(t), 0) / tools.length,
+            count: tools.length,
+          };
         } finally {
           await s.close();
         }

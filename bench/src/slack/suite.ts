@@ -10,7 +10,6 @@
  *       it passes through) — goal ≤ 0.3×, and a check that every message's ts, author, words,
  *       thread and reactions are still in ours; SL3s the same for our structuredContent.
  */
-import { Buffer } from 'node:buffer';
 import {
   BOT_TOKEN,
   type FakeSlack,
@@ -36,6 +35,7 @@ import {
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest } from '../servers.js';
 import { alternate, type Context, cellOf, type WorkloadResult } from '../workloads/common.js';
+import { toolModelBytes } from '../workloads/context.js';
 
 const CHANNEL = 'C0BENCH';
 const HISTORY_ARGS = { channel_id: CHANNEL, limit: 100 };
@@ -96,9 +96,6 @@ function asWrittenInClient(m: RawMessage, i: number): Record<string, unknown> {
   };
 }
 
-const modelBytes = (t: { name: string; description?: string; inputSchema: unknown }) =>
-  Buffer.byteLength(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-
 interface RawMessage {
   ts: string;
   user: string;
@@ -144,7 +141,7 @@ export async function runSlackSuite(base: Context): Promise<WorkloadResult> {
       const s = await session(server, false);
       try {
         const { tools } = await s.client.listTools(undefined, { timeout: timeoutMs });
-        return new Map(tools.map((t) => [t.name, modelBytes(t)]));
+        return new Map(tools.map((t) => [t.name, toolModelBytes(t)]));
       } finally {
         await s.close();
       }

@@ -199,16 +199,22 @@ export interface ContextFigures {
   perTool: Map<string, number>;
 }
 
+/** "Model bytes" of one tool: what a host sends the model every turn, `JSON.stringify({ name, description, inputSchema })` in UTF-8. */
+export function toolModelBytes(tool: { name: string; description?: string; inputSchema: unknown }): number {
+  const { name, description, inputSchema } = tool;
+  return Buffer.byteLength(JSON.stringify({ name, description, inputSchema }));
+}
+
 /**
- * The context figures of a tool list: `tools` as listed, `listBytes` the bytes of the raw results.
- * "Model bytes" counts each tool as `JSON.stringify({ name, description, inputSchema })`.
+ * The context figures of a tool list: `tools` as listed, `listBytes` the bytes of the raw results,
+ * model bytes per {@link toolModelBytes}.
  */
 export function contextFigures(tools: Tool[], listBytes: number): ContextFigures {
   let modelBytes = 0;
   const perTool = new Map<string, number>();
-  for (const { name, description, inputSchema } of tools) {
-    const bytes = Buffer.byteLength(JSON.stringify({ name, description, inputSchema }));
-    perTool.set(name, bytes);
+  for (const tool of tools) {
+    const bytes = toolModelBytes(tool);
+    perTool.set(tool.name, bytes);
     modelBytes += bytes;
   }
   return { tools: tools.length, modelBytes, listBytes, perTool };
