@@ -71,6 +71,15 @@ export {
   readHostConfig,
   serverEntries,
 } from './host-config.js';
+export {
+  connectHttp,
+  type HttpServer,
+  httpLogLines,
+  type RawHttpResponse,
+  rawHttp,
+  type StartHttpServerOptions,
+  startHttpServer,
+} from './http.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
 export { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } from './loopback.js';

@@ -1,105 +1,27 @@
 // `--transport http` (issue 19, shared/src/server/http-serve.ts) on the built filesystem server: the SDK's
 // own Streamable HTTP client in both protocol eras, and the safety layer's refusals.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODERN_PROTOCOL_VERSION, serverBin } from '../src/index.js';
+import {
+  connectHttp as connectWith,
+  type HttpServer,
+  httpLogLines,
+  MODERN_PROTOCOL_VERSION,
+  rawHttp,
+  serverBin,
+  startHttpServer,
+} from '../src/index.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
-interface HttpServer {
-  url: URL;
-  proc: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-/** Spawns the built filesystem server with `--transport http --port 0 …args` and waits for its "listening" line. */
-async function startHttp(dir: string, args: string[], env: Record<string, string> = {}): Promise<HttpServer> {
-  const bin = serverBin('filesystem');
-  const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--port', '0', ...args, dir], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout?.on('data', (d) => {
-    out += d;
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${err}`)), 10_000);
-    proc.stderr?.on('data', (d) => {
-      err += d;
-      const m = /"msg":"listening","url":"([^"]+)"/.exec(err);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(new URL(m[1]));
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${err}`)));
-  });
-  return {
-    url,
-    proc,
-    stdout: () => out,
-    stderr: () => err,
-    stop: async () => {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** Connects the SDK's Streamable HTTP client in `era`, with the bearer token. */
-async function connectHttp(url: URL, era: 'legacy' | 'modern', token = TOKEN) {
-  const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-  });
-  const client = new Client(
-    { name: 'http-test', version: '1.0.0' },
-    { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' } },
-  );
-  await client.connect(transport, { timeout: 10_000 });
-  return { client, transport };
-}
-
-/** One raw HTTP request (node:http, so Host can be set), answering status, headers and body. */
-function raw(
-  url: URL,
-  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: opts.path ?? url.pathname,
-        method: opts.method ?? 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          ...opts.headers,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(opts.body);
-  });
-}
+/** The built filesystem server over HTTP on `dir`. */
+const startHttp = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  startHttpServer('filesystem', [...args, dir], { env });
+const connectHttp = (url: URL, era: 'legacy' | 'modern', token = TOKEN) => connectWith(url, era, token);
+const raw = rawHttp;
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -201,11 +123,7 @@ describe('--transport http (filesystem)', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
     await new Promise((r) => setTimeout(r, 50));
-    const lines = server
-      .stderr()
-      .split('\n')
-      .filter((l) => l.includes('"msg":"http"'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = httpLogLines(server.stderr());
     expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/healthz', status: 200 }));
     expect(lines).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp', status: 401 }));
     for (const line of lines)
