@@ -6,10 +6,12 @@
  *   --host H                 HTTP bind address (default 127.0.0.1)
  *
  * Environment: MCP_HTTP_TOKEN (static bearer token), MCP_HTTP_ALLOWED_HOSTS and
- * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists).
+ * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists), and the
+ * caps and timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
  */
 import type { ParseArgsConfig } from 'node:util';
 import { ConfigError } from './errors.js';
+import { type HttpLimits, httpLimitsFromEnv } from './http-limits.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -35,6 +37,8 @@ export interface HttpServeConfig {
   allowedHosts: string[];
   /** Extra allowed `Origin` hostnames (no scheme, no port), beyond the loopback ones. */
   allowedOrigins: string[];
+  /** Caps and timeouts (env MCP_HTTP_MAX_* and MCP_HTTP_*_MS, http-limits.ts); absent = the defaults. */
+  limits?: HttpLimits;
 }
 
 /** The HTTP lines of the common options' help. */
@@ -54,7 +58,8 @@ const list = (value: string | undefined) =>
 
 /**
  * The HTTP settings from parseArgs values and env, or undefined for stdio.
- * Errors: ConfigError for an unknown --transport, a bad --port, or --port/--host without http.
+ * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, or a
+ * bad cap or timeout in env.
  */
 export function httpServeConfig(
   values: Record<string, unknown>,
@@ -78,6 +83,7 @@ export function httpServeConfig(
     token: env.MCP_HTTP_TOKEN || undefined,
     allowedHosts: list(env.MCP_HTTP_ALLOWED_HOSTS),
     allowedOrigins: list(env.MCP_HTTP_ALLOWED_ORIGINS),
+    limits: httpLimitsFromEnv(env),
   };
 }
 

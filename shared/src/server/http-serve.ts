@@ -32,20 +32,25 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { type HttpServeConfig, isLoopbackHost } from './http-flags.js';
+import {
+  type ConnectionStats,
+  DEFAULT_HTTP_LIMITS,
+  limitConnections,
+  nodeServerOptions,
+} from './http-limits.js';
 import { sendWebResponse, toWebRequest } from './http-node.js';
 
 /** The MCP endpoint's path. */
 export const MCP_HTTP_PATH = '/mcp';
 /** The health endpoint's path (GET, unauthenticated, no state). */
 export const HEALTH_PATH = '/healthz';
-/** Largest POST body accepted, in bytes (the SDK's default); larger is answered 413. */
-export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
-/** Requests handled at once (an open SSE stream counts until it ends); more are answered 503. */
-export const MAX_CONCURRENT_REQUESTS = 64;
-/** Open 2025-era sessions at once; a new `initialize` beyond it is answered 503. */
-export const MAX_SESSIONS = 128;
-/** A session with no request for this long (milliseconds) is closed; its client gets 404 and re-initializes. */
-export const SESSION_IDLE_MS = 30 * 60_000;
+export {
+  MAX_CONCURRENT_REQUESTS,
+  MAX_HTTP_BODY_BYTES,
+  MAX_HTTP_CONNECTIONS,
+  MAX_SESSIONS,
+  SESSION_IDLE_MS,
+} from './http-limits.js';
 
 /** A running HTTP server. */
 export interface HttpHandle {
@@ -53,6 +58,8 @@ export interface HttpHandle {
   url: string;
   /** Stops accepting, ends open streams and closes every session's server instance. */
   close(): Promise<void>;
+  /** Live counts: open connections, those with a request in flight, requests in flight, sessions. */
+  stats(): ConnectionStats & { active: number; sessions: number };
 }
 
 /** What {@link serveHttp} needs besides the settings. */
@@ -105,12 +112,13 @@ export async function serveHttp(
   config: HttpServeConfig,
   options: ServeHttpOptions,
 ): Promise<HttpHandle> {
+  const limits = config.limits ?? DEFAULT_HTTP_LIMITS;
   const hosts = allowedHostnames(config);
   const origins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   const gate = config.token ? requireBearerAuth({ verifier: staticTokenVerifier(config.token) }) : undefined;
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
-    maxRequestBodySize: MAX_HTTP_BODY_BYTES,
+    maxRequestBodySize: limits.maxBodyBytes,
     onerror: options.onerror,
   });
   const sessions = new Map<
@@ -118,14 +126,17 @@ export async function serveHttp(
     { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; seen: number }
   >();
   // Clients that vanish without DELETE would otherwise hold their session (and the cap) for ever.
-  const sweep = setInterval(() => {
-    const stale = Date.now() - SESSION_IDLE_MS;
-    for (const [sid, session] of sessions)
-      if (session.seen < stale) {
-        sessions.delete(sid);
-        void session.transport.close();
-      }
-  }, 60_000);
+  const sweep = setInterval(
+    () => {
+      const stale = Date.now() - limits.sessionIdleMs;
+      for (const [sid, session] of sessions)
+        if (session.seen < stale) {
+          sessions.delete(sid);
+          void session.transport.close();
+        }
+    },
+    Math.min(60_000, limits.sessionIdleMs),
+  );
   sweep.unref();
 
   /** 2025-11-25: a request on an open session, or an `initialize` opening one. */
@@ -138,12 +149,12 @@ export async function serveHttp(
       return session.transport.handleRequest(request, { authInfo });
     }
     if (request.method !== 'POST') return jsonError(400, 'Bad Request: Mcp-Session-Id header is required');
-    if (sessions.size >= MAX_SESSIONS)
+    if (sessions.size >= limits.maxSessions)
       return jsonError(503, 'too many open sessions', { 'Retry-After': '5' });
     const server = await factory();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      maxRequestBodySize: MAX_HTTP_BODY_BYTES,
+      maxRequestBodySize: limits.maxBodyBytes,
       onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, seen: Date.now() }),
       onsessionclosed: (sid) => {
         sessions.delete(sid);
@@ -161,6 +172,8 @@ export async function serveHttp(
   const route = async (request: Request, path: string): Promise<Response> => {
     if (path === HEALTH_PATH && request.method === 'GET') return Response.json({ status: 'ok' });
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
+    if (!['GET', 'POST', 'DELETE'].includes(request.method))
+      return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
     const refused =
       (hosts && hostHeaderValidationResponse(request, hosts)) || originValidationResponse(request, origins);
     if (refused) return refused;
@@ -171,8 +184,8 @@ export async function serveHttp(
       authInfo = auth;
     }
     const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_HTTP_BODY_BYTES) return jsonError(413, 'request body too large');
-    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_HTTP_BODY_BYTES }))
+    if (declared > limits.maxBodyBytes) return jsonError(413, 'request body too large');
+    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: limits.maxBodyBytes }))
       return legacy(request, authInfo);
     return modern.fetch(request, authInfo ? { authInfo } : undefined);
   };
@@ -198,17 +211,21 @@ export async function serveHttp(
     let response: Response;
     try {
       response =
-        active > MAX_CONCURRENT_REQUESTS
+        active > limits.maxRequests
           ? jsonError(503, 'server busy', { 'Retry-After': '1' })
           : await route(toWebRequest(req, `${config.host}:${config.port}`, aborted.signal), path);
     } catch (error) {
       options.onerror(error as Error);
       response = jsonError(500, 'Internal Server Error');
     }
+    // A refusal sent before the body was read (413, 401, 503): the rest of the body would be
+    // parsed as the next request, so the connection ends with this answer.
+    if (!req.complete) res.shouldKeepAlive = false;
     await sendWebResponse(response, res);
   };
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(nodeServerOptions(limits), (req, res) => void handle(req, res));
+  const connectionStats = limitConnections(server, limits.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -220,6 +237,7 @@ export async function serveHttp(
   const hostPart = config.host.includes(':') ? `[${config.host.replace(/^\[|\]$/g, '')}]` : config.host;
   return {
     url: `http://${hostPart}:${port}${MCP_HTTP_PATH}`,
+    stats: () => ({ ...connectionStats(), active, sessions: sessions.size }),
     async close() {
       clearInterval(sweep);
       server.close();
