@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
 import { httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/server/http-flags.js';
+import { DEFAULT_HTTP_LIMITS } from '../src/server/http-limits.js';
 import { perInstanceShutdown, serveHttp, staticTokenVerifier } from '../src/server/http-serve.js';
 
 describe('httpServeConfig', () => {
@@ -24,6 +25,7 @@ describe('httpServeConfig', () => {
       token: undefined,
       allowedHosts: ['a.example', 'b.example'],
       allowedOrigins: [],
+      limits: DEFAULT_HTTP_LIMITS,
     });
     expect(httpServeConfig({ transport: 'http', port: '0' }, { MCP_HTTP_TOKEN: 't' })).toMatchObject({
       port: 0,

@@ -218,9 +218,6 @@ export async function serveHttp(
       options.onerror(error as Error);
       response = jsonError(500, 'Internal Server Error');
     }
-    // A refusal sent before the body was read (413, 401, 503): the rest of the body would be
-    // parsed as the next request, so the connection ends with this answer.
-    if (!req.complete) res.shouldKeepAlive = false;
     await sendWebResponse(response, res);
   };
 
