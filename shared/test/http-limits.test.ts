@@ -3,6 +3,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  McpServer,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
 import { httpServeConfig } from '../src/server/http-flags.js';
@@ -12,6 +18,7 @@ import {
   limitConnections,
   nodeServerOptions,
 } from '../src/server/http-limits.js';
+import { serveHttp } from '../src/server/http-serve.js';
 
 describe('httpLimitsFromEnv', () => {
   it('defaults to the documented constants', () => {
@@ -133,4 +140,78 @@ describe('limitConnections', () => {
     });
     expect(stats()).toEqual({ connections: 2, busy: 2 });
   });
+});
+
+describe('serveHttp under short timeouts', () => {
+  const call = (url: string, id: number, name: string, signal?: AbortSignal) =>
+    fetch(url, {
+      method: 'POST',
+      signal,
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': name,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments: {},
+          _meta: {
+            [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+            [CLIENT_INFO_META_KEY]: { name: 'probe', version: '1' },
+            [CLIENT_CAPABILITIES_META_KEY]: {},
+          },
+        },
+      }),
+    });
+
+  it('lets a tool call outlast the request timeout, and frees the slot of 100 calls aborted mid-call', async () => {
+    let started = 0;
+    const factory = () => {
+      const server = new McpServer({ name: 'probe', version: '1.0.0' });
+      server.registerTool('slow', { description: 'slow' }, async () => {
+        await new Promise((r) => setTimeout(r, 2500));
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+      server.registerTool('hang', { description: 'hangs' }, async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 60_000).unref());
+        return { content: [{ type: 'text', text: 'late' }] };
+      });
+      return server;
+    };
+    const handle = await serveHttp(
+      factory,
+      {
+        host: '127.0.0.1',
+        port: 0,
+        allowedHosts: [],
+        allowedOrigins: [],
+        limits: { ...DEFAULT_HTTP_LIMITS, headersTimeoutMs: 500, requestTimeoutMs: 1000, maxRequests: 4 },
+      },
+      { onerror: () => {} },
+    );
+    try {
+      const slow = await call(handle.url, 1, 'slow');
+      expect(slow.status).toBe(200);
+      expect(await slow.text()).toContain('"text":"done"');
+      for (let i = 0; i < 100; i++) {
+        const abort = new AbortController();
+        const pending = call(handle.url, 10 + i, 'hang', abort.signal).catch(() => undefined);
+        await expect.poll(() => started, { timeout: 5000 }).toBe(i + 1);
+        abort.abort();
+        await pending;
+      }
+      await expect.poll(() => handle.stats().active, { timeout: 5000 }).toBe(0);
+      const after = await call(handle.url, 2, 'slow');
+      expect(after.status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  }, 30_000);
 });

@@ -4,18 +4,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectHttp,
-  type HttpServer,
-  httpLogLines,
-  rawHttp,
-  serverBin,
-  startHttpServer,
-} from '../src/index.js';
+import { connectHttp, type HttpServer, rawHttp, serverBin, startHttpServer } from '../src/index.js';
 
 const TOKEN = 'hostile-token-0123456789abcdef';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };

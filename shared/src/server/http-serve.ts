@@ -9,7 +9,8 @@
  *
  * behind the safety layer: `Host` and `Origin` allowlists (DNS rebinding: 403), a static bearer
  * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
- * concurrency cap (503) and a session cap (503). `GET /healthz` answers `{"status":"ok"}` with no
+ * concurrency cap (503), a session cap (503), and a connection cap and slow-client timeouts (408),
+all set by env (http-limits.ts). `GET /healthz` answers `{"status":"ok"}` with no
  * auth. One JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
  * The tools served are the ones the operator's flags selected at startup; no request changes them.
  */
