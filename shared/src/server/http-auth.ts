@@ -168,6 +168,24 @@ function tokenFault(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Discovery of the JWKS URL failed (network, HTTP status, bad document). */
+class DiscoveryError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** The authorization server's failures: discovery, or fetching the JWKS (timeout, network, non-200, bad JSON). */
+function upstreamFault(error: unknown): boolean {
+  return (
+    error instanceof DiscoveryError ||
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    (error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC') ||
+    (error instanceof TypeError && error.message === 'fetch failed')
+  );
+}
+
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
 /** RFC 9068 / RFC 8693 `scope` (space-separated) or the common `scp` (array or string). */
@@ -221,7 +239,10 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       if (Date.now() < unavailableUntil) throw unavailable();
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, await keySet(), {
+        const keys = await keySet().catch((error: unknown) => {
+          throw new DiscoveryError(error);
+        });
+        ({ payload } = await jwtVerify(token, keys, {
           issuer: options.issuer,
           audience: options.audience,
           algorithms: ACCEPTED_JWT_ALGORITHMS,
@@ -231,6 +252,9 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       } catch (error) {
         const fault = tokenFault(error);
         if (fault) throw new OAuthError(OAuthErrorCode.InvalidToken, fault);
+        // Anything not known to be the authorization server's failure refuses this token only, so
+        // that no crafted token can trip the fail-fast window for everyone.
+        if (!upstreamFault(error)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'invalid token');
         unavailableUntil = Date.now() + OAUTH_RETRY_MS;
         const reason =
           error instanceof Error
