@@ -86,6 +86,7 @@ export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } 
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
+export { type OAuthIssuer, startOAuthIssuer } from './services/oauth-issuer.js';
 export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
   SEARX_MISSING,

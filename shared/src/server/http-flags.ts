@@ -11,6 +11,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { ConfigError } from './errors.js';
+import { type OAuthConfig, oauthConfigFromEnv } from './http-auth.js';
 import { type HttpLimits, httpLimitsFromEnv } from './http-limits.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -33,6 +34,8 @@ export interface HttpServeConfig {
   port: number;
   /** Static bearer token every /mcp request must carry (env MCP_HTTP_TOKEN); undefined = no auth. */
   token?: string;
+  /** OAuth resource-server settings (env MCP_HTTP_OAUTH_*, http-auth.ts); undefined = none. */
+  oauth?: OAuthConfig;
   /** Extra allowed `Host` hostnames (no port), beyond loopback names / the bound host. */
   allowedHosts: string[];
   /** Extra allowed `Origin` hostnames (no scheme, no port), beyond the loopback ones. */
@@ -58,8 +61,8 @@ const list = (value: string | undefined) =>
 
 /**
  * The HTTP settings from parseArgs values and env, or undefined for stdio.
- * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, or a
- * bad cap or timeout in env.
+ * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, a bad
+ * cap or timeout in env, or bad OAuth settings (oauthConfigFromEnv).
  */
 export function httpServeConfig(
   values: Record<string, unknown>,
@@ -77,10 +80,13 @@ export function httpServeConfig(
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535)
     throw new ConfigError(`--port: expected 0..65535, got ${JSON.stringify(portText)}`);
+  const host = (values.host as string | undefined) ?? DEFAULT_HTTP_HOST;
+  const oauth = oauthConfigFromEnv(env, isLoopbackHost(host));
   return {
-    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    host,
     port,
     token: env.MCP_HTTP_TOKEN || undefined,
+    ...(oauth ? { oauth } : {}),
     allowedHosts: list(env.MCP_HTTP_ALLOWED_HOSTS),
     allowedOrigins: list(env.MCP_HTTP_ALLOWED_ORIGINS),
     limits: httpLimitsFromEnv(env),
@@ -98,6 +104,6 @@ export function isLoopbackHost(host: string): boolean {
  * bind without MCP_HTTP_TOKEN would serve every tool to the whole network unauthenticated.
  */
 export function unsafeBindReason(config: HttpServeConfig): string | undefined {
-  if (isLoopbackHost(config.host) || config.token) return undefined;
-  return `refusing to serve HTTP on non-loopback host ${config.host} without authentication: set MCP_HTTP_TOKEN (or bind --host 127.0.0.1)`;
+  if (isLoopbackHost(config.host) || config.token || config.oauth) return undefined;
+  return `refusing to serve HTTP on non-loopback host ${config.host} without authentication: set MCP_HTTP_TOKEN or MCP_HTTP_OAUTH_ISSUER (or bind --host 127.0.0.1)`;
 }

@@ -32,6 +32,7 @@ import {
   requireBearerAuth,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { type OAuthResourceServer, oauthResourceServer } from './http-auth.js';
 import { type HttpServeConfig, isLoopbackHost } from './http-flags.js';
 import {
   type ConnectionStats,
@@ -116,7 +117,12 @@ export async function serveHttp(
   const limits = config.limits ?? DEFAULT_HTTP_LIMITS;
   const hosts = allowedHostnames(config);
   const origins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
-  const gate = config.token ? requireBearerAuth({ verifier: staticTokenVerifier(config.token) }) : undefined;
+  let gate: ((request: Request) => Promise<AuthInfo | Response>) | undefined = config.token
+    ? requireBearerAuth({ verifier: staticTokenVerifier(config.token) })
+    : config.oauth // until bound (below): never unauthenticated
+      ? async () => jsonError(503, 'starting', { 'Retry-After': '1' })
+      : undefined;
+  let oauth: OAuthResourceServer | undefined; // set once bound: its default resource URL has the real port
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     maxRequestBodySize: limits.maxBodyBytes,
@@ -172,6 +178,8 @@ export async function serveHttp(
 
   const route = async (request: Request, path: string): Promise<Response> => {
     if (path === HEALTH_PATH && request.method === 'GET') return Response.json({ status: 'ok' });
+    const metadata = oauth?.metadata(request, path);
+    if (metadata) return metadata;
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
     if (!['GET', 'POST', 'DELETE'].includes(request.method))
       return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
@@ -233,8 +241,13 @@ export async function serveHttp(
   });
   const { port } = server.address() as AddressInfo;
   const hostPart = config.host.includes(':') ? `[${config.host.replace(/^\[|\]$/g, '')}]` : config.host;
+  const url = `http://${hostPart}:${port}${MCP_HTTP_PATH}`;
+  if (config.oauth) {
+    oauth = oauthResourceServer(config.oauth, new URL(url), options.onerror);
+    gate = oauth.gate;
+  }
   return {
-    url: `http://${hostPart}:${port}${MCP_HTTP_PATH}`,
+    url,
     stats: () => ({ ...connectionStats(), active, sessions: sessions.size }),
     async close() {
       clearInterval(sweep);
