@@ -1,8 +1,13 @@
 // Per-session state over `--transport http` (issue 19, "state"): the browser gives each session its
 // own BrowserContext (tabs, cookies) in one Chromium, and serves sessions only (a 2026-07-28
 // stateless request is refused with -32022 naming the reason).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectHttp,
@@ -99,5 +104,74 @@ describe('--transport http: per-session state (browser)', () => {
     await expect(connectHttp(server.url, 'modern')).rejects.toThrow(
       /-32022|sessions only|Unsupported protocol version/,
     );
+  });
+});
+
+/** A 2025-11-25 session whose client offers `roots` (file:// URIs of `dirs`). */
+async function withRoots(url: URL, dirs: string[]) {
+  const client = new Client(
+    { name: 'roots-client', version: '1' },
+    { capabilities: { roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } },
+  );
+  client.setRequestHandler('roots/list', async () => ({
+    roots: dirs.map((d) => ({ uri: pathToFileURL(d).href, name: d })),
+  }));
+  const transport = new StreamableHTTPClientTransport(url);
+  await client.connect(transport, { timeout: 10_000 });
+  // The server's roots/list at `initialized` goes out before the client's GET stream is open (and is
+  // lost: a known gap, see shared/HTTP.md); list_changed asks again once the stream is there.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await client.sendRootsListChanged();
+  return { client, transport };
+}
+
+describe('--transport http: per-session state (filesystem roots)', () => {
+  let dir: string;
+  let server: HttpServer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'refmcp-http-state-'));
+    for (const sub of ['one', 'two']) {
+      await mkdir(join(dir, sub));
+      await writeFile(join(dir, sub, `${sub}.txt`), `file ${sub}\n`);
+    }
+    server = await startHttpServer('filesystem', [dir]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("each session's roots narrow only its own allowed directories", async () => {
+    const one = await withRoots(server.url, [join(dir, 'one')]);
+    const two = await withRoots(server.url, [join(dir, 'two')]);
+    const plain = await connectHttp(server.url, 'legacy');
+    try {
+      const read = async (conn: { client: Client }, path: string) => {
+        const r = await conn.client.callTool({ name: 'read_text_file', arguments: { path } });
+        return { error: r.isError === true, text: text(r) };
+      };
+      const allowed = async (conn: { client: Client }) =>
+        text(await conn.client.callTool({ name: 'list_allowed_directories', arguments: {} }));
+      expect(await read(one, join(dir, 'one', 'one.txt'))).toEqual({
+        error: false,
+        text: expect.stringContaining('file one'),
+      });
+      expect((await read(one, join(dir, 'two', 'two.txt'))).error).toBe(true);
+      expect(await read(two, join(dir, 'two', 'two.txt'))).toEqual({
+        error: false,
+        text: expect.stringContaining('file two'),
+      });
+      expect((await read(two, join(dir, 'one', 'one.txt'))).error).toBe(true);
+      // A client without roots keeps the operator's directory; one outside it is never allowed.
+      expect((await read(plain, join(dir, 'one', 'one.txt'))).error).toBe(false);
+      expect((await read(plain, join(dir, 'two', 'two.txt'))).error).toBe(false);
+      expect(await allowed(one)).not.toContain(join(dir, 'two'));
+      expect(await allowed(two)).not.toContain(join(dir, 'one'));
+    } finally {
+      for (const s of [one, two, plain]) {
+        await s.transport.terminateSession().catch(() => {});
+        await s.client.close();
+      }
+    }
   });
 });
