@@ -2,8 +2,9 @@
  * The filesystem server: its tools, resources and the client-roots handshake, as one ServerSpec
  * for the shared bootstrap.
  */
+import type { McpServer } from '@modelcontextprotocol/server';
 import { displayPath, hasRawBytes } from '@refmcp/shared/paths';
-import type { ServerSpec, ToolDefinition, ToolResult } from '@refmcp/shared/server';
+import type { ServerSpec, ToolContext, ToolDefinition, ToolResult } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerResources } from './resources.js';
@@ -12,6 +13,37 @@ import { listTools } from './tools/list.js';
 import { readTools } from './tools/read.js';
 import { searchTools } from './tools/search.js';
 import { writeTools } from './tools/write.js';
+
+const allTools = (config: Config) =>
+  [...readTools(config), ...listTools(config), ...searchTools(config), ...writeTools(config)].map(
+    showingRawBytes,
+  );
+
+/**
+ * Each connection's own config (its own Workspace, narrowed by its client's roots only) and, once its
+ * roots were asked for, its own tools bound to it. Connections whose client offers no roots (and every
+ * 2026-07-28 request) run the process's tools on the operator's directories, built once.
+ */
+interface Connection {
+  config: Config;
+  handlers?: Map<string, ToolDefinition['handler']>;
+}
+const connections = new WeakMap<McpServer, Connection>();
+
+/** Runs tool `tool` for the calling connection: on its client's roots when it has any, else the operator's. */
+function perConnection(tool: ToolDefinition): ToolDefinition {
+  return {
+    ...tool,
+    handler: async (args, context: ToolContext) => {
+      const connection = connections.get(context.server);
+      if (!connection?.config.workspace.narrowedByClient) return tool.handler(args, context);
+      await connection.config.workspace.settled();
+      connection.handlers ??= new Map(allTools(connection.config).map((t) => [t.name, t.handler]));
+      const handler = connection.handlers.get(tool.name) ?? tool.handler;
+      return handler(args, context);
+    },
+  };
+}
 
 export const filesystemServer: ServerSpec<Config> = {
   name: 'filesystem',
@@ -23,20 +55,19 @@ export const filesystemServer: ServerSpec<Config> = {
   allowPositionals: true,
   // No resources/list_changed: that would mean watching every root recursively.
   capabilities: { resources: { subscribe: true, listChanged: false } },
-  ready: (config) => config.workspace.settled(),
   configure,
-  tools: (config) =>
-    [...readTools(config), ...listTools(config), ...searchTools(config), ...writeTools(config)].map(
-      showingRawBytes,
-    ),
+  tools: (config) => allTools(config).map(perConnection),
   instructions: (config) =>
     `Files under ${config.workspace.operator.roots.map((r) => r.configured).join(', ')}` +
     (config.readOnly ? ' (read-only).' : '.') +
     ' Relative paths resolve against the first allowed directory. Listings, trees and searches are paginated:' +
     ' pass nextCursor back as cursor. Use search_file_contents to find text, read_text_file with offset/limit to read parts of big files.',
+  // A client's roots narrow its own connection's directories (never another's, never beyond the operator's).
   register: (server, config, context) => {
-    registerResources(server, config, context);
-    registerRoots(server, config, context);
+    const own: Config = { ...config, workspace: config.workspace.forConnection() };
+    connections.set(server, { config: own });
+    registerResources(server, own, context);
+    registerRoots(server, own, context);
   },
 };
 

@@ -8,6 +8,8 @@ import type { AllowedRoots } from '@refmcp/shared/paths';
 export class Workspace {
   #current: AllowedRoots;
   #pending: Promise<void> = Promise.resolve();
+  /** Whether the client's roots were ever asked for (until then the operator's directories apply as they are). */
+  #clientRoots = false;
 
   constructor(readonly operator: AllowedRoots) {
     this.#current = operator;
@@ -20,7 +22,18 @@ export class Workspace {
 
   /** Tool calls wait for `update` (a roots refresh in flight) before they run. */
   track(update: Promise<void>): void {
+    this.#clientRoots = true;
     this.#pending = update;
+  }
+
+  /** True once a roots refresh began: the roots may differ from the operator's. */
+  get narrowedByClient(): boolean {
+    return this.#clientRoots;
+  }
+
+  /** A workspace of its own for one client connection, starting from the operator's directories. */
+  forConnection(): Workspace {
+    return new Workspace(this.operator);
   }
 
   /** Resolves when no roots refresh is in flight. */

@@ -29,6 +29,7 @@ import {
   OAuthErrorCode,
   type OAuthTokenVerifier,
   originValidationResponse,
+  PROTOCOL_VERSION_META_KEY,
   requireBearerAuth,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -68,6 +69,12 @@ export interface HttpHandle {
 export interface ServeHttpOptions {
   /** Out-of-band SDK errors (already scrubbed by the caller's logger). */
   onerror(error: Error): void;
+  /**
+   * Serve 2025-11-25 sessions only: every 2026-07-28 (stateless) request is refused with
+   * {@link sessionsOnlyRefusal}. For servers whose state lives in the server instance (the browser's
+   * tabs), which a stateless request — a fresh instance each time — would lose.
+   */
+  sessionsOnly?: boolean;
 }
 
 /**
@@ -93,6 +100,38 @@ const jsonError = (status: number, message: string, headers: Record<string, stri
     { jsonrpc: '2.0', error: { code: -32000, message }, id: null },
     { status, headers: { 'Content-Type': 'application/json', ...headers } },
   );
+
+/**
+ * The answer to a 2026-07-28 (stateless) request on a sessions-only server: HTTP 400 with the
+ * JSON-RPC error -32022 UnsupportedProtocolVersion whose `data.supported` is `["2025-11-25"]`
+ * (spec 2026-07-28, version negotiation: a client that can fall back re-connects with the
+ * `initialize` handshake) and whose message says why. The request's `id` is echoed when readable.
+ */
+export async function sessionsOnlyRefusal(request: Request): Promise<Response> {
+  let id: string | number | null = null;
+  let requested = request.headers.get('mcp-protocol-version') ?? undefined;
+  try {
+    const message = JSON.parse(await request.clone().text()) as {
+      id?: unknown;
+      params?: { _meta?: Record<string, unknown> };
+    };
+    if (typeof message.id === 'string' || typeof message.id === 'number') id = message.id;
+    const claimed = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof claimed === 'string') requested ??= claimed;
+  } catch {
+    // not JSON: answered all the same
+  }
+  const version = requested ?? 'unknown';
+  const message = `Unsupported protocol version: ${version}. This server keeps per-session state (one server instance per session) and serves sessions only: connect with the 2025-11-25 initialize handshake and send its Mcp-Session-Id on every request.`;
+  return Response.json(
+    {
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32022, message, data: { supported: ['2025-11-25'], requested: version } },
+    },
+    { status: 400 },
+  );
+}
 
 /** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
 function allowedHostnames(config: HttpServeConfig): string[] | undefined {
@@ -196,6 +235,7 @@ export async function serveHttp(
     if (declared > limits.maxBodyBytes) return jsonError(413, 'request body too large');
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: limits.maxBodyBytes }))
       return legacy(request, authInfo);
+    if (options.sessionsOnly) return sessionsOnlyRefusal(request);
     return modern.fetch(request, authInfo ? { authInfo } : undefined);
   };
 

@@ -21,7 +21,7 @@ import {
   toolsetsHelp,
 } from './flags.js';
 import { unsafeBindReason } from './http-flags.js';
-import { perInstanceShutdown, serveHttp } from './http-serve.js';
+import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from './http-serve.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
@@ -64,6 +64,14 @@ export interface ServerSpec<C> {
   ready?(config: C): Promise<void>;
   /** Credential values to scrub from every result, error and log line (called at each use: values may change, e.g. a refreshed token). */
   secrets?(config: C): string[];
+  /**
+   * HTTP mode. `sessionsOnly`: the server keeps per-connection state in its instances (what
+   * `register` sets up, e.g. the browser's tabs), so over HTTP it serves 2025-11-25 sessions only and
+   * refuses 2026-07-28 stateless requests (a fresh instance per request would lose that state) with
+   * HTTP 400 and JSON-RPC -32022 naming the reason (see `sessionsOnlyRefusal`). stdio is unaffected:
+   * there one client is served by one instance in either era.
+   */
+  http?: { sessionsOnly?: boolean };
   /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
   close?(config: C): Promise<void>;
 }
@@ -72,6 +80,12 @@ export interface ConnectionContext {
   log: Logger;
   /** Aborted when the server shuts down. */
   shutdown: AbortSignal;
+  /**
+   * Aborted when this connection's server instance closes: its session ended (HTTP DELETE, idle
+   * sweep, stdin EOF), its 2026-07-28 request was answered, or the server shuts down. Per-instance
+   * state set up in `register` is released here.
+   */
+  closed: AbortSignal;
   /** The tools served on this connection (after selection). */
   tools: readonly ToolDefinition[];
 }
@@ -324,13 +338,19 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       maxResultBytes,
       ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
     });
-    spec.register?.(server, config, { log, shutdown, tools });
+    const closed = new AbortController();
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      closed.abort();
+      previous?.();
+    };
+    spec.register?.(server, config, { log, shutdown, closed: closed.signal, tools });
     return server;
   };
 
   const onerror = (error: unknown) => log.error(scrubSecrets(describeError(error), secrets()));
   const handle = http
-    ? await serveHttpOrExit(spec.name, factory, http, onerror)
+    ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
     : serveStdioGuarded(factory, onerror);
 
   let stopping = false;
@@ -370,10 +390,10 @@ async function serveHttpOrExit(
   name: string,
   factory: () => McpServer,
   config: NonNullable<CommonFlags['http']>,
-  onerror: (error: unknown) => void,
+  options: ServeHttpOptions,
 ) {
   try {
-    const handle = await serveHttp(factory, config, { onerror });
+    const handle = await serveHttp(factory, config, options);
     process.stderr.write(`${JSON.stringify({ msg: 'listening', url: handle.url })}\n`);
     return handle;
   } catch (error) {

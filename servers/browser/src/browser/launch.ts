@@ -9,8 +9,9 @@
  *   private networks); Playwright's disabled features plus RenderDocument (features.ts).
  * - Network: every connection goes through the policy proxy (Playwright's `proxy` launch option;
  *   it also removes Chromium's implicit loopback bypass with `<-loopback>`).
- * - Profile: a fresh temporary profile per process (Playwright creates and removes it), or the
- *   operator's --user-data-dir as a persistent context; --storage-state seeds a fresh one.
+ * - Profile: a fresh temporary profile per process (Playwright creates and removes it), in which each
+ *   client session opens its own context (openContext; --storage-state seeds each), or the operator's
+ *   --user-data-dir as the browser's one persistent context.
  * - Service workers are blocked (their fetches would bypass per-page request tracking), downloads
  *   are refused.
  * - Signals are left to the server's own shutdown (handleSIGINT/TERM/HUP false); Playwright still
@@ -71,7 +72,13 @@ function browserEnv(): Record<string, string> {
 export interface Launched {
   /** Undefined for a persistent context (--user-data-dir), which owns its browser. */
   browser: Browser | undefined;
-  context: BrowserContext;
+  /** The persistent context (--user-data-dir: the browser's only one); undefined otherwise. */
+  persistent: BrowserContext | undefined;
+}
+
+/** Options of every context the server opens (the operator's viewport; no service workers or downloads). */
+function contextOptions(config: Config) {
+  return { viewport: config.viewport, serviceWorkers: 'block' as const, acceptDownloads: false };
 }
 
 /** Launches Chromium per `config`, its traffic through `proxyUrl`; rejects after the launch budget. */
@@ -89,27 +96,23 @@ export async function launchBrowser(config: Config, proxyUrl: string): Promise<L
     handleSIGHUP: false,
     timeout: config.timeouts.launch,
   };
-  const contextOptions = {
-    viewport: config.viewport,
-    serviceWorkers: 'block' as const,
-    acceptDownloads: false,
-  };
   if (config.userDataDir) {
-    const context = await chromium.launchPersistentContext(config.userDataDir, {
+    const persistent = await chromium.launchPersistentContext(config.userDataDir, {
       ...options,
-      ...contextOptions,
+      ...contextOptions(config),
     });
-    return { browser: undefined, context };
+    return { browser: undefined, persistent };
   }
-  const browser = await chromium.launch(options);
-  try {
-    const context = await browser.newContext({
-      ...contextOptions,
-      ...(config.storageState ? { storageState: config.storageState } : {}),
-    });
-    return { browser, context };
-  } catch (error) {
-    await browser.close().catch(() => {});
-    throw error;
-  }
+  return { browser: await chromium.launch(options), persistent: undefined };
+}
+
+/**
+ * A fresh context (own cookies, storage, tabs) in `browser`, seeded with --storage-state when given.
+ * Errors: rejects as Playwright does (browser gone, unreadable storage state).
+ */
+export function openContext(browser: Browser, config: Config): Promise<BrowserContext> {
+  return browser.newContext({
+    ...contextOptions(config),
+    ...(config.storageState ? { storageState: config.storageState } : {}),
+  });
 }

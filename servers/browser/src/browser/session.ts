@@ -1,46 +1,42 @@
 /**
- * The browser of one server process: launched on the first tool call that needs it (so a start is
- * instant and tools/list never launches anything), its tabs, and its end. The policy proxy starts
- * with the first launch and lives until shutdown.
+ * The browser of one client session (one server instance: the stdio client, or one HTTP session):
+ * its own context (tabs, cookies, storage) in the process's shared Chromium (host.ts), opened on the
+ * first tool call that needs a page (so a start is instant and tools/list never launches anything),
+ * its tabs, and its end.
  *
  * Failure handling: a crashed tab is closed and replaced by a fresh one on the next call (the model
- * is told once); a browser that died or was closed with browser_close is relaunched on the next
- * call; shutdown closes the browser within the bootstrap's budget, and Playwright's exit hook kills
- * the browser's process group if that budget runs out — no orphaned Chromium (case ALL-04, BR-05).
+ * is told once); a browser that died, or a context closed with browser_close, is opened again on the
+ * next call; closing the session closes its context (and the browser when no other session holds
+ * one) — no orphaned Chromium (case ALL-04, BR-05).
  */
 import type { Logger } from '@refmcp/shared/server';
 import { ToolError } from '@refmcp/shared/server';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import type { Config } from '../config.js';
-import { PolicyProxy } from '../policy/proxy.js';
-import { browserError, withTimeout } from './errors.js';
-import { type Launched, launchBrowser } from './launch.js';
+import { browserError } from './errors.js';
+import type { BrowserHost } from './host.js';
 import { type PatchResult, patchPlaywright } from './playwright-patches.js';
 import { RefRegistry } from './refs.js';
 import { Tab, type TabHooks } from './tab.js';
 
-/** Time allowed for closing the browser at shutdown before the exit hook kills it, ms. */
-const CLOSE_BUDGET_MS = 1000;
-
 export class BrowserSession {
-  private launching: Promise<Launched> | undefined;
-  /** The browser once fully started (what shutdown closes gracefully). */
-  private launched: Launched | undefined;
-  private proxy: PolicyProxy | undefined;
-  private proxyUrl: Promise<string> | undefined;
+  /** This session's context once asked for (undefined: none, or closed). */
+  private launching: Promise<BrowserContext> | undefined;
   private readonly tabList: Tab[] = [];
   private current: Tab | undefined;
   private nextTabId = 1;
-  private stopped = false;
+  /** Set when the session ended: no context opens any more. */
+  private ended = false;
   /** Said once in the next tool result: what happened to the browser since the last call. */
   private notices: string[] = [];
-  /** Which tab issued each ref, for the running browser (a new one for each launch). */
+  /** Which tab issued each ref, for the current context (a new one for each). */
   private refs = new RefRegistry<Tab>();
   /** Patching Playwright (tried on the first tab; see playwright-patches.ts). */
   private playwrightPatches: Promise<PatchResult> | undefined;
 
   constructor(
     private readonly config: Config,
+    private readonly host: BrowserHost,
     private readonly log?: Logger,
   ) {}
 
@@ -61,20 +57,19 @@ export class BrowserSession {
 
   /** The tab tools act on; launches the browser and opens a blank tab when needed. */
   async currentTab(): Promise<Tab> {
-    const launched = await this.ensure();
+    const context = await this.ensure();
     if (this.current && !this.current.closed) return this.current;
     const open = this.tabList.find((t) => !t.closed);
     if (open) {
       this.current = open;
       return open;
     }
-    return this.openTab(launched.context);
+    return this.openTab(context);
   }
 
   /** Opens a new blank tab and makes it current. */
   async newTab(): Promise<Tab> {
-    const launched = await this.ensure();
-    return this.openTab(launched.context);
+    return this.openTab(await this.ensure());
   }
 
   /** Makes tab `index` (0-based, as listed) current. */
@@ -104,91 +99,51 @@ export class BrowserSession {
     return notices;
   }
 
-  /** Closes the browser (tool browser_close); the next call that needs it launches a fresh one. */
+  /**
+   * Closes this session's browser context and its tabs (tool browser_close; the browser itself when
+   * no other session holds one); the next call that needs a page opens a fresh one. False when none
+   * was open.
+   */
   async closeBrowser(): Promise<boolean> {
     const launching = this.launching;
     if (!launching) return false;
     this.launching = undefined;
-    this.launched = undefined;
     this.reset();
-    try {
-      await closeLaunched(await launching);
-    } catch {
-      // it failed to start or died already
-    }
+    const context = await launching.catch(() => undefined);
+    await this.host.release(this, context);
     return true;
   }
 
-  /**
-   * Shutdown: closes the proxy and, for a persistent profile, the browser gracefully (bounded);
-   * never throws. Otherwise — and for a browser still starting — the process exits and Playwright's
-   * exit hook kills the browser's process group and removes its temporary profile synchronously.
-   */
-  async shutdown(): Promise<void> {
-    this.stopped = true;
-    const launched = this.launched;
-    this.launching = undefined;
-    this.launched = undefined;
-    // A temporary profile needs no graceful close: the exit hook kills the browser and removes the
-    // profile in a few ms, where a graceful close can take seconds on a busy machine. A persistent
-    // profile (--user-data-dir) is closed gracefully, so cookies and preferences reach the disk.
-    if (launched && this.config.userDataDir)
-      await withTimeout('browser close', CLOSE_BUDGET_MS, closeLaunched(launched)).catch(() => {});
-    await this.proxy?.close().catch(() => {});
+  /** The session ended (its server instance closed): closes its context as browser_close does; never throws. */
+  async end(): Promise<void> {
+    this.ended = true;
+    await this.closeBrowser().catch(() => {});
   }
 
-  private ensure(): Promise<Launched> {
-    if (this.stopped) return Promise.reject(new ToolError('the server is shutting down'));
-    this.launching ??= this.launch();
+  private ensure(): Promise<BrowserContext> {
+    if (this.ended || this.host.stopping) return Promise.reject(new ToolError('the server is shutting down'));
+    this.launching ??= this.open();
     return this.launching;
   }
 
-  private async launch(): Promise<Launched> {
-    const started = Date.now();
+  private async open(): Promise<BrowserContext> {
     try {
-      if (!this.proxyUrl) {
-        this.proxy = new PolicyProxy(this.config.policy);
-        this.proxyUrl = this.proxy.start();
-      }
-      const proxyUrl = await this.proxyUrl;
-      const launched = await withTimeout(
-        'browser launch',
-        this.config.timeouts.launch,
-        launchBrowser(this.config, proxyUrl),
-      );
-      if (this.stopped) {
-        await closeLaunched(launched).catch(() => {});
-        throw new ToolError('the server is shutting down');
-      }
-      this.watch(launched);
-      this.launched = launched;
-      this.log?.info(
-        `browser launched in ${Date.now() - started} ms (${this.config.browser.executablePath})`,
-      );
-      return launched;
+      const context = await this.host.open(this, () => this.lost());
+      context.on('page', (page) => this.register(page));
+      for (const page of context.pages()) this.register(page);
+      return context;
     } catch (error) {
       this.launching = undefined;
-      throw browserError(
-        `Launching ${this.config.browser.executablePath}`,
-        error,
-        this.config.timeouts.launch,
-      );
+      throw error;
     }
   }
 
-  private watch(launched: Launched): void {
-    const { context, browser } = launched;
-    context.on('page', (page) => this.register(page));
-    for (const page of context.pages()) this.register(page);
-    const lost = () => {
-      if (this.stopped || this.launching === undefined) return;
-      this.launching = undefined;
-      this.launched = undefined;
-      this.reset();
-      this.notices.push('The browser exited unexpectedly; a new one was started with a blank tab.');
-    };
-    if (browser) browser.on('disconnected', lost);
-    else context.on('close', lost);
+  /** The browser died under this session (told by the host). */
+  private lost(): void {
+    if (this.ended || this.launching === undefined) return;
+    this.launching = undefined;
+    this.reset();
+    this.notices.push('The browser exited unexpectedly; a new one was started with a blank tab.');
   }
 
   private async openTab(context: BrowserContext): Promise<Tab> {
@@ -266,9 +221,4 @@ export class BrowserSession {
     this.tabList.length = 0;
     this.current = undefined;
   }
-}
-
-async function closeLaunched(launched: Launched): Promise<void> {
-  if (launched.browser) await launched.browser.close();
-  else await launched.context.close();
 }
