@@ -50,7 +50,10 @@ type Client = Awaited<ReturnType<typeof connectHttp>>['client'];
 
 /** One brave_web_search call's text; throws on an error result. */
 async function search(client: Client, i: number): Promise<string> {
-  const result = await client.callTool({ name: 'brave_web_search', arguments: { query: query(i), count: 1 } });
+  const result = await client.callTool({
+    name: 'brave_web_search',
+    arguments: { query: query(i), count: 1 },
+  });
   const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
   if (result.isError) throw new Error(`call ${i}: ${text}`);
   return text;
@@ -63,7 +66,9 @@ async function searchWithRetry(client: Client, i: number, failures: string[]): P
       return await search(client, i);
     } catch (error) {
       if (attempt === 3) throw error;
-      failures.push(`call ${i} attempt ${attempt}: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(
+        `call ${i} attempt ${attempt}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }
@@ -73,7 +78,11 @@ describe('nginx in front of two stateless instances (docs/deploy/nginx.conf)', (
     const rewritten = nginxConfigFor(
       'upstream u {\n    server 127.0.0.1:3001 max_fails=1;\n    server 127.0.0.1:3002 max_fails=1;\n    keepalive 8;\n}\nserver {\n    listen 127.0.0.1:8080;\n}\n',
       9000,
-      [new URL('http://127.0.0.1:7001/mcp'), new URL('http://127.0.0.1:7002/mcp'), new URL('http://127.0.0.1:7003/mcp')],
+      [
+        new URL('http://127.0.0.1:7001/mcp'),
+        new URL('http://127.0.0.1:7002/mcp'),
+        new URL('http://127.0.0.1:7003/mcp'),
+      ],
     );
     expect(rewritten).toBe(
       'upstream u {\n    server 127.0.0.1:7001 max_fails=1;\n    server 127.0.0.1:7002 max_fails=1;\n    server 127.0.0.1:7003 max_fails=1;\n    keepalive 8;\n}\nserver {\n    listen 127.0.0.1:9000;\n}\n',

@@ -52,7 +52,8 @@ export function exampleNginxConfigPath(): string {
     const candidate = join(dir, NGINX_CONFIG_IN_REPO);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${NGINX_CONFIG_IN_REPO} not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`${NGINX_CONFIG_IN_REPO} not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }
