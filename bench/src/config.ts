@@ -18,6 +18,7 @@ export const WORKLOADS = [
   'drive',
   'slack',
   'websearch',
+  'httpscale',
   'context',
   'firststart',
 ] as const;
@@ -42,6 +43,8 @@ const ALIASES: Record<string, WorkloadId> = {
   big: 'bigfile',
   tail: 'bigfile',
   whole: 'bigfile',
+  http: 'httpscale',
+  scaleout: 'httpscale',
   pg: 'postgres',
   sqlite3: 'sqlite',
   playwright: 'browser',
@@ -133,7 +136,8 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); gitlab (gl) the GitLab suite (L1–L3);
             slack runs the Slack suite (SL1–SL3); websearch the web-search suite (W1–W3, vs both
-            official Brave servers);
+            official Brave servers); httpscale (http) H1–H2: search calls/s over HTTP at 1, 10
+            and 100 clients, one instance and two behind nginx, vs Brave 2.x over HTTP;
             drive (gdrive) runs D1 (a 50-hit search vs
             the raw API JSON); context runs C1–C3 (what tools/list costs
             a model: model bytes and whole tools/list, per server, ours vs official); firststart

@@ -10,6 +10,7 @@ import { parseOptions, USAGE, UsageError, type WorkloadId } from './config.js';
 import { runDriveSuite } from './drive/suite.js';
 import { runGithubSuite } from './github/suite.js';
 import { runGitlabSuite } from './gitlab/suite.js';
+import { runHttpScaleSuite } from './httpscale/suite.js';
 import { errorText } from './measure.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
@@ -40,6 +41,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   drive: runDriveSuite,
   slack: runSlackSuite,
   websearch: runSearchSuite,
+  httpscale: runHttpScaleSuite,
   context: contextWorkload,
   firststart: firstStartWorkload,
 };

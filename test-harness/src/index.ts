@@ -86,6 +86,14 @@ export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } 
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
+export {
+  exampleNginxConfigPath,
+  NGINX_MISSING,
+  type NginxService,
+  nginxConfigFor,
+  nginxInstalled,
+  startNginx,
+} from './services/nginx.js';
 export { type OAuthIssuer, startOAuthIssuer } from './services/oauth-issuer.js';
 export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
