@@ -1,0 +1,83 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, `conformance server
+// --suite all`) against every built server's `--transport http`, on the Node 22 of the npm package
+// `node`. Every scenario must pass except those expected-failures.json lists with a reason (they
+// need the suite's own fixture tools, resources or prompts, or a capability the server does not
+// declare); a listed scenario that starts passing fails the test too (a stale entry).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NODE22, runConformance, type ScenarioResult } from '@refmcp/official-conformance';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVERS, type ServerName, type Started, startServer } from './support/http-launches.js';
+
+/** expected-failures.json: scenario → reason, for every server, and per server on top. */
+interface ExpectedFailures {
+  $comment: string;
+  all: Record<string, string>;
+  servers: Partial<Record<ServerName, Record<string, string>>>;
+}
+
+const expected = JSON.parse(
+  await readFile(new URL('./fixtures/official-conformance-expected-failures.json', import.meta.url), 'utf8'),
+) as ExpectedFailures;
+
+/** The scenarios `server` is not expected to pass, with why. */
+const expectedFailures = (server: ServerName): Record<string, string> => ({
+  ...expected.all,
+  ...expected.servers[server],
+});
+
+describe('the official MCP conformance suite over --transport http', () => {
+  const started = new Map<ServerName, Started>();
+  const results = new Map<ServerName, ScenarioResult[]>();
+  let out: string;
+
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'refmcp-official-conformance-'));
+    // All nine at once: the suite takes ~2 s per server; PostgreSQL's start dominates.
+    await Promise.all(
+      SERVERS.map(async (name) => {
+        const s = await startServer(name);
+        started.set(name, s);
+        results.set(name, await runConformance(s.server.url, join(out, name)));
+      }),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...started.values()].map((s) => s.close()));
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it('runs the suite on Node 22 from the `node` package', async () => {
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync(NODE22, ['--version'], { encoding: 'utf8' })).toMatch(/^v22\./);
+  });
+
+  it('names only known servers in the expected-failures file, each entry with a reason', () => {
+    for (const server of Object.keys(expected.servers)) expect(SERVERS).toContain(server);
+    for (const reasons of [expected.all, ...Object.values(expected.servers)])
+      for (const reason of Object.values(reasons ?? {})) expect(reason.trim().length).toBeGreaterThan(10);
+  });
+
+  it.each(SERVERS)('%s: every applicable scenario passes, every listed one still fails', (name) => {
+    const got = results.get(name) ?? [];
+    const skip = expectedFailures(name);
+    // The suite ran (and reported every listed scenario: a renamed scenario is a stale entry).
+    expect(got.length).toBeGreaterThanOrEqual(30);
+    const ran = new Set(got.map((r) => r.scenario));
+    expect(Object.keys(skip).filter((s) => !ran.has(s))).toEqual([]);
+    const unexpected = got
+      .filter((r) => !(r.scenario in skip) && r.verdict !== 'pass')
+      .map((r) => ({
+        scenario: r.scenario,
+        verdict: r.verdict,
+        failures: r.checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage}`),
+      }));
+    const stale = got.filter((r) => r.scenario in skip && r.verdict === 'pass').map((r) => r.scenario);
+    // Both lists at once: an unlisted scenario not passing, a listed one passing (a stale entry).
+    expect({ unexpected, stale }).toEqual({ unexpected: [], stale: [] });
+    // No server writes to stdout in HTTP mode either.
+    expect(started.get(name)?.server.stdout()).toBe('');
+  });
+});
