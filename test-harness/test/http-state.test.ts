@@ -21,7 +21,7 @@ type Conn = Awaited<ReturnType<typeof connectHttp>>;
 const text = (r: { content?: unknown }) =>
   ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
 const call = async (conn: Conn, name: string, args: Record<string, unknown> = {}) => {
-  const r = await conn.client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+  const r = await conn.client.callTool({ name, arguments: args }, { timeout: 30_000 });
   expect(r.isError, text(r)).not.toBe(true);
   return text(r);
 };
