@@ -63,6 +63,26 @@ describe('--transport http with OAuth (filesystem)', () => {
     expect(issuer.hits.get('/jwks')).toBe(1);
   });
 
+  it("binds a 2025-11-25 session to its opener: another subject's valid token gets 404 on it", async () => {
+    const { client, transport } = await connectHttp(server.url, 'legacy', await mint({ sub: 'alice' }));
+    try {
+      const sid = transport.sessionId ?? '';
+      expect(sid).not.toBe('');
+      const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
+      const headers = (token: string) => ({
+        Authorization: `Bearer ${token}`,
+        'Mcp-Session-Id': sid,
+        'Mcp-Protocol-Version': '2025-11-25',
+      });
+      const bob = await rawHttp(server.url, { headers: headers(await mint({ sub: 'bob' })), body: ping });
+      expect(bob.status).toBe(404);
+      const alice = await rawHttp(server.url, { headers: headers(await mint({ sub: 'alice' })), body: ping });
+      expect(alice.status).toBe(200);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('serves the RFC 9728 document, root and path-suffixed, without auth', async () => {
     for (const path of [
       '/.well-known/oauth-protected-resource',

@@ -133,6 +133,15 @@ export async function sessionsOnlyRefusal(request: Request): Promise<Response> {
   );
 }
 
+/**
+ * The caller a session is bound to: the token's issuer and subject under OAuth (else its client id),
+ * one fixed value for the static token or no auth (one shared secret: every holder is one caller).
+ */
+function ownerOf(authInfo: AuthInfo | undefined): string {
+  const extra = authInfo?.extra as { iss?: unknown; sub?: unknown } | undefined;
+  return JSON.stringify([extra?.iss ?? null, extra?.sub ?? authInfo?.clientId ?? null]);
+}
+
 /** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
 function allowedHostnames(config: HttpServeConfig): string[] | undefined {
   if (isLoopbackHost(config.host)) return [...localhostAllowedHostnames(), ...config.allowedHosts];
@@ -169,7 +178,13 @@ export async function serveHttp(
   });
   const sessions = new Map<
     string,
-    { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; seen: number }
+    {
+      transport: WebStandardStreamableHTTPServerTransport;
+      server: McpServer;
+      seen: number;
+      /** Who opened it ({@link ownerOf}); every later request must be the same caller. */
+      owner: string;
+    }
   >();
   // Clients that vanish without DELETE would otherwise hold their session (and the cap) for ever.
   const sweep = setInterval(
@@ -190,7 +205,9 @@ export async function serveHttp(
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const session = sessions.get(id);
-      if (!session) return jsonError(404, 'Session not found');
+      // A session answers only the caller that opened it (spec 2025-11-25 Security Best Practices,
+      // "Session Hijacking": bind session IDs to user information); anyone else gets the same 404.
+      if (!session || session.owner !== ownerOf(authInfo)) return jsonError(404, 'Session not found');
       session.seen = Date.now();
       return session.transport.handleRequest(request, { authInfo });
     }
@@ -201,7 +218,8 @@ export async function serveHttp(
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: limits.maxBodyBytes,
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, seen: Date.now() }),
+      onsessioninitialized: (sid) =>
+        void sessions.set(sid, { transport, server, seen: Date.now(), owner: ownerOf(authInfo) }),
       onsessionclosed: (sid) => {
         sessions.delete(sid);
         void server.close();
