@@ -228,6 +228,90 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
     expect(server.stdout()).toBe('');
   });
 
+  it('answers a malformed Host with 400, before any other check', async () => {
+    for (const host of [
+      'localhost:evil.com',
+      'localhost:99999',
+      'a@b',
+      'localhost/evil',
+      'localhost?x',
+      'x y',
+    ]) {
+      const c = socketTo(server.url);
+      await c.connected;
+      c.socket.write([`GET /healthz HTTP/1.1`, `Host: ${host}`, 'Connection: close', '', ''].join('\r\n'));
+      await c.closed;
+      expect({ host, status: c.received().slice(0, 12) }).toEqual({ host, status: 'HTTP/1.1 400' });
+    }
+    expect((await rawHttp(server.url, { method: 'GET', path: '/healthz' })).status).toBe(200);
+    expect(server.stderr()).not.toMatch(/Internal Server Error|\n\s+at /);
+  });
+
+  it('answers /healthz at the concurrency cap, where /mcp gets 503', async () => {
+    // MCP_HTTP_MAX_REQUESTS is 4: four requests whose bodies never finish hold every slot.
+    const held = await Promise.all(
+      [1, 2, 3, 4].map(async () => {
+        const c = socketTo(server.url);
+        await c.connected;
+        c.socket.write(
+          `${head(server.url, ['Content-Type: application/json', 'Accept: application/json, text/event-stream', 'Content-Length: 4096'])}{`,
+        );
+        return c;
+      }),
+    );
+    try {
+      await expect
+        .poll(async () => (await rawHttp(server.url, { headers: AUTH, body: INITIALIZE })).status)
+        .toBe(503);
+      expect((await rawHttp(server.url, { method: 'GET', path: '/healthz' })).status).toBe(200);
+    } finally {
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+    }
+  });
+
+  it("does not count sessions' idle SSE streams against the concurrency cap", async () => {
+    // Six sessions, each with its standalone GET stream open: more than MCP_HTTP_MAX_REQUESTS (4).
+    const streams = [];
+    for (let i = 0; i < 6; i++) {
+      let sid: string | undefined;
+      // The held slots of the test before may take a moment to be given back.
+      await expect
+        .poll(async () => {
+          const init = await rawHttp(server.url, { headers: AUTH, body: INITIALIZE });
+          sid = init.headers['mcp-session-id'] as string | undefined;
+          return init.status;
+        })
+        .toBe(200);
+      const stream = socketTo(server.url);
+      await stream.connected;
+      stream.socket.write(
+        [
+          `GET ${server.url.pathname} HTTP/1.1`,
+          `Host: ${server.url.host}`,
+          `Authorization: Bearer ${TOKEN}`,
+          'Accept: text/event-stream',
+          `Mcp-Session-Id: ${sid}`,
+          'MCP-Protocol-Version: 2025-11-25',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+      await expect.poll(() => stream.received(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 200/);
+      streams.push(stream);
+    }
+    try {
+      expect(await realCall(server.url)).toContain('hello');
+      const calls = await Promise.all(
+        [1, 2, 3, 4].map(() => rawHttp(server.url, { headers: AUTH, body: INITIALIZE })),
+      );
+      expect(calls.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    } finally {
+      for (const s of streams) s.socket.destroy();
+      await Promise.all(streams.map((s) => s.closed));
+    }
+  });
+
   it('answers a chunked body over the cap 413 without reading the rest, then cuts the connection', async () => {
     const c = socketTo(server.url);
     await c.connected;

@@ -76,6 +76,9 @@ describe('--transport http with OAuth (filesystem)', () => {
       });
       const bob = await rawHttp(server.url, { headers: headers(await mint({ sub: 'bob' })), body: ping });
       expect(bob.status).toBe(404);
+      // A token naming only a client called "alice" is not the subject alice.
+      const client = await mint({ sub: undefined, client_id: 'alice', azp: 'alice' });
+      expect((await rawHttp(server.url, { headers: headers(client), body: ping })).status).toBe(404);
       const alice = await rawHttp(server.url, { headers: headers(await mint({ sub: 'alice' })), body: ping });
       expect(alice.status).toBe(200);
     } finally {
@@ -117,6 +120,8 @@ describe('--transport http with OAuth (filesystem)', () => {
       'alg none': await issuer.forge('none', { aud: audience, scope: 'mcp:tools' }),
       'HS256 with the public key': await issuer.forge('hs256-public', { aud: audience, scope: 'mcp:tools' }),
       malformed: 'not.a.jwt',
+      'sub not a string': await mint({ sub: 42 }),
+      'names no subject or client': await mint({ sub: undefined, client_id: undefined }),
     };
     for (const [why, token] of Object.entries(bad)) {
       tokens.push(token);

@@ -1,6 +1,7 @@
 // Per-session state over `--transport http` (issue 19, "state"): the browser gives each session its
 // own BrowserContext (tabs, cookies) in one Chromium, and serves sessions only (a 2026-07-28
 // stateless request is refused with -32022 naming the reason).
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -104,6 +105,46 @@ describe('--transport http: per-session state (browser)', () => {
     await expect(connectHttp(server.url, 'modern')).rejects.toThrow(
       /-32022|sessions only|Unsupported protocol version/,
     );
+  });
+  it('answers an oversized chunked stateless body 413 without buffering it', async () => {
+    const rssKiB = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.proc.pid}/status`, 'utf8'))?.[1]);
+    const before = rssKiB();
+    const limit = 64 * 1024 * 1024;
+    let sent = 0;
+    const status = await new Promise<number>((resolve) => {
+      // No Content-Length: node sends it chunked, so only reading tells the size.
+      const req = http.request(server.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': MODERN_PROTOCOL_VERSION,
+        },
+      });
+      req.on('error', () => {});
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"pad":"');
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < limit && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        if (!req.destroyed) req.end('"}');
+      };
+      pump();
+    });
+    const grewMiB = (rssKiB() - before) >> 10;
+    console.log(
+      `stateless chunked body on a sessions-only server: ${status} after ${sent >> 20} MiB sent; RSS +${grewMiB} MiB`,
+    );
+    expect(status).toBe(413);
+    expect(grewMiB).toBeLessThan(48);
   });
 });
 

@@ -263,13 +263,24 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
         options.onerror?.(new Error(`OAuth: cannot fetch the authorization server's keys: ${reason}`));
         throw unavailable();
       }
+      // A session is bound to who the token names (http-serve.ts ownerOf), so it must name someone:
+      // `sub` is a StringOrURI (RFC 7519 §4.1.2), and RFC 9068 §2.2 requires `sub` and `client_id`.
+      if (payload.sub !== undefined && !str(payload.sub))
+        throw new OAuthError(OAuthErrorCode.InvalidToken, "the token's sub claim must be a non-empty string");
+      const sub = str(payload.sub);
+      const clientId = str(payload.client_id) ?? str(payload.azp);
+      if (!sub && !clientId)
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'the token names no subject (sub) or client (client_id, azp)',
+        );
       return {
         token,
-        clientId: str(payload.client_id) ?? str(payload.azp) ?? str(payload.sub) ?? 'unknown',
+        clientId: clientId ?? (sub as string),
         scopes: scopesOf(payload),
         expiresAt: payload.exp as number,
         resource: options.resource,
-        extra: { ...(payload.sub ? { sub: payload.sub } : {}), iss: payload.iss },
+        extra: { ...(sub ? { sub } : {}), iss: payload.iss },
       };
     },
   };

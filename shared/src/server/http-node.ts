@@ -6,6 +6,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
 /**
+ * Whether `host` is a well-formed `Host` header (RFC 9110 §7.2: uri-host [":" port], RFC 3986
+ * §3.2.2): a DNS-style name (letters, digits, `.`, `-`, `_`), an IPv4 address or a bracketed IPv6
+ * literal, then an optional port 0..65535. Anything else (`localhost:evil.com`, `a@b`,
+ * `localhost/x`, `localhost?x`, `localhost:99999`) would make a wrong or unparseable request URL.
+ */
+export function isValidHostHeader(host: string): boolean {
+  const match = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$/.exec(host);
+  if (!match || (match[1] !== undefined && Number(match[1]) > 65535)) return false;
+  return URL.canParse(`http://${host}/`);
+}
+
+/**
  * A web Request for a node request: URL from the Host header (or `fallbackHost`), every header,
  * and the body streamed (not buffered) for methods that have one. Aborted when the client goes.
  */

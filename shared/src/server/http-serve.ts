@@ -9,9 +9,10 @@
  *
  * behind the safety layer: `Host` and `Origin` allowlists (DNS rebinding: 403), a static bearer
  * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
- * concurrency cap (503), a session cap (503), and a connection cap and slow-client timeouts (408),
-all set by env (http-limits.ts). `GET /healthz` answers `{"status":"ok"}` with no
- * auth. One JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
+ * concurrency cap (503; a session's idle SSE stream does not count), a session cap (503), and a
+ * connection cap and slow-client timeouts (408), all set by env (http-limits.ts); a malformed `Host`
+ * is 400. `GET /healthz` answers `{"status":"ok"}` with no auth, even at the concurrency cap. One
+ * JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
  * The tools served are the ones the operator's flags selected at startup; no request changes them.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -30,6 +31,7 @@ import {
   type OAuthTokenVerifier,
   originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
+  readRequestBody,
   requireBearerAuth,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -41,7 +43,7 @@ import {
   limitConnections,
   nodeServerOptions,
 } from './http-limits.js';
-import { sendWebResponse, toWebRequest } from './http-node.js';
+import { isValidHostHeader, sendWebResponse, toWebRequest } from './http-node.js';
 
 /** The MCP endpoint's path. */
 export const MCP_HTTP_PATH = '/mcp';
@@ -106,12 +108,16 @@ const jsonError = (status: number, message: string, headers: Record<string, stri
  * JSON-RPC error -32022 UnsupportedProtocolVersion whose `data.supported` is `["2025-11-25"]`
  * (spec 2026-07-28, version negotiation: a client that can fall back re-connects with the
  * `initialize` handshake) and whose message says why. The request's `id` is echoed when readable.
+ * The body is read from a clone, at most `maxBodyBytes` of it (the SDK's `readRequestBody`): a
+ * bigger one is answered 413 like on any other path, never buffered whole.
  */
-export async function sessionsOnlyRefusal(request: Request): Promise<Response> {
+export async function sessionsOnlyRefusal(request: Request, maxBodyBytes: number): Promise<Response> {
   let id: string | number | null = null;
   let requested = request.headers.get('mcp-protocol-version') ?? undefined;
   try {
-    const message = JSON.parse(await request.clone().text()) as {
+    const read = await readRequestBody(request.clone(), maxBodyBytes);
+    if (read.tooLarge) return jsonError(413, `request body over ${maxBodyBytes} bytes`);
+    const message = JSON.parse(read.text) as {
       id?: unknown;
       params?: { _meta?: Record<string, unknown> };
     };
@@ -119,7 +125,7 @@ export async function sessionsOnlyRefusal(request: Request): Promise<Response> {
     const claimed = message.params?._meta?.[PROTOCOL_VERSION_META_KEY];
     if (typeof claimed === 'string') requested ??= claimed;
   } catch {
-    // not JSON: answered all the same
+    // not JSON, or the body could not be read: answered all the same
   }
   const version = requested ?? 'unknown';
   const message = `Unsupported protocol version: ${version}. This server keeps per-session state (one server instance per session) and serves sessions only: connect with the 2025-11-25 initialize handshake and send its Mcp-Session-Id on every request.`;
@@ -134,12 +140,16 @@ export async function sessionsOnlyRefusal(request: Request): Promise<Response> {
 }
 
 /**
- * The caller a session is bound to: the token's issuer and subject under OAuth (else its client id),
- * one fixed value for the static token or no auth (one shared secret: every holder is one caller).
+ * The caller a session is bound to, tagged by kind so that a subject can never pass for a client
+ * of the same name: `["sub", iss, sub]` for an OAuth token naming a subject, else
+ * `["client", iss, clientId]` (a token naming only its client; the static token, whose holders are
+ * all one caller, is the client `static-token`; no auth at all is one fixed caller).
  */
 function ownerOf(authInfo: AuthInfo | undefined): string {
   const extra = authInfo?.extra as { iss?: unknown; sub?: unknown } | undefined;
-  return JSON.stringify([extra?.iss ?? null, extra?.sub ?? authInfo?.clientId ?? null]);
+  const iss = typeof extra?.iss === 'string' ? extra.iss : null;
+  if (typeof extra?.sub === 'string') return JSON.stringify(['sub', iss, extra.sub]);
+  return JSON.stringify(['client', iss, authInfo?.clientId ?? null]);
 }
 
 /** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
@@ -253,7 +263,7 @@ export async function serveHttp(
     if (declared > limits.maxBodyBytes) return jsonError(413, 'request body too large');
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: limits.maxBodyBytes }))
       return legacy(request, authInfo);
-    if (options.sessionsOnly) return sessionsOnlyRefusal(request);
+    if (options.sessionsOnly) return sessionsOnlyRefusal(request, limits.maxBodyBytes);
     return modern.fetch(request, authInfo ? { authInfo } : undefined);
   };
 
@@ -261,8 +271,9 @@ export async function serveHttp(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    let counted = true;
     res.once('close', () => {
-      active--;
+      if (counted) active--;
       const line = {
         msg: 'http',
         method: req.method,
@@ -277,13 +288,24 @@ export async function serveHttp(
     res.once('close', () => aborted.abort());
     let response: Response;
     try {
-      response =
-        active > limits.maxRequests
-          ? jsonError(503, 'server busy', { 'Retry-After': '1' })
-          : await route(toWebRequest(req, `${config.host}:${config.port}`, aborted.signal), path);
+      const host = req.headers.host;
+      if (host !== undefined && !isValidHostHeader(host))
+        response = jsonError(400, 'Bad Request: malformed Host header');
+      // /healthz answers even at the cap: a busy instance is alive, and its load balancer must
+      // not take it for a dead one.
+      else if (active > limits.maxRequests && path !== HEALTH_PATH)
+        response = jsonError(503, 'server busy', { 'Retry-After': '1' });
+      else response = await route(toWebRequest(req, `${config.host}:${config.port}`, aborted.signal), path);
     } catch (error) {
       options.onerror(error as Error);
       response = jsonError(500, 'Internal Server Error');
+    }
+    // A session's standalone SSE stream (GET /mcp) idles for as long as the session lives: it is
+    // not work in flight, and is bounded by the session cap instead (the SDK allows one per
+    // session: a second is 409), so it gives its concurrency slot back at once.
+    if (req.method === 'GET' && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      counted = false;
+      active--;
     }
     await sendWebResponse(response, res);
   };
