@@ -158,11 +158,9 @@ async function withRoots(url: URL, dirs: string[]) {
     roots: dirs.map((d) => ({ uri: pathToFileURL(d).href, name: d })),
   }));
   const transport = new StreamableHTTPClientTransport(url);
+  // The server's roots/list at `initialized` is held until the client's GET stream opens (no
+  // roots/list_changed needed); the first tool call waits for its answer.
   await client.connect(transport, { timeout: 10_000 });
-  // The server's roots/list at `initialized` goes out before the client's GET stream is open (and is
-  // lost: a known gap, see shared/HTTP.md); list_changed asks again once the stream is there.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await client.sendRootsListChanged();
   return { client, transport };
 }
 

@@ -152,6 +152,40 @@ function ownerOf(authInfo: AuthInfo | undefined): string {
   return JSON.stringify(['client', iss, authInfo?.clientId ?? null]);
 }
 
+/** Messages a new session holds for its client's GET stream ({@link holdUntilStreamOpens}). */
+const MAX_HELD_MESSAGES = 32;
+
+/**
+ * Holds a 2025-11-25 session's server→client requests and notifications that ride on no client
+ * request (e.g. the filesystem's `roots/list` at `initialized`) until the client opens its
+ * standalone SSE stream (GET /mcp), then sends them there. The SDK's transport drops such a message
+ * while no stream is open (the spec lets the server use only that stream for them, spec 2025-11-25
+ * transports, "Listening for Messages from the Server"), and SDK clients open it only after
+ * `initialized` is answered: without the hold, a request sent then is lost and times out. At most
+ * {@link MAX_HELD_MESSAGES} are held (more are dropped, as the SDK would). Returns the release, to
+ * call once the stream is open; from then on messages go straight to the transport.
+ */
+function holdUntilStreamOpens(
+  transport: WebStandardStreamableHTTPServerTransport,
+  onerror: (error: Error) => void,
+): () => void {
+  type Send = WebStandardStreamableHTTPServerTransport['send'];
+  const send: Send = transport.send.bind(transport);
+  let held: Parameters<Send>[] | undefined = [];
+  transport.send = async (message, options) => {
+    if (held && options?.relatedRequestId === undefined && 'method' in message) {
+      if (held.length < MAX_HELD_MESSAGES) held.push([message, options]);
+      return;
+    }
+    return send(message, options);
+  };
+  return () => {
+    const queued = held ?? [];
+    held = undefined;
+    for (const args of queued) send(...args).catch(onerror);
+  };
+}
+
 /** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
 function allowedHostnames(config: HttpServeConfig): string[] | undefined {
   if (isLoopbackHost(config.host)) return [...localhostAllowedHostnames(), ...config.allowedHosts];
@@ -194,6 +228,8 @@ export async function serveHttp(
       seen: number;
       /** Who opened it ({@link ownerOf}); every later request must be the same caller. */
       owner: string;
+      /** Sends what was held for the GET stream ({@link holdUntilStreamOpens}). */
+      streamOpened: () => void;
     }
   >();
   // Clients that vanish without DELETE would otherwise hold their session (and the cap) for ever.
@@ -219,23 +255,32 @@ export async function serveHttp(
       // "Session Hijacking": bind session IDs to user information); anyone else gets the same 404.
       if (!session || session.owner !== ownerOf(authInfo)) return jsonError(404, 'Session not found');
       session.seen = Date.now();
-      return session.transport.handleRequest(request, { authInfo });
+      const response = await session.transport.handleRequest(request, { authInfo });
+      if (request.method === 'GET' && response.ok) session.streamOpened();
+      return response;
     }
     if (request.method !== 'POST') return jsonError(400, 'Bad Request: Mcp-Session-Id header is required');
     if (sessions.size >= limits.maxSessions)
       return jsonError(503, 'too many open sessions', { 'Retry-After': '5' });
     const server = await factory();
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: limits.maxBodyBytes,
       onsessioninitialized: (sid) =>
-        void sessions.set(sid, { transport, server, seen: Date.now(), owner: ownerOf(authInfo) }),
+        void sessions.set(sid, {
+          transport,
+          server,
+          seen: Date.now(),
+          owner: ownerOf(authInfo),
+          streamOpened,
+        }),
       onsessionclosed: (sid) => {
         sessions.delete(sid);
         void server.close();
       },
     });
     transport.onerror = options.onerror;
+    const streamOpened = holdUntilStreamOpens(transport, options.onerror);
     await server.connect(transport);
     const response = await transport.handleRequest(request, { authInfo });
     // Not an initialize (the transport answered 400): no session was opened, drop the instance.
