@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { aboutDelay, parseRateWindows, QuotaExhausted, RateLimitWindows } from '../src/http.js';
 
 const FREE = {
@@ -39,6 +39,42 @@ describe('RateLimitWindows', () => {
     await gate.pass();
     await gate.pass();
     expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+  });
+
+  it('the margin is at most a tenth of the spacing: 1/s keeps its 50 ms, 50/s is paced near its limit', async () => {
+    // Fake clock and timers: ms from one paced start to the next under a `perSecond` plan.
+    const spacing = async (perSecond: number) => {
+      vi.useFakeTimers({ now: 0 });
+      try {
+        const gate = new RateLimitWindows({ service: 'API', maxWaitMs: 10_000, now: () => Date.now() });
+        await gate.pass();
+        gate.observe(200, {
+          'x-ratelimit-limit': `${perSecond}, 15000`,
+          'x-ratelimit-policy': `${perSecond};w=1, 15000;w=2592000`,
+          'x-ratelimit-remaining': `${perSecond}, 14999`,
+          'x-ratelimit-reset': '1, 1419704',
+        });
+        await gate.pass();
+        let done = false;
+        const second = gate.pass().then(() => {
+          done = true;
+        });
+        let ms = 0;
+        while (!done && ms < 5_000) {
+          await vi.advanceTimersByTimeAsync(1);
+          ms++;
+        }
+        await second;
+        return ms;
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    // 1000 ms + min(50, 100) = 1050 ms.
+    expect(await spacing(1)).toBe(1050);
+    // 20 ms + min(50, 2) = 22 ms (the old fixed 50 ms margin made it 70 ms, ~14/s).
+    expect(await spacing(50)).toBeLessThanOrEqual(22);
+    expect(await spacing(50)).toBeGreaterThanOrEqual(21);
   });
 
   it('a spent monthly window is refused at once with when it resets', async () => {

@@ -95,6 +95,7 @@ export {
   startNginx,
 } from './services/nginx.js';
 export { type OAuthIssuer, startOAuthIssuer } from './services/oauth-issuer.js';
+export { freePort } from './services/ports.js';
 export { type PostgresService, type StartPostgresOptions, startPostgres } from './services/postgres.js';
 export {
   SEARX_MISSING,

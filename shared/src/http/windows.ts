@@ -10,7 +10,8 @@
  *
  * One {@link RateLimitWindows} per credential is the queue every call and sub-request passes: the
  * plan is learnt from the first answer (until then one request at a time, so only the probe can be
- * refused), then starts are spaced by the shortest window's limit, a window whose remaining count
+ * refused), then starts are spaced by the shortest window's limit (plus a margin of at most a tenth
+ * of the spacing; see {@link RateLimitWindowsOptions.marginMs}), a window whose remaining count
  * is 0 is waited out when its reset is near, and a spent long window (a monthly quota) is refused
  * at once with its reset time — no request, no retry loop.
  */
@@ -89,7 +90,12 @@ export interface RateLimitWindowsOptions {
   service: string;
   /** Longest wait for a window to reset that is sat out, in ms; longer ones fail with the reset time. */
   maxWaitMs: number;
-  /** Added to each spacing interval, in ms, for clock and network jitter; default 50. */
+  /**
+   * Most added to each spacing interval for clock and network jitter, in ms; default 50. The margin
+   * is the smaller of this and a tenth of the interval (`windowMs / limit`), so a slow plan keeps it
+   * whole (1 per second: starts 1050 ms apart) and a fast one runs near its limit (50 per second:
+   * 22 ms apart, ~45/s). 0: no margin.
+   */
   marginMs?: number;
   /** Clock (tests); default Date.now. */
   now?: () => number;
@@ -146,7 +152,8 @@ export class RateLimitWindows implements RequestGate {
       (a, w) => (w.limit > 0 && (!a || w.windowMs < a.windowMs) ? w : a),
       undefined,
     );
-    const interval = shortest ? shortest.windowMs / shortest.limit + (this.options.marginMs ?? 50) : 0;
+    const base = shortest ? shortest.windowMs / shortest.limit : 0;
+    const interval = base + Math.min(this.options.marginMs ?? 50, base / 10);
     this.next = start + interval;
     // Count this request against every window now, so queued callers see it.
     for (const w of this.windows) if (w.resetAt > start && w.remaining > 0) w.remaining--;

@@ -12,10 +12,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.js';
 
 /** Where Debian installs nginx. */
 export const NGINX_BIN = '/usr/sbin/nginx';
@@ -56,18 +56,6 @@ export function exampleNginxConfigPath(): string {
       throw new Error(`${NGINX_CONFIG_IN_REPO} not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -20,10 +20,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -246,19 +246,6 @@ async function template(bins: Binaries, ids: { uid?: number; gid?: number }): Pr
     await rm(building, { recursive: true, force: true });
   }
   return dir;
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 /**

@@ -11,9 +11,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 /** Where Debian installs the launcher. */
 export const SEARX_BIN = '/usr/bin/searx-run';
@@ -45,18 +45,6 @@ export interface SearxService {
 /** True when the searx launcher is installed. */
 export function searxInstalled(): boolean {
   return existsSync(SEARX_BIN);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The settings.yml of a throwaway instance on `port` serving `engines`. */
