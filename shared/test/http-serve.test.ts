@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
-import { httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/server/http-flags.js';
+import { httpHelp, httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/server/http-flags.js';
 import { DEFAULT_HTTP_LIMITS } from '../src/server/http-limits.js';
 import { perInstanceShutdown, serveHttp, staticTokenVerifier } from '../src/server/http-serve.js';
 
@@ -40,6 +40,57 @@ describe('httpServeConfig', () => {
     );
     expect(() => httpServeConfig({ transport: 'http', port: '-1' }, {})).toThrow(ConfigError);
     expect(() => httpServeConfig({ port: '3000' }, {})).toThrow('--port and --host need --transport http');
+  });
+
+  it('takes bare hostnames, IPv4 and bracketed IPv6 in the allowlists, and refuses anything else', () => {
+    const http = (env: NodeJS.ProcessEnv) => httpServeConfig({ transport: 'http' }, env);
+    expect(
+      http({
+        MCP_HTTP_ALLOWED_HOSTS: 'MCP.Example.com, mcp-1.internal, 10.0.0.5, [::1], [2001:db8::1]',
+        MCP_HTTP_ALLOWED_ORIGINS: 'app.example.com, moz-extension://*',
+      }),
+    ).toMatchObject({
+      allowedHosts: ['mcp.example.com', 'mcp-1.internal', '10.0.0.5', '[::1]', '[2001:db8::1]'],
+      allowedOrigins: ['app.example.com', 'moz-extension://*'],
+    });
+    for (const bad of [
+      'mcp.example.com:8080',
+      'http://mcp.example.com',
+      'mcp.example.com/mcp',
+      '::1',
+      '[::1]:8080',
+      '[0:0::1]',
+      '*.example.com',
+      'user@mcp.example.com',
+      '127.1',
+    ]) {
+      for (const name of ['MCP_HTTP_ALLOWED_HOSTS', 'MCP_HTTP_ALLOWED_ORIGINS']) {
+        let error: unknown;
+        try {
+          http({ [name]: `ok.example, ${bad}` });
+        } catch (e) {
+          error = e;
+        }
+        expect(error, `${name}=${bad}`).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toBe(
+          `${name}: ${JSON.stringify(bad)} is not a hostname (hostnames only, no port or scheme: e.g. mcp.example.com, 10.0.0.5, [::1])`,
+        );
+      }
+    }
+    // The SDK's scheme wildcard is for Origin only, and never for http(s) (list websites by name).
+    expect(() => http({ MCP_HTTP_ALLOWED_HOSTS: 'moz-extension://*' })).toThrow(ConfigError);
+    expect(() => http({ MCP_HTTP_ALLOWED_ORIGINS: 'https://*' })).toThrow(ConfigError);
+  });
+
+  it('prints --host help within 100 columns, naming both kinds of authentication', () => {
+    const lines = httpHelp();
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    const host = lines
+      .slice(lines.findIndex((l) => l.startsWith('  --host')))
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    expect(host).toMatch(/MCP_HTTP_TOKEN or MCP_HTTP_OAUTH_ISSUER/);
+    expect(host).toMatch(/MCP_HTTP_\*.*HTTP mode/);
   });
 });
 

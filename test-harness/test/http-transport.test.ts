@@ -182,4 +182,21 @@ describe('--transport http: the operator sets the ceiling', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/non-loopback host 0\.0\.0\.0 without authentication.*MCP_HTTP_TOKEN/);
   });
+
+  it('refuses to start on an MCP_HTTP_ALLOWED_HOSTS entry with a port (it would refuse every request): exit 2', async () => {
+    const bin = serverBin('filesystem');
+    const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--port', '0', tmpdir()], {
+      env: { PATH: process.env.PATH ?? '', MCP_HTTP_ALLOWED_HOSTS: 'mcp.example.com:8080' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    proc.stderr.on('data', (d) => {
+      err += d;
+    });
+    const code = await new Promise((r) => proc.once('exit', r));
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe(
+      'mcp-server-filesystem: MCP_HTTP_ALLOWED_HOSTS: "mcp.example.com:8080" is not a hostname (hostnames only, no port or scheme: e.g. mcp.example.com, 10.0.0.5, [::1])',
+    );
+  });
 });

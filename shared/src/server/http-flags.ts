@@ -6,8 +6,9 @@
  *   --host H                 HTTP bind address (default 127.0.0.1)
  *
  * Environment: MCP_HTTP_TOKEN (static bearer token), MCP_HTTP_ALLOWED_HOSTS and
- * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists), and the
- * caps and timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
+ * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists; an
+ * entry with a port, scheme or path would never match, so it refuses to start), and the caps and
+ * timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
  */
 import type { ParseArgsConfig } from 'node:util';
 import { ConfigError } from './errors.js';
@@ -49,7 +50,8 @@ export function httpHelp(): string[] {
   return [
     '  --transport stdio|http serve over stdio (default) or Streamable HTTP at /mcp',
     `  --port N               HTTP port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`,
-    `  --host H               HTTP bind address (default ${DEFAULT_HTTP_HOST}; another needs MCP_HTTP_TOKEN)`,
+    `  --host H               HTTP bind address (default ${DEFAULT_HTTP_HOST}); another host needs MCP_HTTP_TOKEN`,
+    '                         or MCP_HTTP_OAUTH_ISSUER. Settings: env MCP_HTTP_* (README "HTTP mode")',
   ];
 }
 
@@ -60,9 +62,37 @@ const list = (value: string | undefined) =>
     .filter(Boolean);
 
 /**
+ * Whether `entry` (lowercased) can match a request: the SDK compares it with the `Host`/`Origin`
+ * header's parsed hostname, so it must be one as `URL` spells it — a DNS name, an IPv4 address or
+ * a bracketed IPv6 address, with no port, scheme or path. For Origin the SDK also takes
+ * `<scheme>://*` for a non-http(s) scheme (every origin of it, e.g. `moz-extension://*`).
+ */
+function isAllowlistHostname(entry: string, origin: boolean): boolean {
+  if (origin && /^[a-z][a-z0-9+.-]*:\/\/\*$/.test(entry) && !/^https?:/.test(entry)) return true;
+  if (!/^([a-z0-9_.-]+|\[[0-9a-f:.]+\])$/.test(entry)) return false;
+  try {
+    return new URL(`http://${entry}`).hostname === entry;
+  } catch {
+    return false;
+  }
+}
+
+/** The comma-separated hostnames of allowlist variable `name`. Errors: ConfigError for an entry that is not one. */
+function hostnameList(env: NodeJS.ProcessEnv, name: string, origin: boolean): string[] {
+  const entries = list(env[name]);
+  const bad = entries.find((entry) => !isAllowlistHostname(entry, origin));
+  if (bad !== undefined)
+    throw new ConfigError(
+      `${name}: ${JSON.stringify(bad)} is not a hostname (hostnames only, no port or scheme: e.g. mcp.example.com, 10.0.0.5, [::1])`,
+    );
+  return entries;
+}
+
+/**
  * The HTTP settings from parseArgs values and env, or undefined for stdio.
- * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, a bad
- * cap or timeout in env, or bad OAuth settings (oauthConfigFromEnv).
+ * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, an
+ * allowlist entry that is not a hostname, a bad cap or timeout in env, or bad OAuth settings
+ * (oauthConfigFromEnv).
  */
 export function httpServeConfig(
   values: Record<string, unknown>,
@@ -87,8 +117,8 @@ export function httpServeConfig(
     port,
     token: env.MCP_HTTP_TOKEN || undefined,
     ...(oauth ? { oauth } : {}),
-    allowedHosts: list(env.MCP_HTTP_ALLOWED_HOSTS),
-    allowedOrigins: list(env.MCP_HTTP_ALLOWED_ORIGINS),
+    allowedHosts: hostnameList(env, 'MCP_HTTP_ALLOWED_HOSTS', false),
+    allowedOrigins: hostnameList(env, 'MCP_HTTP_ALLOWED_ORIGINS', true),
     limits: httpLimitsFromEnv(env),
   };
 }
