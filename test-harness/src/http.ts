@@ -21,6 +21,17 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
+/** A server that exited before listening: its exit code and everything it wrote on stderr. */
+export class HttpServerExited extends Error {
+  constructor(
+    name: string,
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`${name} exited ${code}; stderr: ${stderr}`);
+  }
+}
+
 /** What {@link startHttpServer} passes besides the server's own arguments. */
 export interface StartHttpServerOptions {
   /** Extra environment (the child gets only PATH and HOME besides these). */
@@ -33,7 +44,8 @@ export interface StartHttpServerOptions {
 
 /**
  * Spawns the built server `name` (servers/<name>/dist) with `--transport http --port 0 …args` and
- * waits for its listening line. Errors: rejects when it exits first or prints no URL in time.
+ * waits for its listening line. Errors: rejects with {@link HttpServerExited} when it exits first,
+ * or an Error when it prints no URL in time.
  */
 export async function startHttpServer(
   name: string,
@@ -73,7 +85,7 @@ export async function startHttpServer(
     proc.stderr?.on('data', onData);
     proc.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited ${code}; stderr: ${err}`));
+      reject(new HttpServerExited(name, code, err));
     });
   });
   return {
@@ -88,6 +100,26 @@ export async function startHttpServer(
       await exited;
     },
   };
+}
+
+/**
+ * Starts the built server `name` as {@link startHttpServer} does, expecting it to refuse: resolves
+ * to how it exited. Errors: rejects when it listens instead (it is then stopped).
+ */
+export async function httpStartupFailure(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<HttpServerExited> {
+  const outcome = await startHttpServer(name, args, { env }).then(
+    async (server) => {
+      await server.stop();
+      return new Error(`${name} started listening at ${server.url.href}`);
+    },
+    (error: unknown) => error,
+  );
+  if (outcome instanceof HttpServerExited) return outcome;
+  throw outcome;
 }
 
 /** The JSON lines of `stderr` whose `msg` is `"http"` (one per request, shared/src/server/http-serve.ts). */

@@ -74,7 +74,9 @@ export {
 export {
   connectHttp,
   type HttpServer,
+  HttpServerExited,
   httpLogLines,
+  httpStartupFailure,
   type RawHttpResponse,
   rawHttp,
   type StartHttpServerOptions,

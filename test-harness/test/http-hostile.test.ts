@@ -1,14 +1,13 @@
 // Hostile HTTP (issue 19) against the built filesystem server's `--transport http`: slow clients,
 // floods of idle connections, early disconnects and malformed requests are refused or bounded
 // (shared/src/server/http-limits.ts, http-serve.ts), and the server keeps serving real clients.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, type HttpServer, rawHttp, serverBin, startHttpServer } from '../src/index.js';
+import { connectHttp, type HttpServer, httpStartupFailure, rawHttp, startHttpServer } from '../src/index.js';
 
 const TOKEN = 'hostile-token-0123456789abcdef';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
@@ -44,6 +43,25 @@ function socketTo(url: URL) {
   const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
   const connected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   return { socket, connected, closed, received: () => received };
+}
+
+/** A raw connection sending a session's GET /mcp (its standalone SSE stream). */
+async function openStream(url: URL, sid: string) {
+  const stream = socketTo(url);
+  await stream.connected;
+  stream.socket.write(
+    [
+      `GET ${url.pathname} HTTP/1.1`,
+      `Host: ${url.host}`,
+      `Authorization: Bearer ${TOKEN}`,
+      'Accept: text/event-stream',
+      `Mcp-Session-Id: ${sid}`,
+      'MCP-Protocol-Version: 2025-11-25',
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  return stream;
 }
 
 const head = (url: URL, lines: string[]) =>
@@ -127,20 +145,7 @@ describe('slow clients (short timeouts set by env)', () => {
   it('keeps an SSE stream open past every timeout while its session lives (GET /mcp)', async () => {
     const init = await rawHttp(server.url, { headers: AUTH, body: INITIALIZE });
     const sid = String(init.headers['mcp-session-id']);
-    const stream = socketTo(server.url);
-    await stream.connected;
-    stream.socket.write(
-      [
-        `GET ${server.url.pathname} HTTP/1.1`,
-        `Host: ${server.url.host}`,
-        `Authorization: Bearer ${TOKEN}`,
-        'Accept: text/event-stream',
-        `Mcp-Session-Id: ${sid}`,
-        'MCP-Protocol-Version: 2025-11-25',
-        '',
-        '',
-      ].join('\r\n'),
-    );
+    const stream = await openStream(server.url, sid);
     // The headers come at once (flushed), though no event is due yet.
     await expect.poll(() => stream.received(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 200/);
     expect(stream.received()).toMatch(/content-type: text\/event-stream/i);
@@ -283,20 +288,7 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
           return init.status;
         })
         .toBe(200);
-      const stream = socketTo(server.url);
-      await stream.connected;
-      stream.socket.write(
-        [
-          `GET ${server.url.pathname} HTTP/1.1`,
-          `Host: ${server.url.host}`,
-          `Authorization: Bearer ${TOKEN}`,
-          'Accept: text/event-stream',
-          `Mcp-Session-Id: ${sid}`,
-          'MCP-Protocol-Version: 2025-11-25',
-          '',
-          '',
-        ].join('\r\n'),
-      );
+      const stream = await openStream(server.url, sid ?? '');
       await expect.poll(() => stream.received(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 200/);
       streams.push(stream);
     }
@@ -429,18 +421,9 @@ describe('connection floods', () => {
 
 describe('caps set by env', () => {
   it('refuses a bad cap at startup: one stderr line naming the variable, exit 2', async () => {
-    const bin = serverBin('filesystem');
-    const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--port', '0', dir], {
-      env: { PATH: process.env.PATH ?? '', MCP_HTTP_MAX_BODY_BYTES: '4MiB' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    proc.stderr.on('data', (d) => {
-      err += d;
-    });
-    const code = await new Promise((r) => proc.once('exit', r));
-    expect(code).toBe(2);
-    expect(err.split('\n')[0]).toMatch(
+    const exited = await httpStartupFailure('filesystem', [dir], { MCP_HTTP_MAX_BODY_BYTES: '4MiB' });
+    expect(exited.code).toBe(2);
+    expect(exited.stderr.split('\n')[0]).toMatch(
       /MCP_HTTP_MAX_BODY_BYTES: expected a positive integer of bytes, got "4MiB"/,
     );
   });

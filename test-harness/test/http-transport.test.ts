@@ -1,6 +1,5 @@
 // `--transport http` (issue 19, shared/src/server/http-serve.ts) on the built filesystem server: the SDK's
 // own Streamable HTTP client in both protocol eras, and the safety layer's refusals.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +8,9 @@ import {
   connectHttp as connectWith,
   type HttpServer,
   httpLogLines,
+  httpStartupFailure,
   MODERN_PROTOCOL_VERSION,
   rawHttp,
-  serverBin,
   startHttpServer,
 } from '../src/index.js';
 
@@ -163,39 +162,19 @@ describe('--transport http: the operator sets the ceiling', () => {
   });
 
   it('refuses to start on a non-loopback host without MCP_HTTP_TOKEN: one stderr line, exit 2', async () => {
-    const bin = serverBin('filesystem');
-    const proc = spawn(
-      bin.command,
-      [...bin.args, '--transport', 'http', '--host', '0.0.0.0', '--port', '0', tmpdir()],
-      {
-        env: { PATH: process.env.PATH ?? '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let err = '';
-    proc.stderr.on('data', (d) => {
-      err += d;
-    });
-    const code = await new Promise((r) => proc.once('exit', r));
-    expect(code).toBe(2);
-    const lines = err.trimEnd().split('\n');
+    const exited = await httpStartupFailure('filesystem', ['--host', '0.0.0.0', tmpdir()]);
+    expect(exited.code).toBe(2);
+    const lines = exited.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/non-loopback host 0\.0\.0\.0 without authentication.*MCP_HTTP_TOKEN/);
   });
 
   it('refuses to start on an MCP_HTTP_ALLOWED_HOSTS entry with a port (it would refuse every request): exit 2', async () => {
-    const bin = serverBin('filesystem');
-    const proc = spawn(bin.command, [...bin.args, '--transport', 'http', '--port', '0', tmpdir()], {
-      env: { PATH: process.env.PATH ?? '', MCP_HTTP_ALLOWED_HOSTS: 'mcp.example.com:8080' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const exited = await httpStartupFailure('filesystem', [tmpdir()], {
+      MCP_HTTP_ALLOWED_HOSTS: 'mcp.example.com:8080',
     });
-    let err = '';
-    proc.stderr.on('data', (d) => {
-      err += d;
-    });
-    const code = await new Promise((r) => proc.once('exit', r));
-    expect(code).toBe(2);
-    expect(err.split('\n')[0]).toBe(
+    expect(exited.code).toBe(2);
+    expect(exited.stderr.split('\n')[0]).toBe(
       'mcp-server-filesystem: MCP_HTTP_ALLOWED_HOSTS: "mcp.example.com:8080" is not a hostname (hostnames only, no port or scheme: e.g. mcp.example.com, 10.0.0.5, [::1])',
     );
   });
