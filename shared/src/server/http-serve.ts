@@ -316,9 +316,14 @@ export async function serveHttp(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // Gives this request's concurrency slot back, once: at close, or earlier for an idle stream.
     let counted = true;
-    res.once('close', () => {
+    const release = () => {
       if (counted) active--;
+      counted = false;
+    };
+    res.once('close', () => {
+      release();
       const line = {
         msg: 'http',
         method: req.method,
@@ -348,10 +353,8 @@ export async function serveHttp(
     // A session's standalone SSE stream (GET /mcp) idles for as long as the session lives: it is
     // not work in flight, and is bounded by the session cap instead (the SDK allows one per
     // session: a second is 409), so it gives its concurrency slot back at once.
-    if (req.method === 'GET' && response.headers.get('content-type')?.startsWith('text/event-stream')) {
-      counted = false;
-      active--;
-    }
+    if (req.method === 'GET' && response.headers.get('content-type')?.startsWith('text/event-stream'))
+      release();
     await sendWebResponse(response, res);
   };
 
