@@ -34,7 +34,7 @@ const start = (env: Record<string, string>) =>
 
 /** A raw TCP connection to the server, collecting what it answers and when it closes. */
 function socketTo(url: URL) {
-  const socket = connect(Number(url.port), url.hostname);
+  const socket = connect(Number(url.port), url.hostname.replace(/^\[|\]$/g, ''));
   let received = '';
   socket.on('data', (d) => {
     received += d;
@@ -250,6 +250,36 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
     }
     expect((await rawHttp(server.url, { method: 'GET', path: '/healthz' })).status).toBe(200);
     expect(server.stderr()).not.toMatch(/Internal Server Error|\n\s+at /);
+  });
+
+  it('answers methods a fetch Request cannot carry 405, and HEAD /healthz 200', async () => {
+    for (const [line, status] of [
+      ['TRACE /healthz HTTP/1.1', 'HTTP/1.1 405'],
+      ['TRACE /mcp HTTP/1.1', 'HTTP/1.1 405'],
+      ['HEAD /healthz HTTP/1.1', 'HTTP/1.1 200'],
+    ]) {
+      const c = socketTo(server.url);
+      await c.connected;
+      c.socket.write([line, `Host: ${server.url.host}`, 'Connection: close', '', ''].join('\r\n'));
+      await c.closed;
+      expect({ line, status: c.received().slice(0, 12) }).toEqual({ line, status });
+    }
+    expect(server.stderr()).not.toMatch(/Internal Server Error|unsupported/);
+  });
+
+  it('serves an HTTP/1.0 request without Host on an IPv6 bind (the bound [host]:port stands in)', async () => {
+    const v6 = await startHttpServer('filesystem', ['--host', '::1', dir], {
+      env: { MCP_HTTP_TOKEN: TOKEN },
+    });
+    try {
+      const c = socketTo(v6.url);
+      await c.connected;
+      c.socket.write('GET /healthz HTTP/1.0\r\n\r\n');
+      await c.closed;
+      expect(c.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*\{"status":"ok"\}$/);
+    } finally {
+      await v6.stop();
+    }
   });
 
   it('answers /healthz at the concurrency cap, where /mcp gets 503', async () => {

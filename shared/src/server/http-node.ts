@@ -52,10 +52,15 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     res.end();
     return;
   }
+  const reader = response.body.getReader();
+  // The client may have gone while the response was made: no 'close' is coming to cancel it then.
+  if (res.destroyed) {
+    await reader.cancel().catch(() => {});
+    return;
+  }
   // An SSE stream (GET /mcp) may stay silent for long: its client must get the headers now, not
   // with the first event (node sends them with the first write otherwise).
   res.flushHeaders();
-  const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   res.once('close', cancel);
   try {

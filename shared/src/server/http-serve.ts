@@ -186,6 +186,12 @@ function holdUntilStreamOpens(
   };
 }
 
+/**
+ * The methods routed (GET/POST/DELETE on /mcp, GET/HEAD on /healthz and the OAuth metadata,
+ * OPTIONS for its CORS preflight, PUT/PATCH to be answered 405 by /mcp); any other is 405 at once.
+ */
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS', 'PUT', 'PATCH']);
+
 /** The `Host` allowlist: loopback names on a loopback bind, else the bound host plus MCP_HTTP_ALLOWED_HOSTS (none = unchecked on a wildcard bind). */
 function allowedHostnames(config: HttpServeConfig): string[] | undefined {
   if (isLoopbackHost(config.host)) return [...localhostAllowedHostnames(), ...config.allowedHosts];
@@ -289,7 +295,8 @@ export async function serveHttp(
   };
 
   const route = async (request: Request, path: string): Promise<Response> => {
-    if (path === HEALTH_PATH && request.method === 'GET') return Response.json({ status: 'ok' });
+    if (path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD'))
+      return Response.json({ status: 'ok' });
     const metadata = oauth?.metadata(request, path);
     if (metadata) return metadata;
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
@@ -313,6 +320,8 @@ export async function serveHttp(
   };
 
   let active = 0;
+  /** `host:port` as bound (IPv6 bracketed): the URL of a request that sent no Host (HTTP/1.0). */
+  let boundHost = '';
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -341,11 +350,14 @@ export async function serveHttp(
       const host = req.headers.host;
       if (host !== undefined && !isValidHostHeader(host))
         response = jsonError(400, 'Bad Request: malformed Host header');
+      // Methods no route serves, among them the ones a fetch Request cannot carry (TRACE, CONNECT).
+      else if (!ROUTED_METHODS.has(req.method ?? ''))
+        response = jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
       // /healthz answers even at the cap: a busy instance is alive, and its load balancer must
       // not take it for a dead one.
       else if (active > limits.maxRequests && path !== HEALTH_PATH)
         response = jsonError(503, 'server busy', { 'Retry-After': '1' });
-      else response = await route(toWebRequest(req, `${config.host}:${config.port}`, aborted.signal), path);
+      else response = await route(toWebRequest(req, boundHost, aborted.signal), path);
     } catch (error) {
       options.onerror(error as Error);
       response = jsonError(500, 'Internal Server Error');
@@ -369,6 +381,7 @@ export async function serveHttp(
   });
   const { port } = server.address() as AddressInfo;
   const hostPart = config.host.includes(':') ? `[${config.host.replace(/^\[|\]$/g, '')}]` : config.host;
+  boundHost = `${hostPart}:${port}`;
   const url = `http://${hostPart}:${port}${MCP_HTTP_PATH}`;
   if (config.oauth) {
     oauth = oauthResourceServer(config.oauth, new URL(url), options.onerror);
