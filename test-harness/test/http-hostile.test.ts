@@ -7,7 +7,14 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, type HttpServer, httpStartupFailure, rawHttp, startHttpServer } from '../src/index.js';
+import {
+  connectHttp,
+  type HttpServer,
+  httpLogLines,
+  httpStartupFailure,
+  rawHttp,
+  startHttpServer,
+} from '../src/index.js';
 
 const TOKEN = 'hostile-token-0123456789abcdef';
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
@@ -388,6 +395,10 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
     );
     expect(calls.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(await realCall(server.url)).toContain('hello');
+    // Their log lines say so: no status was sent.
+    const cut = () => httpLogLines(server.stderr()).filter((l) => l.aborted === true && l.method === 'POST');
+    await expect.poll(() => cut().length, { timeout: 5000 }).toBeGreaterThanOrEqual(100);
+    expect(cut().every((l) => l.status === null)).toBe(true);
   });
 });
 

@@ -333,12 +333,14 @@ export async function serveHttp(
     };
     res.once('close', () => {
       release();
+      // A client that left before the response ended: `aborted`, and no status if none was sent.
       const line = {
         msg: 'http',
         method: req.method,
         path,
-        status: res.statusCode,
+        status: res.headersSent ? res.statusCode : null,
         ms: Math.round(performance.now() - started),
+        ...(res.writableEnded ? {} : { aborted: true }),
       };
       process.stderr.write(`${JSON.stringify(line)}\n`);
     });
