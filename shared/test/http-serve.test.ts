@@ -27,9 +27,10 @@ describe('httpServeConfig', () => {
       allowedOrigins: [],
       limits: DEFAULT_HTTP_LIMITS,
     });
-    expect(httpServeConfig({ transport: 'http', port: '0' }, { MCP_HTTP_TOKEN: 't' })).toMatchObject({
+    const token = '0123456789abcdef';
+    expect(httpServeConfig({ transport: 'http', port: '0' }, { MCP_HTTP_TOKEN: token })).toMatchObject({
       port: 0,
-      token: 't',
+      token,
     });
   });
 
@@ -40,6 +41,24 @@ describe('httpServeConfig', () => {
     );
     expect(() => httpServeConfig({ transport: 'http', port: '-1' }, {})).toThrow(ConfigError);
     expect(() => httpServeConfig({ port: '3000' }, {})).toThrow('--port and --host need --transport http');
+  });
+
+  it('refuses a bad --host, an unknown MCP_HTTP_* variable and a short token', () => {
+    const http = (values: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+      httpServeConfig({ transport: 'http', ...values }, env);
+    for (const host of ['0.0.0.0', '::', '[::1]', 'localhost', 'mcp-1.internal'])
+      expect(http({ host }).host).toBe(host);
+    // `--host /tmp/dir` (a forgotten host value swallowing the next argument) and friends.
+    for (const host of ['/tmp/dir', 'a b', 'http://x', 'x:80', '-x', ''])
+      expect(() => http({ host }), host).toThrow(
+        `--host: expected an IP address or host name, got ${JSON.stringify(host)}`,
+      );
+    expect(() => http({}, { MCP_HTTP_TOKN: 'x'.repeat(32) })).toThrow(
+      /^MCP_HTTP_TOKN: not a setting \(known: MCP_HTTP_TOKEN, /,
+    );
+    expect(() => http({}, { MCP_HTTP_TOKEN: 'abc' })).toThrow(
+      'MCP_HTTP_TOKEN: at least 16 characters, got 3 (e.g. openssl rand -hex 32)',
+    );
   });
 
   it('takes bare hostnames, IPv4 and bracketed IPv6 in the allowlists, and refuses anything else', () => {
@@ -113,6 +132,17 @@ describe('unsafeBindReason', () => {
       expect(isLoopbackHost(host)).toBe(false);
       expect(unsafeBindReason(config(host))).toMatch(/without authentication: set MCP_HTTP_TOKEN/);
     }
+  });
+  it('refuses a non-loopback MCP_HTTP_ALLOWED_HOSTS name without a token (a proxy forwards to loopback)', () => {
+    const behindProxy = (allowedHosts: string[], token?: string) => ({
+      ...config('127.0.0.1', token),
+      allowedHosts,
+    });
+    expect(unsafeBindReason(behindProxy(['localhost', '[::1]', '127.0.0.2']))).toBeUndefined();
+    expect(unsafeBindReason(behindProxy(['localhost', 'mcp.example.internal']))).toMatch(
+      /^refusing to serve HTTP for MCP_HTTP_ALLOWED_HOSTS mcp\.example\.internal without authentication .*set MCP_HTTP_TOKEN/,
+    );
+    expect(unsafeBindReason(behindProxy(['mcp.example.internal'], 'secret'))).toBeUndefined();
   });
 });
 

@@ -97,8 +97,14 @@ describe('--transport http (filesystem)', () => {
       body: INITIALIZE,
     });
     expect(origin.status).toBe(403);
+    expect(JSON.parse(origin.body).error.message).toBe(
+      'Invalid Origin: evil.example: not allowed here (the operator can add it to MCP_HTTP_ALLOWED_ORIGINS)',
+    );
     const host = await raw(server.url, { headers: { ...auth, Host: 'evil.example' }, body: INITIALIZE });
     expect(host.status).toBe(403);
+    expect(JSON.parse(host.body).error.message).toBe(
+      'Invalid Host: evil.example: not allowed here (the operator can add it to MCP_HTTP_ALLOWED_HOSTS)',
+    );
     const local = await raw(server.url, {
       headers: { ...auth, Origin: `http://localhost:${server.url.port}` },
       body: INITIALIZE,
@@ -172,6 +178,31 @@ describe('--transport http: the operator sets the ceiling', () => {
     const lines = exited.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/non-loopback host 0\.0\.0\.0 without authentication.*MCP_HTTP_TOKEN/);
+  });
+
+  it('refuses to start for a proxy (a non-loopback MCP_HTTP_ALLOWED_HOSTS name) without MCP_HTTP_TOKEN: exit 2', async () => {
+    const exited = await httpStartupFailure('filesystem', [tmpdir()], {
+      MCP_HTTP_ALLOWED_HOSTS: 'mcp.example.internal',
+    });
+    expect(exited.code).toBe(2);
+    expect(exited.stderr.split('\n')[0]).toMatch(
+      /^mcp-server-filesystem: refusing to serve HTTP for MCP_HTTP_ALLOWED_HOSTS mcp\.example\.internal without authentication .*MCP_HTTP_TOKEN/,
+    );
+  });
+
+  it('says the port is taken and how to choose another: exit 2', async () => {
+    const taken = await startHttp(tmpdir(), [], { MCP_HTTP_TOKEN: TOKEN });
+    try {
+      const exited = await httpStartupFailure('filesystem', ['--port', taken.url.port, tmpdir()], {
+        MCP_HTTP_TOKEN: TOKEN,
+      });
+      expect(exited.code).toBe(2);
+      expect(exited.stderr.trimEnd()).toBe(
+        `mcp-server-filesystem: cannot listen on 127.0.0.1:${taken.url.port}: address already in use (EADDRINUSE) (choose another --port, or --port 0 for any free one)`,
+      );
+    } finally {
+      await taken.stop();
+    }
   });
 
   it('refuses to start on an MCP_HTTP_ALLOWED_HOSTS entry with a port (it would refuse every request): exit 2', async () => {

@@ -43,6 +43,8 @@ const SYSTEM_ERRORS: Record<string, string> = {
   EBUSY: 'resource busy',
   ETIMEDOUT: 'timed out',
   ECONNREFUSED: 'connection refused',
+  EADDRINUSE: 'address already in use',
+  EADDRNOTAVAIL: 'address not available on this machine',
 };
 
 /**

@@ -79,6 +79,14 @@ function url(name: string, value: string, httpsOnly: boolean): URL {
   return parsed;
 }
 
+/** The OAuth settings' env variables besides MCP_HTTP_OAUTH_ISSUER (each needs it). */
+export const OAUTH_ENV_NAMES = [
+  'MCP_HTTP_OAUTH_AUDIENCE',
+  'MCP_HTTP_OAUTH_JWKS_URL',
+  'MCP_HTTP_OAUTH_SCOPES',
+  'MCP_HTTP_RESOURCE_URL',
+] as const;
+
 /**
  * The OAuth settings from env, or undefined when MCP_HTTP_OAUTH_ISSUER is unset.
  * Errors: ConfigError for a bad URL or scope, OAuth settings without an issuer, an issuer together
@@ -87,12 +95,7 @@ function url(name: string, value: string, httpsOnly: boolean): URL {
 export function oauthConfigFromEnv(env: NodeJS.ProcessEnv, loopback: boolean): OAuthConfig | undefined {
   const issuer = env.MCP_HTTP_OAUTH_ISSUER;
   if (!issuer) {
-    const stray = [
-      'MCP_HTTP_OAUTH_AUDIENCE',
-      'MCP_HTTP_OAUTH_JWKS_URL',
-      'MCP_HTTP_OAUTH_SCOPES',
-      'MCP_HTTP_RESOURCE_URL',
-    ].find((k) => env[k]);
+    const stray = OAUTH_ENV_NAMES.find((k) => env[k]);
     if (stray) throw new ConfigError(`${stray} needs MCP_HTTP_OAUTH_ISSUER`);
     return undefined;
   }

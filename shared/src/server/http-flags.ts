@@ -10,10 +10,11 @@
  * entry with a port, scheme or path would never match, so it refuses to start), and the caps and
  * timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
  */
+import { isIP } from 'node:net';
 import type { ParseArgsConfig } from 'node:util';
 import { ConfigError } from './errors.js';
-import { type OAuthConfig, oauthConfigFromEnv } from './http-auth.js';
-import { type HttpLimits, httpLimitsFromEnv } from './http-limits.js';
+import { OAUTH_ENV_NAMES, type OAuthConfig, oauthConfigFromEnv } from './http-auth.js';
+import { HTTP_LIMIT_ENV_NAMES, type HttpLimits, httpLimitsFromEnv } from './http-limits.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -88,11 +89,34 @@ function hostnameList(env: NodeJS.ProcessEnv, name: string, origin: boolean): st
   return entries;
 }
 
+/** Every MCP_HTTP_* variable read; any other is a typo (MCP_HTTP_TOKN would leave the token unset). */
+const HTTP_ENV_NAMES = new Set<string>([
+  'MCP_HTTP_TOKEN',
+  'MCP_HTTP_ALLOWED_HOSTS',
+  'MCP_HTTP_ALLOWED_ORIGINS',
+  'MCP_HTTP_OAUTH_ISSUER',
+  ...OAUTH_ENV_NAMES,
+  ...Object.values(HTTP_LIMIT_ENV_NAMES),
+]);
+
+/**
+ * Shortest MCP_HTTP_TOKEN accepted, in characters: 16 (64 bits as hex). The README's
+ * `openssl rand -hex 32` gives 64.
+ */
+export const MIN_HTTP_TOKEN_LENGTH = 16;
+
+/** A bind address: an IP address (IPv6 bracketed or not) or a DNS name. */
+function isBindHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(h) !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(h);
+}
+
 /**
  * The HTTP settings from parseArgs values and env, or undefined for stdio.
- * Errors: ConfigError for an unknown --transport, a bad --port, --port/--host without http, an
- * allowlist entry that is not a hostname, a bad cap or timeout in env, or bad OAuth settings
- * (oauthConfigFromEnv).
+ * Errors: ConfigError for an unknown --transport, a bad --port or --host, --port/--host without
+ * http, an unknown MCP_HTTP_* variable, an MCP_HTTP_TOKEN shorter than
+ * {@link MIN_HTTP_TOKEN_LENGTH}, an allowlist entry that is not a hostname, a bad cap or timeout
+ * in env, or bad OAuth settings (oauthConfigFromEnv).
  */
 export function httpServeConfig(
   values: Record<string, unknown>,
@@ -111,11 +135,21 @@ export function httpServeConfig(
   if (!/^\d+$/.test(portText) || port > 65535)
     throw new ConfigError(`--port: expected 0..65535, got ${JSON.stringify(portText)}`);
   const host = (values.host as string | undefined) ?? DEFAULT_HTTP_HOST;
+  if (!isBindHost(host))
+    throw new ConfigError(`--host: expected an IP address or host name, got ${JSON.stringify(host)}`);
+  const unknown = Object.keys(env).find((k) => k.startsWith('MCP_HTTP_') && !HTTP_ENV_NAMES.has(k));
+  if (unknown !== undefined)
+    throw new ConfigError(`${unknown}: not a setting (known: ${[...HTTP_ENV_NAMES].join(', ')})`);
   const oauth = oauthConfigFromEnv(env, isLoopbackHost(host));
+  const token = env.MCP_HTTP_TOKEN || undefined;
+  if (token !== undefined && token.length < MIN_HTTP_TOKEN_LENGTH)
+    throw new ConfigError(
+      `MCP_HTTP_TOKEN: at least ${MIN_HTTP_TOKEN_LENGTH} characters, got ${token.length} (e.g. openssl rand -hex 32)`,
+    );
   return {
     host,
     port,
-    token: env.MCP_HTTP_TOKEN || undefined,
+    token,
     ...(oauth ? { oauth } : {}),
     allowedHosts: hostnameList(env, 'MCP_HTTP_ALLOWED_HOSTS', false),
     allowedOrigins: hostnameList(env, 'MCP_HTTP_ALLOWED_ORIGINS', true),
@@ -130,10 +164,17 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Why this HTTP config must not start (one line), or undefined when it is safe: a non-loopback
- * bind without MCP_HTTP_TOKEN would serve every tool to the whole network unauthenticated.
+ * Why this HTTP config must not start (one line), or undefined when it is safe: without
+ * MCP_HTTP_TOKEN or OAuth, a non-loopback bind, or a non-loopback name in MCP_HTTP_ALLOWED_HOSTS
+ * (the name a proxy in front is reached by), would serve every tool to others unauthenticated.
  */
 export function unsafeBindReason(config: HttpServeConfig): string | undefined {
-  if (isLoopbackHost(config.host) || config.token || config.oauth) return undefined;
-  return `refusing to serve HTTP on non-loopback host ${config.host} without authentication: set MCP_HTTP_TOKEN or MCP_HTTP_OAUTH_ISSUER (or bind --host 127.0.0.1)`;
+  if (config.token || config.oauth) return undefined;
+  if (!isLoopbackHost(config.host))
+    return `refusing to serve HTTP on non-loopback host ${config.host} without authentication: set MCP_HTTP_TOKEN or MCP_HTTP_OAUTH_ISSUER (or bind --host 127.0.0.1)`;
+  // A proxy on this machine (nginx) forwards other machines' requests to the loopback bind.
+  const remote = config.allowedHosts.find((h) => !isLoopbackHost(h));
+  if (remote !== undefined)
+    return `refusing to serve HTTP for MCP_HTTP_ALLOWED_HOSTS ${remote} without authentication (a proxy in front forwards other machines' requests): set MCP_HTTP_TOKEN or MCP_HTTP_OAUTH_ISSUER`;
+  return undefined;
 }

@@ -58,7 +58,8 @@ export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
 });
 
-const ENV_NAMES: Record<keyof HttpLimits, string> = {
+/** The env variable of each limit. */
+export const HTTP_LIMIT_ENV_NAMES: Readonly<Record<keyof HttpLimits, string>> = {
   maxBodyBytes: 'MCP_HTTP_MAX_BODY_BYTES',
   maxRequests: 'MCP_HTTP_MAX_REQUESTS',
   maxSessions: 'MCP_HTTP_MAX_SESSIONS',
@@ -75,8 +76,8 @@ const ENV_NAMES: Record<keyof HttpLimits, string> = {
  */
 export function httpLimitsFromEnv(env: NodeJS.ProcessEnv): HttpLimits {
   const limits = { ...DEFAULT_HTTP_LIMITS };
-  for (const key of Object.keys(ENV_NAMES) as (keyof HttpLimits)[]) {
-    const name = ENV_NAMES[key];
+  for (const key of Object.keys(HTTP_LIMIT_ENV_NAMES) as (keyof HttpLimits)[]) {
+    const name = HTTP_LIMIT_ENV_NAMES[key];
     const raw = env[name];
     if (raw === undefined || raw.trim() === '') continue;
     const n = Number(raw.trim());

@@ -187,6 +187,20 @@ function holdUntilStreamOpens(
 }
 
 /**
+ * The SDK's DNS-rebinding refusal (403, "Invalid Host: x" / "Invalid Origin: x"), its message
+ * naming the setting `variable` that admits x; undefined when there is no refusal.
+ */
+async function withAllowlistHint(
+  refused: Response | undefined,
+  variable: string,
+): Promise<Response | undefined> {
+  if (!refused) return undefined;
+  const body = (await refused.json().catch(() => ({}))) as { error?: { message?: string } };
+  const why = body.error?.message ?? `Forbidden (${refused.status})`;
+  return jsonError(refused.status, `${why}: not allowed here (the operator can add it to ${variable})`);
+}
+
+/**
  * The methods routed (GET/POST/DELETE on /mcp, GET/HEAD on /healthz and the OAuth metadata,
  * OPTIONS for its CORS preflight, PUT/PATCH to be answered 405 by /mcp); any other is 405 at once.
  */
@@ -303,7 +317,10 @@ export async function serveHttp(
     if (!['GET', 'POST', 'DELETE'].includes(request.method))
       return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
     const refused =
-      (hosts && hostHeaderValidationResponse(request, hosts)) || originValidationResponse(request, origins);
+      (await withAllowlistHint(
+        (hosts && hostHeaderValidationResponse(request, hosts)) || undefined,
+        'MCP_HTTP_ALLOWED_HOSTS',
+      )) ?? (await withAllowlistHint(originValidationResponse(request, origins), 'MCP_HTTP_ALLOWED_ORIGINS'));
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (gate) {

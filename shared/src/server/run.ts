@@ -348,7 +348,9 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     return server;
   };
 
-  const onerror = (error: unknown) => log.error(scrubSecrets(describeError(error), secrets()));
+  // Transport errors are mostly a client's faulty request, answered already: the message, not "Internal error".
+  const onerror = (error: unknown) =>
+    log.error(scrubSecrets(error instanceof Error ? error.message : String(error), secrets()));
   const handle = http
     ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
     : serveStdioGuarded(factory, onerror);
@@ -397,8 +399,12 @@ async function serveHttpOrExit(
     process.stderr.write(`${JSON.stringify({ msg: 'listening', url: handle.url })}\n`);
     return handle;
   } catch (error) {
+    const hint =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? ' (choose another --port, or --port 0 for any free one)'
+        : '';
     process.stderr.write(
-      `mcp-server-${name}: cannot listen on ${config.host}:${config.port}: ${describeError(error)}\n`,
+      `mcp-server-${name}: cannot listen on ${config.host}:${config.port}: ${describeError(error)}${hint}\n`,
     );
     process.exit(2);
   }
