@@ -51,12 +51,17 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** A copy of `value` safe to log: secret keys redacted, long strings and arrays summarised. */
+/**
+ * A copy of `value` safe to log: secret keys redacted, long strings and arrays summarised, and
+ * anything nested deeper than 5 levels (arrays or objects) replaced by a marker, so that a deeply
+ * nested argument cannot overflow the stack.
+ */
 export function summariseForLog(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
     return value.length > MAX_LOGGED_STRING ? `<${value.length} chars: ${value.slice(0, 64)}…>` : value;
   }
   if (Array.isArray(value)) {
+    if (depth > 4) return '<nested array>';
     const kept = value.slice(0, MAX_LOGGED_ITEMS).map((v) => summariseForLog(v, depth + 1));
     if (value.length > MAX_LOGGED_ITEMS) kept.push(`<${value.length - MAX_LOGGED_ITEMS} more items>`);
     return kept;

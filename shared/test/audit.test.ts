@@ -58,6 +58,15 @@ describe('audit log', () => {
     expect(summary.paths[20]).toBe('<10 more items>');
   });
 
+  it('cuts deep nesting, of arrays as of objects (a 100,000-deep array overflowed the stack)', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(summariseForLog({ params: deep })).toEqual({ params: [[[['<nested array>']]]] });
+    expect(summariseForLog([{ a: { b: [{ c: { d: 1 } }] } }])).toEqual([
+      { a: { b: [{ c: '<nested object>' }] } },
+    ]);
+  });
+
   it('without a path records nothing and never throws', async () => {
     const log = createAuditLog(undefined, 'demo');
     log.record({ tool: 't', arguments: {}, outcome: 'ok', durationMs: 0, resultBytes: 0 });

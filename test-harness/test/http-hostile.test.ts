@@ -191,6 +191,12 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
       ['malformed JSON', { headers: AUTH, body: '{not json' }, 400, /"code":-32700/],
       ['a batch without a session', { headers: AUTH, body: `[${ping}]` }, 400, /Bad Request/],
       [
+        'a batch holding only an initialize (the SDK alone would open a session)',
+        { headers: AUTH, body: ` [${INITIALIZE}]` },
+        400,
+        /send initialize alone, not in a JSON-RPC batch/,
+      ],
+      [
         'a wrong Content-Type',
         { headers: { ...AUTH, 'Content-Type': 'text/plain' }, body: INITIALIZE },
         415,
@@ -259,6 +265,36 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
     expect(server.stderr()).not.toMatch(/Internal Server Error|\n\s+at /);
   });
 
+  it('answers a repeated Host, Authorization or Origin with 400 (RFC 9112 §3.2; a proxy may read the other one)', async () => {
+    for (const [field, value] of [
+      ['Host', 'evil.example'],
+      ['Authorization', 'Bearer wrong'],
+      ['Origin', 'http://evil.example'],
+    ]) {
+      const c = socketTo(server.url);
+      await c.connected;
+      c.socket.write(
+        `${head(server.url, ['Content-Type: application/json', 'Accept: application/json, text/event-stream', `Origin: http://localhost:${server.url.port}`, `Content-Length: ${INITIALIZE.length}`, 'Connection: close', `${field}: ${value}`])}${INITIALIZE}`,
+      );
+      await c.closed;
+      const answer = c.received();
+      expect({ field, status: answer.slice(0, 12) }).toEqual({ field, status: 'HTTP/1.1 400' });
+      expect(answer).toContain(`more than one ${field.toLowerCase()} header`);
+    }
+  });
+
+  it('sees an Origin sent after 2,100 other headers (node would drop all past 2,000)', async () => {
+    const filler = Array.from({ length: 2100 }, (_, i) => `x${i}: y`);
+    const c = socketTo(server.url);
+    await c.connected;
+    c.socket.write(
+      `${head(server.url, ['Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${INITIALIZE.length}`, 'Connection: close', ...filler, 'Origin: http://evil.example'])}${INITIALIZE}`,
+    );
+    await c.closed;
+    expect(c.received().slice(0, 12)).toBe('HTTP/1.1 403');
+    expect(c.received()).toContain('Invalid Origin: evil.example');
+  });
+
   it('answers methods a fetch Request cannot carry 405, and HEAD /healthz 200', async () => {
     for (const [line, status] of [
       ['TRACE /healthz HTTP/1.1', 'HTTP/1.1 405'],
@@ -284,6 +320,22 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
       c.socket.write('GET /healthz HTTP/1.0\r\n\r\n');
       await c.closed;
       expect(c.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*\{"status":"ok"\}$/);
+      // /mcp too: the bound host stands in for the Host check (no browser omits Host).
+      const mcp = socketTo(v6.url);
+      await mcp.connected;
+      mcp.socket.write(
+        [
+          'POST /mcp HTTP/1.0',
+          `Authorization: Bearer ${TOKEN}`,
+          'Content-Type: application/json',
+          'Accept: application/json, text/event-stream',
+          `Content-Length: ${INITIALIZE.length}`,
+          '',
+          INITIALIZE,
+        ].join('\r\n'),
+      );
+      await mcp.closed;
+      expect(mcp.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*"protocolVersion":"2025-11-25"/);
     } finally {
       await v6.stop();
     }

@@ -17,9 +17,29 @@ export function isValidHostHeader(host: string): boolean {
   return URL.canParse(`http://${host}/`);
 }
 
+/** Fields a request may carry once (RFC 9112 §3.2 for Host: "MUST respond with 400"). */
+const SINGLETON_FIELDS = ['host', 'authorization', 'origin'];
+
 /**
- * A web Request for a node request: URL from the Host header (or `fallbackHost`), every header,
- * and the body streamed (not buffered) for methods that have one. Aborted when the client goes.
+ * The first of Host, Authorization and Origin that `rawHeaders` (node's name, value, … list)
+ * carries more than once, or undefined. node keeps the first Host or Authorization and drops the
+ * rest, so a proxy reading the last one would act on another value than this server.
+ */
+export function repeatedSingletonField(rawHeaders: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]?.toLowerCase() ?? '';
+    if (!SINGLETON_FIELDS.includes(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
+/**
+ * A web Request for a node request: URL from the Host header, every header, and the body
+ * streamed (not buffered) for methods that have one. Aborted when the client goes. A request with
+ * no Host (HTTP/1.0) is taken as addressed to `fallbackHost`, which then stands in as its Host.
  */
 export function toWebRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -30,6 +50,7 @@ export function toWebRequest(req: IncomingMessage, fallbackHost: string, signal:
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const host = req.headers.host ?? fallbackHost;
+  if (req.headers.host === undefined) headers.set('host', fallbackHost);
   return new Request(`http://${host}${req.url ?? '/'}`, {
     method,
     headers,

@@ -43,7 +43,7 @@ import {
   limitConnections,
   nodeServerOptions,
 } from './http-limits.js';
-import { isValidHostHeader, sendWebResponse, toWebRequest } from './http-node.js';
+import { isValidHostHeader, repeatedSingletonField, sendWebResponse, toWebRequest } from './http-node.js';
 
 /** The MCP endpoint's path. */
 export const MCP_HTTP_PATH = '/mcp';
@@ -186,6 +186,12 @@ function holdUntilStreamOpens(
   };
 }
 
+/** Whether `request`'s body (read from a clone, at most `maxBodyBytes`) is a JSON array: a batch. */
+async function isBatch(request: Request, maxBodyBytes: number): Promise<boolean> {
+  const read = await readRequestBody(request.clone(), maxBodyBytes).catch(() => undefined);
+  return read !== undefined && !read.tooLarge && /^\s*\[/.test(read.text);
+}
+
 /**
  * The SDK's DNS-rebinding refusal (403, "Invalid Host: x" / "Invalid Origin: x"), its message
  * naming the setting `variable` that admits x; undefined when there is no refusal.
@@ -197,7 +203,12 @@ async function withAllowlistHint(
   if (!refused) return undefined;
   const body = (await refused.json().catch(() => ({}))) as { error?: { message?: string } };
   const why = body.error?.message ?? `Forbidden (${refused.status})`;
-  return jsonError(refused.status, `${why}: not allowed here (the operator can add it to ${variable})`);
+  // Only a refused value can be admitted ("Invalid Host: x"), not a missing or unparseable one.
+  const admissible = why.startsWith('Invalid ');
+  return jsonError(
+    refused.status,
+    admissible ? `${why}: not allowed here (the operator can add it to ${variable})` : why,
+  );
 }
 
 /**
@@ -280,6 +291,10 @@ export async function serveHttp(
       return response;
     }
     if (request.method !== 'POST') return jsonError(400, 'Bad Request: Mcp-Session-Id header is required');
+    // The SDK would open a session for `[initialize]`; initialize is never batched (spec
+    // 2025-03-26 Lifecycle), and 2025-11-25 has no batches at all (Transports: one message per POST).
+    if (await isBatch(request, limits.maxBodyBytes))
+      return jsonError(400, 'Bad Request: send initialize alone, not in a JSON-RPC batch');
     if (sessions.size >= limits.maxSessions)
       return jsonError(503, 'too many open sessions', { 'Retry-After': '5' });
     const server = await factory();
@@ -367,8 +382,11 @@ export async function serveHttp(
     let response: Response;
     try {
       const host = req.headers.host;
+      const repeated = repeatedSingletonField(req.rawHeaders);
       if (host !== undefined && !isValidHostHeader(host))
         response = jsonError(400, 'Bad Request: malformed Host header');
+      else if (repeated !== undefined)
+        response = jsonError(400, `Bad Request: more than one ${repeated} header`);
       // Methods no route serves, among them the ones a fetch Request cannot carry (TRACE, CONNECT).
       else if (!ROUTED_METHODS.has(req.method ?? ''))
         response = jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
@@ -390,6 +408,9 @@ export async function serveHttp(
   };
 
   const server = createServer(nodeServerOptions(limits), (req, res) => void handle(req, res));
+  // Every header is parsed (their size stays bounded by node's 16 KiB --max-http-header-size):
+  // past node's default of 2000, the rest would be dropped unseen, an Origin among them.
+  server.maxHeadersCount = 0;
   const connectionStats = limitConnections(server, limits.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

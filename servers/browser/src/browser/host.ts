@@ -67,7 +67,7 @@ export class BrowserHost {
       );
     if (this.holders.size >= MAX_BROWSER_CONTEXTS && !this.holders.has(holder))
       throw new ToolError(
-        `${MAX_BROWSER_CONTEXTS} client sessions hold a browser context already (the most this server keeps open). Try again once one ends (a session ends with DELETE, browser_close, or after 30 minutes idle).`,
+        `${MAX_BROWSER_CONTEXTS} client sessions hold a browser context already (the most this server keeps open). Try again once one ends (a session ends with DELETE, browser_close, or once idle longer than the operator's MCP_HTTP_SESSION_IDLE_MS, default 30 minutes).`,
       );
     this.holders.set(holder, onLost);
     try {
