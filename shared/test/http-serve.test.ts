@@ -47,7 +47,7 @@ describe('httpServeConfig', () => {
     const http = (values: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
       httpServeConfig({ transport: 'http', ...values }, env);
     for (const host of ['0.0.0.0', '::', '[::1]', 'localhost', 'mcp-1.internal'])
-      expect(http({ host }).host).toBe(host);
+      expect(http({ host })?.host).toBe(host);
     // `--host /tmp/dir` (a forgotten host value swallowing the next argument) and friends.
     for (const host of ['/tmp/dir', 'a b', 'http://x', 'x:80', '-x', ''])
       expect(() => http({ host }), host).toThrow(

@@ -270,7 +270,7 @@ describe('hostile requests get the right status and a JSON-RPC error, never a cr
       ['Host', 'evil.example'],
       ['Authorization', 'Bearer wrong'],
       ['Origin', 'http://evil.example'],
-    ]) {
+    ] as const) {
       const c = socketTo(server.url);
       await c.connected;
       c.socket.write(

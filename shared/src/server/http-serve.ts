@@ -331,11 +331,10 @@ export async function serveHttp(
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
     if (!['GET', 'POST', 'DELETE'].includes(request.method))
       return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
+    const hostRefused = hosts ? hostHeaderValidationResponse(request, hosts) : undefined;
     const refused =
-      (await withAllowlistHint(
-        (hosts && hostHeaderValidationResponse(request, hosts)) || undefined,
-        'MCP_HTTP_ALLOWED_HOSTS',
-      )) ?? (await withAllowlistHint(originValidationResponse(request, origins), 'MCP_HTTP_ALLOWED_ORIGINS'));
+      (await withAllowlistHint(hostRefused, 'MCP_HTTP_ALLOWED_HOSTS')) ??
+      (await withAllowlistHint(originValidationResponse(request, origins), 'MCP_HTTP_ALLOWED_ORIGINS'));
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (gate) {
