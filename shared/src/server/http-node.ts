@@ -49,9 +49,8 @@ export function toWebRequest(req: IncomingMessage, fallbackHost: string, signal:
   }
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const host = req.headers.host ?? fallbackHost;
-  if (req.headers.host === undefined) headers.set('host', fallbackHost);
-  return new Request(`http://${host}${req.url ?? '/'}`, {
+  if (!headers.has('host')) headers.set('host', fallbackHost);
+  return new Request(`http://${headers.get('host')}${req.url ?? '/'}`, {
     method,
     headers,
     signal,

@@ -21,7 +21,6 @@ import type { AddressInfo } from 'node:net';
 import {
   type AuthInfo,
   createMcpHandler,
-  hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -29,10 +28,11 @@ import {
   OAuthError,
   OAuthErrorCode,
   type OAuthTokenVerifier,
-  originValidationResponse,
   PROTOCOL_VERSION_META_KEY,
   readRequestBody,
   requireBearerAuth,
+  validateHostHeader,
+  validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { type OAuthResourceServer, oauthResourceServer } from './http-auth.js';
@@ -193,23 +193,35 @@ async function isBatch(request: Request, maxBodyBytes: number): Promise<boolean>
 }
 
 /**
- * The SDK's DNS-rebinding refusal (403, "Invalid Host: x" / "Invalid Origin: x"), its message
- * naming the setting `variable` that admits x; undefined when there is no refusal.
+ * The DNS-rebinding refusal of `request` (403), or undefined: the SDK's `Host` check against
+ * `hosts` (undefined = unchecked) and `Origin` check against `origins`. A value that is merely not
+ * listed ("Invalid Host: x") is named with the setting that admits it; a missing or unparseable
+ * one keeps the SDK's message.
  */
-async function withAllowlistHint(
-  refused: Response | undefined,
-  variable: string,
-): Promise<Response | undefined> {
-  if (!refused) return undefined;
-  const body = (await refused.json().catch(() => ({}))) as { error?: { message?: string } };
-  const why = body.error?.message ?? `Forbidden (${refused.status})`;
-  // Only a refused value can be admitted ("Invalid Host: x"), not a missing or unparseable one.
-  const admissible = why.startsWith('Invalid ');
-  return jsonError(
-    refused.status,
-    admissible ? `${why}: not allowed here (the operator can add it to ${variable})` : why,
-  );
+function rebindingRefusal(
+  request: Request,
+  hosts: string[] | undefined,
+  origins: string[],
+): Response | undefined {
+  const host = hosts ? validateHostHeader(request.headers.get('host'), hosts) : undefined;
+  if (host && !host.ok)
+    return jsonError(
+      403,
+      host.errorCode === 'invalid_host' ? admit(host.message, 'MCP_HTTP_ALLOWED_HOSTS') : host.message,
+    );
+  const origin = validateOriginHeader(request.headers.get('origin'), origins);
+  if (!origin.ok)
+    return jsonError(
+      403,
+      origin.errorCode === 'invalid_origin'
+        ? admit(origin.message, 'MCP_HTTP_ALLOWED_ORIGINS')
+        : origin.message,
+    );
+  return undefined;
 }
+
+const admit = (message: string, variable: string) =>
+  `${message}: not allowed here (the operator can add it to ${variable})`;
 
 /**
  * The methods routed (GET/POST/DELETE on /mcp, GET/HEAD on /healthz and the OAuth metadata,
@@ -331,10 +343,7 @@ export async function serveHttp(
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
     if (!['GET', 'POST', 'DELETE'].includes(request.method))
       return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
-    const hostRefused = hosts ? hostHeaderValidationResponse(request, hosts) : undefined;
-    const refused =
-      (await withAllowlistHint(hostRefused, 'MCP_HTTP_ALLOWED_HOSTS')) ??
-      (await withAllowlistHint(originValidationResponse(request, origins), 'MCP_HTTP_ALLOWED_ORIGINS'));
+    const refused = rebindingRefusal(request, hosts, origins);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (gate) {
