@@ -1,4 +1,4 @@
 export * from './audit.js';
-export * from './http.js';
 export * from './schema.js';
 export * from './server/index.js';
+export * from './upstream/index.js';

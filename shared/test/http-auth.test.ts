@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
-import { discoveryUrls, jwtAccessTokenVerifier, oauthConfigFromEnv } from '../src/server/http-auth.js';
-import { httpServeConfig, unsafeBindReason } from '../src/server/http-flags.js';
+import { discoveryUrls, jwtAccessTokenVerifier, oauthConfigFromEnv } from '../src/transport/http/auth.js';
+import { httpServeConfig, unsafeBindReason } from '../src/transport/http/flags.js';
 
 describe('oauthConfigFromEnv', () => {
   const ISS = 'https://as.example.com';

@@ -11,14 +11,14 @@ import {
 } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
-import { httpServeConfig } from '../src/server/http-flags.js';
+import { httpServeConfig } from '../src/transport/http/flags.js';
 import {
   DEFAULT_HTTP_LIMITS,
   httpLimitsFromEnv,
   limitConnections,
   nodeServerOptions,
-} from '../src/server/http-limits.js';
-import { serveHttp } from '../src/server/http-serve.js';
+} from '../src/transport/http/limits.js';
+import { serveHttp } from '../src/transport/http/serve.js';
 
 describe('httpLimitsFromEnv', () => {
   it('defaults to the documented constants', () => {

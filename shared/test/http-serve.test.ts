@@ -9,9 +9,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/server/errors.js';
-import { httpHelp, httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/server/http-flags.js';
-import { DEFAULT_HTTP_LIMITS } from '../src/server/http-limits.js';
-import { perInstanceShutdown, serveHttp, staticTokenVerifier } from '../src/server/http-serve.js';
+import { httpHelp, httpServeConfig, isLoopbackHost, unsafeBindReason } from '../src/transport/http/flags.js';
+import { DEFAULT_HTTP_LIMITS } from '../src/transport/http/limits.js';
+import { perInstanceShutdown, serveHttp, staticTokenVerifier } from '../src/transport/http/serve.js';
 
 describe('httpServeConfig', () => {
   it('is undefined for stdio (the default) and defaults to 127.0.0.1:3000 for http', () => {

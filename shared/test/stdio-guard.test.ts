@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { checkLine, StdinGuard } from '../src/server/stdio-guard.js';
+import { checkLine, StdinGuard } from '../src/transport/stdio/guard.js';
 
 /** Runs `chunks` through a guard; returns what passes through and what is answered. */
 async function guard(chunks: string[], maxLineBytes?: number) {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { escapeLineSeparators, escapeLineSeparatorsOn } from '../src/server/stdout.js';
+import { escapeLineSeparators, escapeLineSeparatorsOn } from '../src/transport/stdio/stdout.js';
 
 describe('escapeLineSeparators (issue 12, item 3)', () => {
   it('writes U+2028 and U+2029 as JSON escapes; the JSON value is unchanged', () => {

@@ -122,7 +122,7 @@ export async function httpStartupFailure(
   throw outcome;
 }
 
-/** The JSON lines of `stderr` whose `msg` is `"http"` (one per request, shared/src/server/http-serve.ts). */
+/** The JSON lines of `stderr` whose `msg` is `"http"` (one per request, shared/src/transport/http/serve.ts). */
 export function httpLogLines(stderr: string): Record<string, unknown>[] {
   return stderr
     .split('\n')

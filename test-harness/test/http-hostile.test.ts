@@ -1,6 +1,6 @@
 // Hostile HTTP (issue 19) against the built filesystem server's `--transport http`: slow clients,
 // floods of idle connections, early disconnects and malformed requests are refused or bounded
-// (shared/src/server/http-limits.ts, http-serve.ts), and the server keeps serving real clients.
+// (shared/src/transport/http/limits.ts, serve.ts), and the server keeps serving real clients.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';

@@ -1,4 +1,4 @@
-// OAuth on `--transport http` (issue 19, shared/src/server/http-auth.ts): the built filesystem server
+// OAuth on `--transport http` (issue 19, shared/src/transport/http/auth.ts): the built filesystem server
 // as a resource server for a local issuer (src/services/oauth-issuer.ts) — good tokens in both eras,
 // every refusal with its status and RFC 6750 challenge, the RFC 9728 document, an unreachable JWKS.
 import { mkdtemp, rm } from 'node:fs/promises';

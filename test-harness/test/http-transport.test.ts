@@ -1,4 +1,4 @@
-// `--transport http` (issue 19, shared/src/server/http-serve.ts) on the built filesystem server: the SDK's
+// `--transport http` (issue 19, shared/src/transport/http/serve.ts) on the built filesystem server: the SDK's
 // own Streamable HTTP client in both protocol eras, and the safety layer's refusals.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -196,7 +196,7 @@ export async function runHttpScaleSuite(ctx: Context): Promise<WorkloadResult> {
       );
     }
     notes.push(
-      'httpscale: ours paces Brave per process and key from its X-RateLimit headers: one request every 1000/limit ms plus a margin of min(50 ms, a tenth of that) (shared/src/http/windows.ts), ~0.011 ms at the fake Brave plan of 100 000/s; the official does not pace. Over 64 requests waiting in one instance, it answers 503 (server busy)',
+      'httpscale: ours paces Brave per process and key from its X-RateLimit headers: one request every 1000/limit ms plus a margin of min(50 ms, a tenth of that) (shared/src/upstream/windows.ts), ~0.011 ms at the fake Brave plan of 100 000/s; the official does not pace. Over 64 requests waiting in one instance, it answers 503 (server busy)',
       `httpscale: ours ${servers.ours.label} with 2026-07-28 stateless clients; official ${servers.official.label} with 2025-11-25 session clients; every call brave_web_search (3 results) against the fake Brave on 127.0.0.1`,
     );
   } finally {

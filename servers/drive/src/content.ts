@@ -10,8 +10,8 @@
  *   by whether the bytes are UTF-8.
  */
 import type { drive_v3 } from '@googleapis/drive';
-import { isLoopbackHost } from '@refmcp/shared/http';
 import { ToolError } from '@refmcp/shared/server';
+import { isLoopbackHost } from '@refmcp/shared/upstream';
 import type { DriveClient } from './drive/client.js';
 import { isDriveError, SERVICE } from './drive/errors.js';
 import { GOOGLE } from './format/files.js';

@@ -12,8 +12,13 @@ import type { ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
+import {
+  HTTP_TRANSPORT_OPTIONS,
+  type HttpServeConfig,
+  httpHelp,
+  httpServeConfig,
+} from '../transport/http/flags.js';
 import { ConfigError } from './errors.js';
-import { HTTP_TRANSPORT_OPTIONS, type HttpServeConfig, httpHelp, httpServeConfig } from './http-flags.js';
 import type { ToolDefinition } from './tool.js';
 
 export interface CommonFlags {

@@ -1,5 +1,5 @@
 /** stderr logging: stdout carries JSON-RPC only (MCP spec, stdio transport). */
-import { redactCredentials } from '../http/errors.js';
+import { redactCredentials } from '../upstream/errors.js';
 
 export interface Logger {
   info(message: string): void;

@@ -8,6 +8,10 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createAuditLog, type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
+import { unsafeBindReason } from '../transport/http/flags.js';
+import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transport/http/serve.js';
+import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
+import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
 import {
@@ -20,13 +24,9 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
-import { unsafeBindReason } from './http-flags.js';
-import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from './http-serve.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
-import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
-import { escapeLineSeparatorsOn } from './stdout.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */

@@ -10,6 +10,7 @@
  * - Writes are paced by the policy's write interval; at most `maxConcurrent` calls in flight.
  */
 import { type drive_v3, drive as driveApi } from '@googleapis/drive';
+import { ToolError } from '@refmcp/shared/server';
 import {
   ConcurrencyLimit,
   decideRetry,
@@ -17,8 +18,7 @@ import {
   type HttpPolicy,
   IntervalGate,
   sleep,
-} from '@refmcp/shared/http';
-import { ToolError } from '@refmcp/shared/server';
+} from '@refmcp/shared/upstream';
 import type { OAuth2Client } from 'google-auth-library';
 import { googleFailure, SERVICE, toDriveError } from './errors.js';
 

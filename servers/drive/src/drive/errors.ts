@@ -4,14 +4,15 @@
  * `mcp-server-drive auth` again" (never the refresh token or the request body), and a hint for the
  * failures people meet most (404 on a file the credentials cannot see, 403 scopes).
  */
+
+import { ToolError } from '@refmcp/shared/server';
 import {
   GOOGLE_HOOKS,
   type HeaderSource,
   HttpError,
   redact,
   summarizeHttpFailure,
-} from '@refmcp/shared/http';
-import { ToolError } from '@refmcp/shared/server';
+} from '@refmcp/shared/upstream';
 
 /** The service name in messages. */
 export const SERVICE = 'Google Drive API';

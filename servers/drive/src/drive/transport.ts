@@ -6,7 +6,7 @@
  * uploads) buffered first (undici's fetch refuses a stream body without `duplex`). The gaxios
  * transporter built on it never retries: retries are the shared policy's (client.ts).
  */
-import { timedFetch } from '@refmcp/shared/http';
+import { timedFetch } from '@refmcp/shared/upstream';
 import { gaxios } from 'google-auth-library';
 
 /** Google's token endpoint, where gtoken always posts. */

@@ -5,10 +5,10 @@
  * --folders hits outside the folders are left out before anything of them is shown.
  */
 import type { drive_v3 } from '@googleapis/drive';
-import { vendorCursor, vendorPosition } from '@refmcp/shared/http';
 import { z } from '@refmcp/shared/schema';
 import { compact, count, defineTool, OPEN_WORLD_HINTS, queryKey } from '@refmcp/shared/server';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { vendorCursor, vendorPosition } from '@refmcp/shared/upstream';
 import type { Config } from '../config.js';
 import { entryLine, FILE_FIELDS, type FileEntry, fileShape, toEntry } from '../format/files.js';
 import { cursorArg, driveIdOf, fileIdArg, fileIdOf, limitArg } from '../names.js';

@@ -1,5 +1,6 @@
 /** The HTTP flags, token reading, base-URL prefixes and integer flags every API server shares. */
 import { describe, expect, it } from 'vitest';
+import { intFlag } from '../src/server/int-flag.js';
 import {
   DEFAULT_HTTP_POLICY,
   HTTP_OPTIONS,
@@ -8,8 +9,7 @@ import {
   joinUrl,
   parseBaseUrl,
   readToken,
-} from '../src/http.js';
-import { intFlag } from '../src/server/int-flag.js';
+} from '../src/upstream/index.js';
 
 describe('HTTP flags', () => {
   it('help shows the policy defaults and the server’s words', () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TimeoutError } from '../src/server/errors.js';
 import {
   ConcurrencyLimit,
   DEFAULT_HTTP_POLICY,
@@ -23,8 +24,7 @@ import {
   SLACK_HOOKS,
   summarizeHttpFailure,
   userAgent,
-} from '../src/http.js';
-import { TimeoutError } from '../src/server/errors.js';
+} from '../src/upstream/index.js';
 
 describe('parseBaseUrl', () => {
   it('accepts https anywhere and http only on loopback; strips the trailing slash', () => {

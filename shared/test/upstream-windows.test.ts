@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { aboutDelay, parseRateWindows, QuotaExhausted, RateLimitWindows } from '../src/http.js';
+import { aboutDelay, parseRateWindows, QuotaExhausted, RateLimitWindows } from '../src/upstream/index.js';
 
 const FREE = {
   'x-ratelimit-limit': '1, 15000',

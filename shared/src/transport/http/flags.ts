@@ -12,9 +12,9 @@
  */
 import { isIP } from 'node:net';
 import type { ParseArgsConfig } from 'node:util';
-import { ConfigError } from './errors.js';
-import { OAUTH_ENV_NAMES, type OAuthConfig, oauthConfigFromEnv } from './http-auth.js';
-import { HTTP_LIMIT_ENV_NAMES, type HttpLimits, httpLimitsFromEnv } from './http-limits.js';
+import { ConfigError } from '../../server/errors.js';
+import { OAUTH_ENV_NAMES, type OAuthConfig, oauthConfigFromEnv } from './auth.js';
+import { HTTP_LIMIT_ENV_NAMES, type HttpLimits, httpLimitsFromEnv } from './limits.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 

@@ -35,15 +35,10 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { type OAuthResourceServer, oauthResourceServer } from './http-auth.js';
-import { type HttpServeConfig, isLoopbackHost } from './http-flags.js';
-import {
-  type ConnectionStats,
-  DEFAULT_HTTP_LIMITS,
-  limitConnections,
-  nodeServerOptions,
-} from './http-limits.js';
-import { isValidHostHeader, repeatedSingletonField, sendWebResponse, toWebRequest } from './http-node.js';
+import { type OAuthResourceServer, oauthResourceServer } from './auth.js';
+import { type HttpServeConfig, isLoopbackHost } from './flags.js';
+import { type ConnectionStats, DEFAULT_HTTP_LIMITS, limitConnections, nodeServerOptions } from './limits.js';
+import { isValidHostHeader, repeatedSingletonField, sendWebResponse, toWebRequest } from './node.js';
 
 /** The MCP endpoint's path. */
 export const MCP_HTTP_PATH = '/mcp';
@@ -55,7 +50,7 @@ export {
   MAX_HTTP_CONNECTIONS,
   MAX_SESSIONS,
   SESSION_IDLE_MS,
-} from './http-limits.js';
+} from './limits.js';
 
 /** A running HTTP server. */
 export interface HttpHandle {

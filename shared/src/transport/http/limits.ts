@@ -15,7 +15,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../../server/errors.js';
 
 /** Largest request body accepted, in bytes (the SDK's default); larger is answered 413. */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;

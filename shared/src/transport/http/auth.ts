@@ -22,7 +22,7 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../../server/errors.js';
 
 /** OAuth settings from the environment. */
 export interface OAuthConfig {
