@@ -4,6 +4,7 @@
  * symlink swapped in between check and use cannot escape.
  */
 export { isWithin } from './canonical.js';
+export { type Copied, type CopyOptions, copyInside } from './copy.js';
 export { PathError, type PathErrorCode } from './errors.js';
 export { decodeEscapes, displayPath, fromFsName, fs as pathFs, hasRawBytes, toFsPath } from './fs-names.js';
 export { expandHome } from './home.js';
@@ -32,5 +33,6 @@ export {
 export type { ResolvedPath } from './resolve.js';
 export type { AllowedRoot } from './root-set.js';
 export { AllowedRoots } from './roots.js';
+export { homeTrashDir, type Trashed, type TrashOptions, trashInfo, trashInside } from './trash.js';
 export { verifyOpened } from './verify.js';
-export { type WriteOptions, writeFileAtomic, writeResolved } from './write.js';
+export { type WriteData, type WriteOptions, writeFileAtomic, writeResolved } from './write.js';

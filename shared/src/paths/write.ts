@@ -15,7 +15,12 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 export interface WriteOptions {
   /** Fail with PathError 'exists' if the target (or a dangling symlink at its name) exists. */
   exclusive?: boolean;
+  /** Permission bits of a new file (an existing file keeps its own); default 0o666 less the umask. */
+  mode?: number;
 }
+
+/** What is written: text (UTF-8), bytes, or a function that fills the open temp file itself (e.g. a copy). */
+export type WriteData = string | Uint8Array | ((temp: FileHandle) => Promise<void>);
 
 /** Test seams; not for production callers. */
 export interface WriteHooks {
@@ -134,7 +139,7 @@ async function checkParent(roots: AllowedRoots, resolved: ResolvedPath): Promise
 export async function writeResolved(
   roots: AllowedRoots,
   resolved: ResolvedPath,
-  data: string | Uint8Array,
+  data: WriteData,
   opts: WriteOptions = {},
   hooks: WriteHooks = {},
 ): Promise<ResolvedPath> {
@@ -178,7 +183,9 @@ export async function writeResolved(
       created = true;
       await verifyOpened(roots, handle, temp, input);
       await hooks.afterTempCreated?.(temp);
-      await handle.writeFile(data);
+      if (typeof data === 'function') await data(handle);
+      else await handle.writeFile(data);
+      if (!existing && opts.mode !== undefined) await handle.chmod(opts.mode & 0o777 & ~process.umask());
       if (existing) {
         await handle.chmod(existing.mode & 0o7777); // FS-13: a 0600 file stays 0600
         if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) {

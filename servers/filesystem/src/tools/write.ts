@@ -1,9 +1,10 @@
 /**
- * Write tools: write_file, edit_file, create_directory, move_file. Every write goes through
- * @refmcp/shared/paths (atomic temp+rename writes that keep the mode, mkdir -p checked level by level,
- * moves that never overwrite), so a symlink cannot redirect it outside the allowed directories.
+ * Write tools: write_file, edit_file, create_directory, move_file, copy_file, delete_file. Every write
+ * goes through @refmcp/shared/paths (atomic temp+rename writes that keep the mode, mkdir -p checked level
+ * by level, moves that never overwrite, copies built aside and renamed into place, deletes that move to
+ * the freedesktop trash), so a symlink cannot redirect it outside the allowed directories.
  */
-import { mkdirInside, moveInside, writeFileAtomic } from '@refmcp/shared/paths';
+import { copyInside, mkdirInside, moveInside, trashInside, writeFileAtomic } from '@refmcp/shared/paths';
 import { pathString, safeString } from '@refmcp/shared/schema';
 import {
   defineTool,
@@ -125,5 +126,55 @@ export function writeTools(config: Config): ToolDefinition[] {
     },
   });
 
-  return [writeFile, editFileTool, createDirectory, moveFile] as ToolDefinition[];
+  const copyFile = defineTool({
+    name: 'copy_file',
+    title: 'Copy File',
+    description:
+      'Copy a file, or a directory with everything in it, atomically. Fails if the destination exists unless ' +
+      'overwrite is true (files only).',
+    inputSchema: z.strictObject({
+      source: path('File or directory to copy'),
+      destination: path('New path (not an existing directory to copy into)'),
+      overwrite: z.boolean().default(false).describe('Replace an existing destination file'),
+    }),
+    annotations: LOCAL_HINTS.destructive,
+    handler: async (args, context) => {
+      const copied = await copyInside(config.workspace.roots, args.source, args.destination, {
+        overwrite: args.overwrite,
+        signal: context.signal,
+      });
+      const what =
+        copied.kind === 'file'
+          ? `${formatBytes(copied.bytes)}`
+          : `${copied.entries} entries, ${formatBytes(copied.bytes)}` +
+            (copied.skipped ? `; ${copied.skipped} sockets, FIFOs or devices not copied` : '');
+      return textResult(
+        `${copied.replaced ? 'Replaced' : 'Copied to'} ${args.destination} from ${args.source} (${what}).`,
+      );
+    },
+  });
+
+  const deleteFile = defineTool({
+    name: 'delete_file',
+    title: 'Delete File',
+    description:
+      "Move a file or directory to the user's trash (restorable, never unlinked). A directory that is not empty " +
+      'needs recursive: true.',
+    inputSchema: z.strictObject({
+      path: path('File, symlink or directory to delete'),
+      recursive: z
+        .boolean()
+        .default(false)
+        .describe('Also a directory that is not empty, with everything in it'),
+    }),
+    annotations: LOCAL_HINTS.destructive,
+    handler: async (args) => {
+      const trashed = await trashInside(config.workspace.roots, args.path, { recursive: args.recursive });
+      return textResult(
+        `Moved ${trashed.kind} ${args.path} to the trash as ${trashed.trashedAs} (restorable).`,
+      );
+    },
+  });
+
+  return [writeFile, editFileTool, createDirectory, moveFile, copyFile, deleteFile] as ToolDefinition[];
 }
