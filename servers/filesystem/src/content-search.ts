@@ -39,6 +39,8 @@ export interface ContentSearchOptions {
   deadline: number;
   signal?: AbortSignal;
   resume?: ResumePoint;
+  /** Entries walked so far, once per batch (progress notifications). */
+  onProgress?(walked: number): void;
 }
 
 export interface FileResult {
@@ -119,6 +121,7 @@ async function* candidates(
     maxDepth: MAX_SEARCH_DEPTH,
     deadline: opts.deadline,
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.resume ? { after: opts.resume.file, inclusive: opts.resume.inclusive } : {}),
     prune: (e: WalkEntry) => opts.exclude(e.rel) || (opts.gitignore?.ignores(e) ?? false),
     ...(opts.gitignore

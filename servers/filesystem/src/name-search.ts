@@ -10,7 +10,8 @@ export interface NameMatch {
   target?: 'file' | 'directory' | 'other';
 }
 
-export interface NameSearchOptions extends Pick<WalkOptions, 'contains' | 'deadline' | 'signal' | 'after'> {
+export interface NameSearchOptions
+  extends Pick<WalkOptions, 'contains' | 'deadline' | 'signal' | 'after' | 'onProgress'> {
   matches(rel: string, name: string): boolean;
   exclude(rel: string): boolean;
   maxResults: number;
@@ -42,6 +43,7 @@ export async function searchNames(startReal: string, opts: NameSearchOptions): P
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.after ? { after: opts.after } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     prune: (e) => opts.exclude(e.rel),
   });
   const matches: NameMatch[] = [];

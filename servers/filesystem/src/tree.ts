@@ -21,7 +21,8 @@ export interface TreeNode {
   continued?: true;
 }
 
-export interface TreePageOptions extends Pick<WalkOptions, 'contains' | 'deadline' | 'signal' | 'after'> {
+export interface TreePageOptions
+  extends Pick<WalkOptions, 'contains' | 'deadline' | 'signal' | 'after' | 'onProgress'> {
   maxDepth: number;
   /** True: leave the entry (and what is below it) out. */
   exclude(rel: string): boolean;
@@ -70,6 +71,7 @@ export async function buildTreePage(startReal: string, opts: TreePageOptions): P
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.after ? { after: opts.after } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     prune: (e) => opts.exclude(e.rel),
   });
   const tree: TreeNode[] = [];

@@ -73,6 +73,8 @@ export interface WalkOptions {
    * read files in it as `${at}/<name>`, valid until the returned promise settles.
    */
   enterDirectory?(rel: string, real: string, at: string): Promise<void> | void;
+  /** Called with the count of entries handed out so far, once per batch (for progress notifications). */
+  onProgress?(visited: number): void;
 }
 
 export interface WalkStats {
@@ -238,6 +240,7 @@ export class Walker implements AsyncIterable<WalkEntry> {
   /** Hands the entries to `visit` in walk order until it returns false (or the walk ends). */
   async each(visit: (entry: WalkEntry) => boolean | undefined): Promise<void> {
     for await (const batch of this.#batches()) {
+      this.options.onProgress?.(this.stats.visited);
       for (let i = 0; i < batch.length; i++) {
         if (this.#interrupted()) return;
         const entry = batch[i] as WalkEntry;
@@ -249,6 +252,7 @@ export class Walker implements AsyncIterable<WalkEntry> {
 
   async *[Symbol.asyncIterator](): AsyncGenerator<WalkEntry, void> {
     for await (const batch of this.#batches()) {
+      this.options.onProgress?.(this.stats.visited);
       for (let i = 0; i < batch.length; i++) {
         if (this.#interrupted()) return;
         const entry = batch[i] as WalkEntry;

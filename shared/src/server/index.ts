@@ -6,6 +6,7 @@ export * from './int-flag.js';
 export * from './lenient.js';
 export * from './log.js';
 export * from './pages.js';
+export * from './progress.js';
 export * from './query-cursor.js';
 export * from './requests.js';
 export * from './resources.js';

@@ -26,6 +26,7 @@ import {
 } from './flags.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
+import { type Progress, progressReporter } from './progress.js';
 import { hookRequests } from './requests.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
@@ -138,8 +139,19 @@ export function registerTools(
         let controller: AbortController | undefined;
         let settled = false;
         const forward = () => controller?.abort(request.reason);
+        let progress: { reporter: Progress | undefined } | undefined;
         const context: ToolContext = {
           server,
+          get progress() {
+            progress ??= {
+              reporter: progressReporter(
+                ctx.mcpReq._meta?.progressToken,
+                (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
+                () => settled,
+              ),
+            };
+            return progress.reporter;
+          },
           get signal() {
             if (!controller) {
               controller = new AbortController();

@@ -1,5 +1,6 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
+import type { Progress } from './progress.js';
 
 /**
  * All four MCP tool annotation hints (spec 2025-11-25, "Tool Annotations"), required so that every
@@ -25,6 +26,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The MCP server instance serving this connection (for notifications). */
   server: McpServer;
+  /** Set when the request asked for progress (`_meta.progressToken`): report long work through it. */
+  readonly progress?: Progress;
 }
 
 /** The result a handler returns: MCP's CallToolResult (content, structuredContent, isError). */

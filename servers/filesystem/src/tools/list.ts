@@ -275,7 +275,7 @@ export function listTools(config: Config): ToolDefinition[] {
     }),
     outputSchema: treeOutput,
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal }) => {
+    handler: async (args, { signal, progress }) => {
       const dir = await resolveDirectory(config, args.path);
       const key = queryKey('directory_tree', { real: dir.real, ex: args.excludePatterns, d: args.maxDepth });
       const position = readCursor<{ after: string }>(args.cursor, key);
@@ -285,6 +285,9 @@ export function listTools(config: Config): ToolDefinition[] {
         deadline: performance.now() + config.walkTimeoutMs,
         signal,
         ...(position ? { after: position.after } : {}),
+        ...(progress
+          ? { onProgress: (n: number) => progress.report(n, undefined, `${n} entries walked`) }
+          : {}),
         exclude: excluder(args.excludePatterns),
         maxEntries: config.maxEntries,
         maxBytes: config.maxResultBytes - RESERVE_BYTES,

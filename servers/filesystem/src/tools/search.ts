@@ -159,7 +159,7 @@ export function searchTools(config: Config): ToolDefinition[] {
     }),
     outputSchema: searchFilesOutput,
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal }) => {
+    handler: async (args, { signal, progress }) => {
       const dir = await resolveDirectory(config, args.path);
       const key = queryKey('search_files', { real: dir.real, p: args.pattern, ex: args.excludePatterns });
       const position = readCursor<{ after: string }>(args.cursor, key);
@@ -173,6 +173,9 @@ export function searchTools(config: Config): ToolDefinition[] {
         deadline: performance.now() + config.walkTimeoutMs,
         signal,
         ...(position ? { after: position.after } : {}),
+        ...(progress
+          ? { onProgress: (n: number) => progress.report(n, undefined, `${n} entries walked`) }
+          : {}),
       });
       const after = page.last ?? position?.after;
       const nextCursor =
@@ -248,7 +251,7 @@ export function searchTools(config: Config): ToolDefinition[] {
     }),
     outputSchema: grepOutput,
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal }) => {
+    handler: async (args, { signal, progress }) => {
       let re: RegExp;
       try {
         re = compilePattern(args.pattern, { regex: args.regex, caseSensitive: args.caseSensitive });
@@ -283,6 +286,9 @@ export function searchTools(config: Config): ToolDefinition[] {
           deadline: performance.now() + config.walkTimeoutMs,
           signal,
           ...(resume ? { resume } : {}),
+          ...(progress
+            ? { onProgress: (n: number) => progress.report(n, undefined, `${n} entries walked`) }
+            : {}),
         });
         const nextCursor =
           page.next && page.stoppedBy !== 'cancelled' ? makeCursor(key, { r: page.next }) : undefined;

@@ -12,6 +12,7 @@ import {
   structuredResult,
   type ToolDefinition,
   ToolError,
+  withHeartbeat,
 } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { PlanStep, RowsResult } from '../engine/protocol.js';
@@ -82,7 +83,7 @@ export function readTools(config: Config): ToolDefinition[] {
         .describe('Pass back as cursor (same query and params) for the next page.'),
     }),
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal }) => {
+    handler: async (args, { signal, progress }) => {
       const params = bindings(args);
       const key = queryKey('read_query', [args.query, params ?? null]);
       const offset = Number(readCursor<{ o?: unknown }>(args.cursor, key, SAME_QUERY)?.o ?? 0);
@@ -91,9 +92,13 @@ export function readTools(config: Config): ToolDefinition[] {
       }
       let page: RowsResult;
       try {
-        const result = await config.pool.read(
-          { op: 'query', sql: args.query, params, offset, budget: budgetOf(config) },
-          signal,
+        const result = await withHeartbeat(
+          progress,
+          config.pool.read(
+            { op: 'query', sql: args.query, params, offset, budget: budgetOf(config) },
+            signal,
+          ),
+          (s) => `query running, ${s} s`,
         );
         if (result.op !== 'query') throw new Error(`unexpected ${result.op} result`);
         page = result.page;

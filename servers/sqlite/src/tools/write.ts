@@ -10,6 +10,7 @@ import {
   structuredResult,
   type ToolContext,
   type ToolDefinition,
+  withHeartbeat,
 } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { Params, WriteResult } from '../engine/protocol.js';
@@ -54,9 +55,13 @@ export function writeTools(config: Config): ToolDefinition[] {
   const run = async (sql: string, params: Params | undefined, createTableOnly: boolean, ctx: ToolContext) => {
     let result: WriteResult;
     try {
-      const reply = await config.pool.write(
-        { op: 'write', sql, params, createTableOnly, budget: budgetOf(config) },
-        ctx.signal,
+      const reply = await withHeartbeat(
+        ctx.progress,
+        config.pool.write(
+          { op: 'write', sql, params, createTableOnly, budget: budgetOf(config) },
+          ctx.signal,
+        ),
+        (s) => `statement running, ${s} s`,
       );
       if (reply.op !== 'write') throw new Error(`unexpected ${reply.op} result`);
       result = reply.result;

@@ -1,0 +1,85 @@
+/**
+ * Progress notifications for long tool calls (MCP spec 2025-11-25, "Progress"): sent only when the
+ * request carried `_meta.progressToken`, each value greater than the last (the spec's MUST), at most
+ * one per {@link PROGRESS_INTERVAL_MS} (the first at once), and never after the call has answered.
+ * SDK clients reset their request timeout (60 s by default) on each one when asked to
+ * (`resetTimeoutOnProgress`), so long walks, queries and pagings are not cut off client-side.
+ */
+import type { ProgressToken } from '@modelcontextprotocol/server';
+
+/** Least time between two progress notifications of one call, in milliseconds. */
+export const PROGRESS_INTERVAL_MS = 250;
+
+/** How a handler reports progress. */
+export interface Progress {
+  /**
+   * `done` units of work (files walked, rows fetched, pages read; a count that only grows) of `total`
+   * when known, with a short `message`. Dropped when not above the last value sent or sooner than
+   * the interval after it; never throws, never waits.
+   */
+  report(done: number, total?: number, message?: string): void;
+}
+
+/** What sends one notification (the request's `notify`). */
+export type ProgressSink = (params: {
+  progressToken: ProgressToken;
+  progress: number;
+  total?: number;
+  message?: string;
+}) => Promise<void>;
+
+/**
+ * A {@link Progress} for a request with `token`, or undefined without one. `finished()` is true once
+ * the call has answered (later reports are dropped).
+ */
+export function progressReporter(
+  token: ProgressToken | undefined,
+  sink: ProgressSink,
+  finished: () => boolean,
+  now: () => number = Date.now,
+): Progress | undefined {
+  if (token === undefined) return undefined;
+  let last = Number.NEGATIVE_INFINITY;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  return {
+    report(done, total, message) {
+      if (!(done > last) || finished()) return;
+      const at = now();
+      if (at - lastAt < PROGRESS_INTERVAL_MS) return;
+      last = done;
+      lastAt = at;
+      sink({
+        progressToken: token,
+        progress: done,
+        ...(total !== undefined ? { total } : {}),
+        ...(message ? { message } : {}),
+      }).catch(() => {}); // a client that has gone is not the call's failure
+    },
+  };
+}
+
+/**
+ * Awaits `work`, reporting the seconds it has taken every `everyMs` (a heartbeat for waits that have
+ * no count of their own: a query the engine runs, a page loading), with `message(seconds)`. The first
+ * report goes out at once. Without `progress` it is `work` itself.
+ */
+export async function withHeartbeat<T>(
+  progress: Progress | undefined,
+  work: Promise<T>,
+  message: (seconds: number) => string,
+  everyMs = 1000,
+): Promise<T> {
+  if (!progress) return work;
+  const start = Date.now();
+  let beat = 0;
+  progress.report(beat, undefined, message(0));
+  const timer = setInterval(() => {
+    beat++;
+    progress.report(beat, undefined, message(Math.round((Date.now() - start) / 1000)));
+  }, everyMs);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
