@@ -3,10 +3,10 @@
  * calls whose `structuredContent` is checked against the tool's `outputSchema` (what a host checks),
  * and small fixtures (temp directories, loose typing of results).
  */
-import { existsSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { validateJson } from '@refmcp/shared/json-schema';
 import { listAllTools, resultText } from './checks/context.js';
@@ -30,6 +30,12 @@ export interface StartBuiltServerOptions {
    * already appended.
    */
   wrap?: (target: { command: string; args: string[] }) => { command: string; args: string[] };
+  /**
+   * Runs the server as this uid (and gid of the same number), e.g. 65534 (nobody), through util-linux
+   * `setpriv --clear-groups`, from a copy of its `dist/` that user can reach (see
+   * {@link reachableServerTarget}). Only as root; otherwise the server runs as the current user.
+   */
+  asUser?: number;
 }
 
 /**
@@ -50,6 +56,33 @@ export function builtServerTarget(server: string, args: string[] = []): { comman
   return { command: bin.command, args: [...bin.args, ...args] };
 }
 
+/** Each server's copy of `dist/` made by {@link reachableServerTarget} in this process. */
+const reachableCopies = new Map<string, string>();
+
+/**
+ * {@link builtServerTarget} from a copy of the server's `dist/` (a bundle with every dependency
+ * inlined) in a fresh directory under the OS temp dir, mode 0755, so that another user can run it
+ * when the checkout sits in a private directory (a clone under /root or in `mktemp -d`, mode 0700:
+ * "Cannot find module …/dist/index.js"), as the PostgreSQL launcher copies its binaries. One copy
+ * per server per process, removed when the process exits. Errors: as {@link builtServerTarget}.
+ */
+export function reachableServerTarget(
+  server: string,
+  args: string[] = [],
+): { command: string; args: string[] } {
+  const entry = builtServerTarget(server).args[0] ?? '';
+  let dir = reachableCopies.get(server);
+  if (!dir) {
+    const made = mkdtempSync(join(tmpdir(), `refmcp-${server}-dist-`));
+    chmodSync(made, 0o755);
+    cpSync(dirname(entry), made, { recursive: true });
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    reachableCopies.set(server, made);
+    dir = made;
+  }
+  return { command: process.execPath, args: [join(dir, 'index.js'), ...args] };
+}
+
 /**
  * Spawns the built bin of `servers/<server>` (`dist/index.js`, what `npx` runs) with `args` over
  * stdio and connects an SDK client. Errors: throws naming the missing file when the server is not
@@ -60,7 +93,20 @@ export async function startBuiltServer(
   args: string[] = [],
   opts: StartBuiltServerOptions = {},
 ): Promise<BuiltServer> {
-  const target = builtServerTarget(server, args);
+  let target = builtServerTarget(server, args);
+  if (opts.asUser !== undefined && process.getuid?.() === 0) {
+    const copy = reachableServerTarget(server, args);
+    target = {
+      command: 'setpriv',
+      args: [
+        `--reuid=${opts.asUser}`,
+        `--regid=${opts.asUser}`,
+        '--clear-groups',
+        copy.command,
+        ...copy.args,
+      ],
+    };
+  }
   const conn = await connect({
     ...(opts.wrap ? opts.wrap(target) : target),
     era: opts.era ?? 'legacy',

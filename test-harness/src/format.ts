@@ -66,3 +66,8 @@ export function formatCallResult(result: CallToolResult): string {
     parts.push(JSON.stringify(result.structuredContent, null, 2));
   return `${result.isError ? 'error: ' : ''}${parts.join('\n')}`;
 }
+
+/** `1 repository`, `2 repositories`: `count` and `singular`, made plural (`pluralForm`, default +s) unless 1. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

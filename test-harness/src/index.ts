@@ -10,6 +10,7 @@ export {
   listedTools,
   NO_PACING,
   outputProblems,
+  reachableServerTarget,
   type StartBuiltServerOptions,
   startBuiltServer,
   structured,

@@ -244,43 +244,78 @@ describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () =
   });
 });
 
-/** Starts `node dist/cli.js fake VENDOR`; resolves with its env lines once it has printed them. */
+/**
+ * Starts `node dist/cli.js fake VENDOR`; resolves with its env lines, the host config it prints and
+ * all it printed, once it has printed them.
+ */
 function startFake(vendor: string) {
   const child = spawn(process.execPath, [cli, 'fake', vendor], {
     cwd: harnessDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const env = new Promise<Record<string, string>>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      if (!stdout.includes('# Ctrl-C')) return;
-      const lines = stdout.split('\n').filter((l) => /^[A-Z_]+=/.test(l));
-      resolve(
-        Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
-      );
-    });
-    child.on('error', reject);
-    void exited.then((code) => reject(new Error(`fake exited early (${code})`)));
-  });
-  return { child, env, exited };
+  const printed = new Promise<{ env: Record<string, string>; config: HostConfig; stdout: string }>(
+    (resolve, reject) => {
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        if (!stdout.includes('# Ctrl-C')) return;
+        const lines = stdout.split('\n');
+        const envLines = lines.filter((l) => /^[A-Z_]+=/.test(l));
+        const env = Object.fromEntries(
+          envLines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+        );
+        const json = lines.slice(lines.indexOf('{'), lines.lastIndexOf('}') + 1).join('\n');
+        resolve({ env, config: JSON.parse(json), stdout });
+      });
+      child.on('error', reject);
+      void exited.then((code) => reject(new Error(`fake exited early (${code})`)));
+    },
+  );
+  return { child, env: printed.then((p) => p.env), printed, exited };
 }
+
+type HostConfig = {
+  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+};
 
 describe('mcp-harness fake', () => {
   it('serves the seeded Slack scene on 127.0.0.1 until SIGINT, printing the env for the server', async () => {
     const fake = startFake('slack');
     try {
-      const env = await fake.env;
-      expect(Object.keys(env)).toEqual(['SLACK_API_URL', 'SLACK_BOT_TOKEN']);
+      const { env, config, stdout } = await fake.printed;
+      expect(Object.keys(env)).toEqual(['SLACK_API_URL', 'SLACK_BOT_TOKEN', 'SLACK_USER_TOKEN']);
       expect(env.SLACK_API_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
       const answer = await fetch(new URL('auth.test', env.SLACK_API_URL), {
         method: 'POST',
         headers: { authorization: `Bearer ${env.SLACK_BOT_TOKEN}` },
       });
       expect(await answer.json()).toMatchObject({ ok: true });
+      // What a first call needs: the channels (by id) the bot is in, and the user token for search.
+      expect(stdout).toMatch(/channels the bot is in: .*#eng C111/);
+      expect(stdout).toContain('SLACK_USER_TOKEN');
+      // A host config entry that runs the built server against this fake.
+      expect(config.mcpServers.slack?.env).toEqual(env);
+      expect(config.mcpServers.slack?.args[0]).toBe(join(harnessDir, '..', 'servers/slack/dist/index.js'));
     } finally {
       fake.child.kill('SIGINT');
+    }
+    expect(await fake.exited).toBe(0);
+  }, 30_000);
+
+  it('prints a first call that works through the host config it wrote', async () => {
+    const fake = startFake('github');
+    try {
+      const { stdout } = await fake.printed;
+      expect(stdout).toMatch(/repositories: acme\/demo \(2 open issues, 1 open pull request, 1 release\)/);
+      const call = /^# {3}(\S+) (\S+) call (\S+) '([^']+)' --config (\S+) --server (\S+)$/m.exec(stdout);
+      expect(call?.[2]).toBe(cli);
+      const [, , , tool = '', json = '', config = '', server = ''] = call ?? [];
+      const run = await runCli(['call', tool, json, '--config', config, '--server', server]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('A demo repository.');
+    } finally {
+      fake.child.kill('SIGTERM');
     }
     expect(await fake.exited).toBe(0);
   }, 30_000);
@@ -299,6 +334,7 @@ describe('mcp-harness fake', () => {
       expect(keys.installed.client_id).toBeTruthy();
       expect(JSON.parse(readFileSync(env.GDRIVE_CREDENTIALS_PATH ?? '', 'utf8')).refresh_token).toBeTruthy();
     } finally {
+      // At once, as a host or a test may: the handlers are in place before the env is printed.
       fake.child.kill('SIGTERM');
     }
     expect(await fake.exited).toBe(0);

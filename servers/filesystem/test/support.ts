@@ -10,14 +10,7 @@ export const NOBODY = 65534;
 
 /**
  * The built server as an unprivileged user, for checks of file permissions (root may write and search
- * everything): as root it runs as nobody through util-linux `setpriv`; otherwise as the current user.
+ * everything): as root it runs as nobody through util-linux `setpriv`, from a copy of `dist/` nobody
+ * can reach (the checkout may sit in a 0700 directory); otherwise as the current user.
  */
-export function startUnprivileged(args: string[]) {
-  if (process.getuid?.() !== 0) return startServer(args);
-  return startBuiltServer('filesystem', args, {
-    wrap: (bin) => ({
-      command: 'setpriv',
-      args: [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', bin.command, ...bin.args],
-    }),
-  });
-}
+export const startUnprivileged = (args: string[]) => startBuiltServer('filesystem', args, { asUser: NOBODY });

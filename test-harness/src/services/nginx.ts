@@ -6,7 +6,7 @@
  * (pid file, temp paths) is a fresh temp dir; logs go to stderr; `daemon off`, so `stop()` (or
  * SIGKILL of this process's tree) ends it. Works as root (workers run as nobody) and as non-root.
  *
- * Install: `apt-get install -y nginx` (`.ci/run` does it when missing). Without it,
+ * Install: `apt-get install -y nginx` (`npm test` does it as root on Debian/Ubuntu: scripts/provision.mjs). Without it,
  * {@link startNginx} rejects with {@link NGINX_MISSING}, which says exactly that.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -16,13 +16,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
+import { findProgram } from './which.js';
 
-/** Where Debian installs nginx. */
+/** Where Debian installs nginx; `nginx` on the PATH is used when it is not there. */
 export const NGINX_BIN = '/usr/sbin/nginx';
 
 /** What a test says when nginx is absent. */
 export const NGINX_MISSING =
-  'nginx is not installed: the scale-out tests run a real local nginx (Debian package nginx). Install it with `sudo apt-get install -y nginx` (.ci/run does this), then rerun.';
+  'nginx is not installed: the scale-out tests run a real local nginx (Debian package nginx). Install it with `sudo apt-get install -y nginx` (`npm test` does this as root on Debian/Ubuntu), then rerun.';
 
 /** The example config's path inside the repository. */
 export const NGINX_CONFIG_IN_REPO = 'docs/deploy/nginx.conf';
@@ -42,7 +43,7 @@ export interface NginxService {
 
 /** True when nginx is installed. */
 export function nginxInstalled(): boolean {
-  return existsSync(NGINX_BIN);
+  return findProgram(NGINX_BIN, 'nginx') !== undefined;
 }
 
 /** The repository's `docs/deploy/nginx.conf`, found by walking up from this module (src or a bundle). */
@@ -98,7 +99,8 @@ export function nginxConfigFor(template: string, port: number, backends: URL[]):
  * running then.
  */
 export async function startNginx(backends: URL[], timeoutMs = 10_000): Promise<NginxService> {
-  if (!nginxInstalled()) throw new Error(NGINX_MISSING);
+  const bin = findProgram(NGINX_BIN, 'nginx');
+  if (!bin) throw new Error(NGINX_MISSING);
   const dir = await mkdtemp(join(tmpdir(), 'refmcp-nginx-'));
   // As root, workers run as nobody and must reach the temp paths nginx creates (and chowns) here.
   if (process.getuid?.() === 0) await chmod(dir, 0o711);
@@ -106,7 +108,7 @@ export async function startNginx(backends: URL[], timeoutMs = 10_000): Promise<N
   const config = nginxConfigFor(readFileSync(exampleNginxConfigPath(), 'utf8'), port, backends);
   const confPath = join(dir, 'nginx.conf');
   await writeFile(confPath, config);
-  const child: ChildProcess = spawn(NGINX_BIN, ['-p', dir, '-c', confPath, '-e', 'stderr'], {
+  const child: ChildProcess = spawn(bin, ['-p', dir, '-c', confPath, '-e', 'stderr'], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/bin' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -5,22 +5,22 @@
  * engines allowed, and only the engines the caller names — each a `json_engine` reading a URL the
  * test serves locally — so no request ever leaves the machine.
  *
- * Install: `apt-get install -y searx` (`.ci/run` does it when missing). Without it,
+ * Install: `apt-get install -y searx` (`npm test` does it as root on Debian/Ubuntu: scripts/provision.mjs). Without it,
  * {@link startSearx} rejects with {@link SEARX_MISSING}, which says exactly that.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
+import { findProgram } from './which.js';
 
-/** Where Debian installs the launcher. */
+/** Where Debian installs the launcher; `searx-run` on the PATH is used when it is not there. */
 export const SEARX_BIN = '/usr/bin/searx-run';
 
 /** What a test says when searx is absent. */
 export const SEARX_MISSING =
-  'searx is not installed: the search server tests run a real local searx (Debian package searx 1.1.0). Install it with `sudo apt-get install -y searx` (.ci/run does this), then rerun.';
+  'searx is not installed: the search server tests run a real local searx (Debian package searx 1.1.0). Install it with `sudo apt-get install -y searx` (`npm test` does this as root on Debian/Ubuntu), then rerun.';
 
 /** A local JSON engine: searx calls `searchUrl` ({query} and {pageno} filled in) and reads `results[]`. */
 export interface SearxEngine {
@@ -44,7 +44,7 @@ export interface SearxService {
 
 /** True when the searx launcher is installed. */
 export function searxInstalled(): boolean {
-  return existsSync(SEARX_BIN);
+  return findProgram(SEARX_BIN, 'searx-run') !== undefined;
 }
 
 /** The settings.yml of a throwaway instance on `port` serving `engines`. */
@@ -109,12 +109,13 @@ default_doi_resolver: 'oadoi.org'
  * `timeoutMs` (default 30 000; its log tail in the message); nothing is left running then.
  */
 export async function startSearx(engines: SearxEngine[], timeoutMs = 30_000): Promise<SearxService> {
-  if (!searxInstalled()) throw new Error(SEARX_MISSING);
+  const bin = findProgram(SEARX_BIN, 'searx-run');
+  if (!bin) throw new Error(SEARX_MISSING);
   const dir = await mkdtemp(join(tmpdir(), 'refmcp-searx-'));
   const port = await freePort();
   const settings = join(dir, 'settings.yml');
   await writeFile(settings, searxSettings(port, engines));
-  const child: ChildProcess = spawn(SEARX_BIN, [], {
+  const child: ChildProcess = spawn(bin, [], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SEARX_SETTINGS_PATH: settings, LANG: 'C.UTF-8' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
