@@ -210,7 +210,7 @@ export function actionsTools(config: Config): GitHubTool[] {
           signal,
         });
         const text = new UntrustedText();
-        const cut = tail(text.code(res.data.toString('utf8')), tail_lines, budgets.logBytes);
+        const cut = tail(text.log(res.data.toString('utf8')), tail_lines, budgets.logBytes);
         const shown = cut.total - cut.dropped;
         return respond(
           {
