@@ -10,7 +10,7 @@ import { compact, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { digestLog, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { arr, bool, num, obj, str } from '../format/common.js';
+import { bool, num, obj, str } from '../format/common.js';
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { projectBase, projectTool, scopeNote } from './common.js';
