@@ -6,3 +6,4 @@
  */
 export * from './untrusted/result.js';
 export * from './untrusted/sanitize.js';
+export * from './untrusted/terminal.js';

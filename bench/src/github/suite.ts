@@ -17,6 +17,7 @@ import { startApiSession } from '../api-servers.js';
 import { type Answer, row } from '../report.js';
 import type { ServerUnderTest, Side } from '../servers.js';
 import { type Context, cellOf, preview, type WorkloadResult } from '../workloads/common.js';
+import { redCiRows, seedRedRun } from './red-ci.js';
 import { locateGithubServers, redirectPreload } from './servers.js';
 
 const ISSUE_ARGS = { owner: 'acme', repo: 'bench', issue_number: 7 };
@@ -54,16 +55,18 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
   const gh = await startFakeGitHub();
   try {
     seedBench(gh);
+    const red = seedRedRun(gh);
     // The official server has no base-URL setting; the fake serves under /api/v3.
     const preload = redirectPreload(ctx.dataRoot, gh.url);
     const env = (side: Side) => ({
       GITHUB_PERSONAL_ACCESS_TOKEN: SCENE_TOKEN,
       ...(side === 'ours' ? { GITHUB_API_URL: gh.url } : {}),
     });
-    const session = (server: ServerUnderTest, withPreload: boolean) =>
+    const session = (server: ServerUnderTest, withPreload: boolean, args?: string[]) =>
       startApiSession(server, {
         env: env(server.side),
         timeoutMs,
+        ...(args ? { args } : {}),
         ...(withPreload && server.side === 'official' ? { preload } : {}),
       });
 
@@ -78,6 +81,7 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
     });
 
     const sizeRuns = await outputSizeRuns(ctx, 'github', session, 'list_issues', LIST_ARGS);
+    const redCi = await redCiRows(ctx, gh, (server, args) => session(server, true, args), red);
 
     // The raw API answer, pretty-printed (what the reference returns), and what a model needs from it.
     const raw = (await (
@@ -149,10 +153,12 @@ export async function runGithubSuite(base: Context): Promise<WorkloadResult> {
           official: cellOf(sizeRuns.official, (r) => r.bytes),
           goal: { ratioAtMost: 0.3, text: '≤ 0.3×' },
         }),
+        ...redCi.rows,
       ],
       answers,
       notes: [
         ...basics.notes,
+        ...redCi.notes,
         `github list_issues: raw API JSON pretty-printed is ${rawPretty} bytes; ours text/raw = ${ours ? (ours.bytes / rawPretty).toFixed(3) : '—'}, structured/raw = ${ours?.structuredBytes ? (ours.structuredBytes / rawPretty).toFixed(3) : '—'}, text+structured/raw = ${ours ? ((ours.bytes + (ours.structuredBytes ?? 0)) / rawPretty).toFixed(3) : '—'}; fields a model needs kept: ${ours ? (dropped.length ? `NO (${dropped.slice(0, 5).join(', ')})` : 'yes, all 30 issues') : '—'}`,
         'github: the official server reaches the fake through a preload that rewrites https://api.github.com in fetch (it has no base-URL setting); cold starts run without it',
       ],

@@ -8,6 +8,7 @@ import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { actionsTools } from './tools/actions.js';
+import { ciDigestTools } from './tools/ci-digest.js';
 import { hasRepoArguments } from './tools/common.js';
 import { contextTools, userTools } from './tools/context.js';
 import { issueTools } from './tools/issues.js';
@@ -41,6 +42,7 @@ export const githubServer: ServerSpec<Config> = {
         ...pullWriteTools(config),
         ...userTools(config),
         ...actionsTools(config),
+        ...ciDigestTools(config),
       ],
       hasRepoArguments,
     ),

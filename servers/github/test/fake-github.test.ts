@@ -132,6 +132,8 @@ beforeAll(async () => {
   const jobs = (await call('GET', `${r}/actions/runs/${runId}/jobs`)).body as { jobs: { id: number }[] };
   await call('GET', `${r}/actions/jobs/${jobs.jobs[0]?.id}`);
   await call('GET', `${r}/actions/jobs/${jobs.jobs[0]?.id}/logs`);
+  await call('GET', `${r}/commits/main/check-runs?filter=latest`);
+  await call('GET', `${r}/check-runs/${jobs.jobs[0]?.id}`);
 }, 60_000);
 afterAll(() => gh.close());
 

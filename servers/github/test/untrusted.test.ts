@@ -90,7 +90,7 @@ describe('GH-04 hidden text', () => {
     assertNoInvisible(log.text, 'log');
     expect(structured(log)).toMatchObject({
       shownLines: 3,
-      log: 'line 300\nError: expected 42\n[31mred[0m hidden⟦U+202E⟧',
+      log: 'line 300\nError: expected 42\nred hidden⟦U+202E⟧',
     });
   });
 });

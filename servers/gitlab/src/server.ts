@@ -2,6 +2,7 @@
 import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { ciDigestTools } from './tools/ci-digest.js';
 import { hasProjectArgument } from './tools/common.js';
 import { contextTools } from './tools/context.js';
 import { fileTools } from './tools/files.js';
@@ -32,6 +33,7 @@ export const gitlabServer: ServerSpec<Config> = {
         ...issueTools(config),
         ...mergeRequestTools(config),
         ...pipelineTools(config),
+        ...ciDigestTools(config),
       ],
       hasProjectArgument,
     ),

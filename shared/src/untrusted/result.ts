@@ -18,6 +18,7 @@ import {
   sanitizeUntrusted,
   UNTRUSTED_NOTICE,
 } from './sanitize.js';
+import { stripTerminal } from './terminal.js';
 
 export class UntrustedText {
   private readonly findings = noFindings();
@@ -44,6 +45,18 @@ export class UntrustedText {
     more = 'narrow the request',
   ): string {
     return this.bounded(text, false, maxBytes, more);
+  }
+
+  /**
+   * A CI job log: terminal control sequences and GitLab section markers removed whole
+   * ({@link stripTerminal}), then as {@link code}.
+   */
+  log(
+    text: string | null | undefined,
+    maxBytes = Number.POSITIVE_INFINITY,
+    more = 'narrow the request',
+  ): string {
+    return this.bounded(text ? stripTerminal(text) : text, false, maxBytes, more);
   }
 
   private bounded(text: string | null | undefined, markup: boolean, maxBytes: number, more: string): string {

@@ -5,7 +5,7 @@
  */
 import { count, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
-import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { block, neutralizedField, respond, tailLines, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { jobShape, renderJob, renderRun, runShape, toJob, toRun } from '../format/actions.js';
 import { pageShape } from '../format/common.js';
@@ -13,23 +13,8 @@ import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { listPage, repoPath, repoTool, scopeNote } from './common.js';
 
-/** The last `lines` lines of `text`, within `maxBytes` (whole lines), and how many lines were dropped. */
-export function tail(
-  text: string,
-  lines: number,
-  maxBytes: number,
-): { text: string; dropped: number; total: number } {
-  const all = text.replace(/\n$/, '').split('\n');
-  const kept: string[] = [];
-  let bytes = 0;
-  for (let i = all.length - 1; i >= 0 && kept.length < lines; i--) {
-    const line = all[i] ?? '';
-    bytes += Buffer.byteLength(line) + 1;
-    if (bytes > maxBytes && kept.length > 0) break;
-    kept.unshift(line);
-  }
-  return { text: kept.join('\n'), dropped: all.length - kept.length, total: all.length };
-}
+/** The last lines of a log within a byte budget (shared; kept here under its old name). */
+export const tail = tailLines;
 
 export function actionsTools(config: Config): GitHubTool[] {
   const scope = scopeNote(config);
@@ -210,7 +195,7 @@ export function actionsTools(config: Config): GitHubTool[] {
           signal,
         });
         const text = new UntrustedText();
-        const cut = tail(text.code(res.data.toString('utf8')), tail_lines, budgets.logBytes);
+        const cut = tail(text.log(res.data.toString('utf8')), tail_lines, budgets.logBytes);
         const shown = cut.total - cut.dropped;
         return respond(
           {

@@ -14,6 +14,14 @@ import {
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
+import {
+  checkFailed,
+  checkRunShape,
+  renderCheckRun,
+  toCheckRun,
+  verdictOf,
+  verdictShape,
+} from '../format/checks.js';
 import { at, pageShape } from '../format/common.js';
 import {
   fileShape,
@@ -249,9 +257,18 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_status',
       title: 'Get pull request status',
       toolset: 'pull_requests',
-      description: `Get the combined commit status (success/failure/pending per context) of a pull request's head commit.${scope}`,
+      description: `Get the checks of a pull request's head commit: check runs (Actions jobs, apps) and commit statuses, with one verdict over both.${scope}`,
       inputSchema: z.strictObject(target),
-      outputSchema: z.object({ repository: z.string(), pullNumber: count(), status: statusShape }),
+      outputSchema: z.object({
+        repository: z.string(),
+        pullNumber: count(),
+        sha: z.string(),
+        verdict: verdictShape,
+        checkRuns: z.array(checkRunShape),
+        checkRunsTotal: count(),
+        status: statusShape,
+        ...neutralizedField,
+      }),
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ owner, repo, pull_number }, { signal }) => {
         const base = repoPath(config, owner, repo);
@@ -259,18 +276,46 @@ export function pullReadTools(config: Config): GitHubTool[] {
           path: `${base}/pulls/${pull_number}`,
           signal,
         });
-        const res = await config.github.request({
-          path: `${base}/commits/${pr.data.head.sha}/status`,
-          signal,
-        });
+        const sha = pr.data.head.sha;
+        const [res, checks] = await Promise.all([
+          config.github.request({ path: `${base}/commits/${sha}/status`, signal }),
+          config.github.request<{ total_count: number; check_runs: unknown[] }>({
+            path: `${base}/commits/${sha}/check-runs`,
+            query: { filter: 'latest', per_page: 100 },
+            signal,
+          }),
+        ]);
         const text = new UntrustedText();
         const status = toStatus(res.data, text);
-        return respond({ repository: `${owner}/${repo}`, pullNumber: pull_number, status }, [
-          `${owner}/${repo}#${pull_number} head ${status.sha}: ${status.state} (${status.totalCount} statuses)`,
-          ...status.statuses.map(
-            (s) => `- ${s.context}: ${s.state}${s.description ? ` — ${s.description}` : ''}`,
-          ),
-        ]);
+        const checkRuns = checks.data.check_runs.map((c) => toCheckRun(c, text));
+        const verdict = verdictOf(
+          status.statuses.map((s) => s.state),
+          checkRuns,
+        );
+        const failing =
+          status.statuses.filter((s) => s.state === 'error' || s.state === 'failure').length +
+          checkRuns.filter(checkFailed).length;
+        const hidden = checks.data.total_count - checkRuns.length;
+        return respond(
+          {
+            repository: `${owner}/${repo}`,
+            pullNumber: pull_number,
+            sha,
+            verdict,
+            checkRuns,
+            checkRunsTotal: checks.data.total_count,
+            status,
+          },
+          [
+            `${owner}/${repo}#${pull_number} head ${sha}: ${verdict}${failing ? ` (${failing} failing)` : ''} — ${checks.data.total_count} check run${checks.data.total_count === 1 ? '' : 's'}, ${status.totalCount} status${status.totalCount === 1 ? '' : 'es'}.`,
+            ...checkRuns.map(renderCheckRun),
+            hidden > 0 ? `${hidden} more check runs not shown.` : '',
+            ...status.statuses.map(
+              (s) => `- ${s.context}: ${s.state} (status)${s.description ? ` — ${s.description}` : ''}`,
+            ),
+          ],
+          text,
+        );
       },
     }),
 

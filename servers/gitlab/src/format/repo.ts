@@ -71,18 +71,60 @@ export const diffShape = z.object({
   oldPath: z.string().optional(),
   status: z.string().describe('added, deleted, renamed or modified'),
   diff: z.string().optional(),
+  omitted: z
+    .enum(['too_large', 'collapsed'])
+    .optional()
+    .describe('GitLab left this diff out (over its diff limits); diff says how to read the file'),
 });
 export type Diff = z.infer<typeof diffShape>;
 
+/** The refs a diff is between, to say how to read a file whose diff GitLab left out. */
+export interface DiffRefs {
+  /** The old side (base, parent or `from`); absent when unknown. */
+  from?: string;
+  /** The new side (head, the commit or `to`). */
+  to: string;
+}
+
+/**
+ * What stands in for a diff GitLab left out: `too_large` (over the instance's maximum patch size,
+ * `diff_max_patch_bytes`) or `collapsed` (over its collapse limits), both answered with an empty
+ * `diff` (docs.gitlab.com/administration/diff_limits, api/merge_requests "List merge request
+ * diffs"). Says so and how to read the file instead.
+ */
+function omittedDiff(
+  why: 'too_large' | 'collapsed',
+  d: { path: string; oldPath?: string; status: string },
+  refs: DiffRefs,
+): string {
+  const reason =
+    why === 'too_large'
+      ? "GitLab omitted this diff: it is over the instance's maximum diff size."
+      : 'GitLab collapsed this diff (over its collapse limits) and sent no lines.';
+  const read =
+    d.status === 'deleted'
+      ? refs.from
+        ? `Read the deleted file with get_file_contents (file_path: ${d.oldPath ?? d.path}, ref: ${refs.from}).`
+        : ''
+      : `Read the file with get_file_contents (file_path: ${d.path}, ref: ${refs.to})${
+          refs.from && d.status !== 'added'
+            ? ` and the old version with ref: ${refs.from}${d.oldPath ? ` (file_path: ${d.oldPath})` : ''}`
+            : ''
+        }.`;
+  return `⟦${reason} ${read}⟧`.replace(' ⟧', '⟧');
+}
+
 /**
  * Diff entries with their unified diffs while `budget.left` bytes last; later ones carry only
- * their paths and status (the marker says how to get the rest).
+ * their paths and status (the marker says how to get the rest). A diff GitLab left out
+ * (`too_large`, `collapsed`) is `omitted`, its `diff` saying how to read the file at `refs`.
  */
 export function toDiffs(
   raws: unknown[],
   text: UntrustedText,
   budget: { left: number },
   more: string,
+  refs?: DiffRefs,
 ): Diff[] {
   return raws.map((raw) => {
     const d = obj(raw);
@@ -96,6 +138,24 @@ export function toDiffs(
           ? 'renamed'
           : 'modified';
     const raw_diff = str(d.diff) ?? '';
+    const omitted = raw_diff
+      ? undefined
+      : bool(d.too_large)
+        ? 'too_large'
+        : bool(d.collapsed)
+          ? 'collapsed'
+          : undefined;
+    if (omitted) {
+      const shown = { path, oldPath: oldPath ? text.line(oldPath) : undefined, status };
+      const diff = omittedDiff(omitted, shown, refs ?? { to: 'the new ref' });
+      return compact({
+        path,
+        oldPath: status === 'renamed' && oldPath ? shown.oldPath : undefined,
+        status,
+        diff,
+        omitted,
+      });
+    }
     let diff: string | undefined;
     if (budget.left > 0) {
       diff = text.code(raw_diff, budget.left, more);

@@ -16,7 +16,7 @@ import {
   toMergeRequest,
   toNote,
 } from '../format/issues.js';
-import { diffShape, renderDiff, toDiffs } from '../format/repo.js';
+import { type DiffRefs, diffShape, renderDiff, toDiffs } from '../format/repo.js';
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { contentNote, formatAuthored, projectBase, projectTool, scopeNote, withheldFor } from './common.js';
@@ -43,6 +43,15 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
       ],
       text,
     );
+  };
+  /** The MR's base and head commits (`diff_refs`), else its target and source branches. */
+  const diffRefs = async (project_id: string, n: number, signal: AbortSignal): Promise<DiffRefs> => {
+    const mr = obj(await config.gitlab.get(mrPath(project_id, n), undefined, signal));
+    const refs = obj(mr.diff_refs);
+    return {
+      from: str(refs.base_sha) ?? str(mr.target_branch),
+      to: str(refs.head_sha) ?? str(mr.sha) ?? str(mr.source_branch) ?? `the source branch of !${n}`,
+    };
   };
   return [
     projectTool(config, {
@@ -191,11 +200,14 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
         const wanted = file_path
           ? res.items.filter((d) => str(obj(d).new_path) === file_path || str(obj(d).old_path) === file_path)
           : res.items;
+        const left = wanted.some((d) => !str(obj(d).diff) && (obj(d).too_large || obj(d).collapsed));
+        const refs = left ? await diffRefs(project_id, merge_request_iid, signal) : undefined;
         const files = toDiffs(
           wanted,
           text,
           { left: config.budgets.diffBytes },
           'ask for one file with file_path',
+          refs,
         );
         return respond(
           { files, ...pageFields(res.info) },

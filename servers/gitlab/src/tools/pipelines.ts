@@ -191,7 +191,7 @@ export function pipelineTools(config: Config): GitLabTool[] {
             signal,
           });
           const cut = truncateUtf8(res.data, tail_bytes);
-          log = text.code(cut.text);
+          log = text.log(cut.text);
           start = offset;
           truncated = Buffer.byteLength(res.data) >= tail_bytes;
           lines = [
@@ -209,7 +209,7 @@ export function pipelineTools(config: Config): GitLabTool[] {
           const bytes = Buffer.from(res.data, 'utf8');
           start = Math.max(0, bytes.length - tail_bytes);
           while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
-          log = text.code(bytes.subarray(start).toString('utf8'));
+          log = text.log(bytes.subarray(start).toString('utf8'));
           truncated = start > 0;
           lines = [
             truncated

@@ -16,7 +16,7 @@ import {
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { arr, obj } from '../format/common.js';
+import { arr, obj, str } from '../format/common.js';
 import {
   branchShape,
   commitShape,
@@ -240,6 +240,7 @@ export function repositoryTools(config: Config): GitLabTool[] {
           text,
           { left: config.budgets.diffBytes },
           'call again with a smaller per_page and a later page',
+          { from: str(arr(obj(raw).parent_ids)[0]), to: commit.id || sha },
         );
         return respond(
           { commit, files, ...pageFields(diffs.info) },
@@ -280,7 +281,10 @@ export function repositoryTools(config: Config): GitLabTool[] {
         const allCommits = arr(raw.commits);
         const commits = allCommits.slice(0, 100).map((c) => toCommit(c, text));
         const more = 'compare narrower refs, or read one commit with get_commit';
-        const files = toDiffs(arr(raw.diffs), text, { left: config.budgets.diffBytes }, more);
+        const files = toDiffs(arr(raw.diffs), text, { left: config.budgets.diffBytes }, more, {
+          from,
+          to,
+        });
         return respond(
           { commits, files },
           [

@@ -3,6 +3,7 @@ import { startFakeApi } from '../../fake-api/index.js';
 import { FakeGitHub, type FakeGitHubOptions } from './fake-github.js';
 import { ghError } from './http.js';
 import { registerActionsRoutes } from './routes-actions.js';
+import { registerCheckRoutes } from './routes-checks.js';
 import { registerContentsRoutes } from './routes-contents.js';
 import { registerGitRoutes } from './routes-git.js';
 import { registerIssueRoutes } from './routes-issues.js';
@@ -26,5 +27,6 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerPullRoutes(gh);
   registerSearchRoutes(gh);
   registerActionsRoutes(gh);
+  registerCheckRoutes(gh);
   return gh;
 }

@@ -117,6 +117,31 @@ export interface RunRecord {
   jobs: JobRecord[];
 }
 
+/** A check run by an app other than GitHub Actions (Actions jobs are check runs of their own). */
+export interface CheckRunRecord {
+  id: number;
+  name: string;
+  headSha: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion:
+    | 'success'
+    | 'failure'
+    | 'neutral'
+    | 'cancelled'
+    | 'skipped'
+    | 'timed_out'
+    | 'action_required'
+    | null;
+  startedAt: string;
+  completedAt: string | null;
+  detailsUrl: string | null;
+  title: string | null;
+  summary: string | null;
+  text: string | null;
+  /** The app's slug and name. */
+  app: { slug: string; name: string };
+}
+
 export interface StatusRecord {
   id: number;
   state: 'error' | 'failure' | 'pending' | 'success';
@@ -142,6 +167,7 @@ export interface RepoRecord {
   releases: ReleaseRecord[];
   runs: RunRecord[];
   statuses: Map<string, StatusRecord[]>;
+  checkRuns: CheckRunRecord[];
   createdAt: string;
   pushedAt: string;
   parent?: RepoRecord;
@@ -226,6 +252,7 @@ export class GitHubState {
       releases: [],
       runs: [],
       statuses: new Map(),
+      checkRuns: [],
       createdAt: this.now(),
       pushedAt: this.now(),
     };
@@ -452,6 +479,40 @@ export class GitHubState {
     return status;
   }
 
+  /** Adds a check run by a third-party app on `sha` (completed unless `status` says otherwise). */
+  addCheckRun(
+    repo: RepoRecord,
+    sha: string,
+    opts: {
+      name: string;
+      conclusion?: CheckRunRecord['conclusion'];
+      status?: CheckRunRecord['status'];
+      title?: string;
+      summary?: string;
+      text?: string;
+      detailsUrl?: string;
+      app?: { slug: string; name: string };
+    },
+  ): CheckRunRecord {
+    const status = opts.status ?? 'completed';
+    const check: CheckRunRecord = {
+      id: this.nextId(),
+      name: opts.name,
+      headSha: sha,
+      status,
+      conclusion: status === 'completed' ? (opts.conclusion ?? 'success') : null,
+      startedAt: this.now(),
+      completedAt: status === 'completed' ? this.now() : null,
+      detailsUrl: opts.detailsUrl ?? null,
+      title: opts.title ?? null,
+      summary: opts.summary ?? null,
+      text: opts.text ?? null,
+      app: opts.app ?? { slug: 'ci-app', name: 'CI App' },
+    };
+    repo.checkRuns.push(check);
+    return check;
+  }
+
   /** Adds a completed workflow run with `jobs` (each with its log text). */
   addRun(
     repo: RepoRecord,
@@ -461,7 +522,13 @@ export class GitHubState {
       event?: string;
       conclusion?: 'success' | 'failure';
       actor?: string;
-      jobs: { name: string; conclusion?: 'success' | 'failure'; log: string }[];
+      /** Each job's steps (name, conclusion); default one step, "Run", with the job's conclusion. */
+      jobs: {
+        name: string;
+        conclusion?: 'success' | 'failure';
+        log: string;
+        steps?: { name: string; conclusion: 'success' | 'failure' }[];
+      }[];
     },
   ): RunRecord {
     const branch = opts.branch ?? repo.defaultBranch;
@@ -491,7 +558,12 @@ export class GitHubState {
       conclusion: j.conclusion ?? 'success',
       startedAt: created,
       completedAt: this.now(),
-      steps: [{ name: 'Run', status: 'completed', conclusion: j.conclusion ?? 'success', number: 1 }],
+      steps: (j.steps ?? [{ name: 'Run', conclusion: j.conclusion ?? 'success' }]).map((st, i) => ({
+        name: st.name,
+        status: 'completed' as const,
+        conclusion: st.conclusion,
+        number: i + 1,
+      })),
       log: j.log,
     }));
     repo.runs.unshift(run);

@@ -3,7 +3,7 @@
 // /discussions, /merge_request_approvals).
 import type { Web } from './objects.js';
 import { userBasic } from './objects.js';
-import { pipelineBasic } from './objects-repo.js';
+import { pipelineBasic, pipeline as pipelineFull } from './objects-repo.js';
 import type { GitLabState, IssueRecord, MergeRequestRecord, NoteRecord, ProjectRecord } from './state.js';
 import { fullPath } from './state.js';
 
@@ -156,7 +156,7 @@ export function mergeRequest(
     latest_build_finished_at: pipeline?.finishedAt ?? null,
     first_deployed_to_production_at: null,
     pipeline: pipeline ? pipelineBasic(p, pipeline, w) : null,
-    head_pipeline: null,
+    head_pipeline: pipeline ? pipelineFull(state, p, pipeline, w) : null,
     diff_refs:
       shas.base && shas.head && shas.start
         ? { base_sha: shas.base, head_sha: shas.head, start_sha: shas.start }

@@ -134,10 +134,20 @@ export function fileObject(repo: Repository, c: CommitRecord, path: string, ref:
   };
 }
 
+/**
+ * GitLab's default diff limits (docs.gitlab.com/administration/diff_limits): a file's patch over
+ * the maximum patch size (200 KB) is `too_large`; one that reaches 10% of it is `collapsed`. Both
+ * come with an empty `diff`.
+ */
+export const DIFF_MAX_PATCH_BYTES = 204_800;
+
 /** Diff (commit diffs, MR diffs, compare). */
 export function diff(d: FileDiff) {
+  const bytes = Buffer.byteLength(d.diff);
+  const tooLarge = bytes > DIFF_MAX_PATCH_BYTES;
+  const collapsed = !tooLarge && bytes >= DIFF_MAX_PATCH_BYTES / 10;
   return {
-    diff: d.diff,
+    diff: tooLarge || collapsed ? '' : d.diff,
     new_path: d.newPath,
     old_path: d.oldPath,
     a_mode: d.newFile ? '0' : '100644',
@@ -146,8 +156,8 @@ export function diff(d: FileDiff) {
     renamed_file: d.renamedFile,
     deleted_file: d.deletedFile,
     generated_file: false,
-    collapsed: false,
-    too_large: false,
+    collapsed,
+    too_large: tooLarge,
   };
 }
 

@@ -293,7 +293,15 @@ export class GitLabState {
       ref?: string;
       status?: JobStatus;
       user: string;
-      jobs: Array<{ id?: number; name: string; stage?: string; status?: JobStatus; log?: string | Buffer }>;
+      jobs: Array<{
+        id?: number;
+        name: string;
+        stage?: string;
+        status?: JobStatus;
+        log?: string | Buffer;
+        /** `allow_failure`: a failure does not fail the pipeline. */
+        allowFailure?: boolean;
+      }>;
     },
   ): PipelineRecord {
     const ref = o.ref ?? project.repo.defaultBranch;
@@ -308,7 +316,7 @@ export class GitLabState {
         name: j.name,
         stage: j.stage ?? 'test',
         status,
-        allowFailure: false,
+        allowFailure: j.allowFailure ?? false,
         failureReason: status === 'failed' ? 'script_failure' : null,
         log: Buffer.isBuffer(j.log) ? j.log : Buffer.from(j.log ?? `Running ${j.name}\nJob succeeded\n`),
         createdAt: created,
@@ -316,7 +324,8 @@ export class GitLabState {
         finishedAt: ['success', 'failed', 'canceled'].includes(status) ? tick() : null,
       };
     });
-    const status = o.status ?? (jobs.some((j) => j.status === 'failed') ? 'failed' : 'success');
+    const status =
+      o.status ?? (jobs.some((j) => j.status === 'failed' && !j.allowFailure) ? 'failed' : 'success');
     const finished = tick();
     const pipeline: PipelineRecord = {
       id: this.nextId.pipeline++,
