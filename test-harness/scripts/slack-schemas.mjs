@@ -93,11 +93,56 @@ function methodSchema(method, type, dir) {
   };
 }
 
+/** $id of the Block Kit schema the message schemas' `blocks` items may also match. */
+const BLOCKS_ID = 'https://refmcp.invalid/slack/blocks';
+const typesDir = dirname(createRequire(join(pkgDir, 'package.json')).resolve('@slack/types/package.json'));
+const typesPkg = JSON.parse(readFileSync(join(typesDir, 'package.json'), 'utf8'));
+
+/**
+ * Block Kit as @slack/types (the client's own dependency) types it: `KnownBlock`, closed. Messages
+ * echo the blocks they were posted with, which the recorded response types cannot always hold.
+ */
+function blocksSchema() {
+  const schema = createGenerator({
+    path: join(typesDir, 'dist/block-kit/blocks.d.ts'),
+    type: 'KnownBlock',
+    additionalProperties: false,
+    skipTypeCheck: true,
+    expose: 'all',
+    topRef: false,
+    jsDoc: 'none',
+    sortProps: true,
+  }).createSchema('KnownBlock');
+  return {
+    $schema: schema.$schema,
+    $id: BLOCKS_ID,
+    title: `KnownBlock of ${typesPkg.name} ${typesPkg.version}`,
+    ...schema,
+  };
+}
+
+/**
+ * Edit (4): every `blocks` array of a method schema takes, per item, the recorded type or a
+ * Block Kit block ({@link blocksSchema}).
+ */
+function widenBlocks(node) {
+  if (Array.isArray(node)) return node.forEach(widenBlocks);
+  if (!node || typeof node !== 'object') return;
+  const blocks = node.properties?.blocks;
+  if (blocks?.type === 'array' && blocks.items?.$ref)
+    blocks.items = { anyOf: [blocks.items, { $ref: BLOCKS_ID }] };
+  for (const value of Object.values(node)) widenBlocks(value);
+}
+
 const files = {};
 const tmp = mkdtempSync(join(tmpdir(), 'slack-schemas-'));
 try {
-  for (const [method, type] of Object.entries(SLACK_METHODS))
-    files[`${method}.json`] = `${JSON.stringify(methodSchema(method, type, tmp), null, 2)}\n`;
+  for (const [method, type] of Object.entries(SLACK_METHODS)) {
+    const schema = methodSchema(method, type, tmp);
+    widenBlocks(schema);
+    files[`${method}.json`] = `${JSON.stringify(schema, null, 2)}\n`;
+  }
+  files['blocks.json'] = `${JSON.stringify(blocksSchema(), null, 2)}\n`;
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
@@ -105,6 +150,7 @@ files['methods.json'] = `${JSON.stringify(
   {
     package: `${pkg.name}@${pkg.version}`,
     generator: `ts-json-schema-generator@${generatorVersion}`,
+    blocks: `${typesPkg.name}@${typesPkg.version} KnownBlock`,
     served: SLACK_METHODS,
     methods: clientMethods(),
   },

@@ -15,6 +15,7 @@ import { isLoopbackHost } from '@refmcp/shared/upstream';
 import type { DriveClient } from './drive/client.js';
 import { isDriveError, SERVICE } from './drive/errors.js';
 import { GOOGLE } from './format/files.js';
+import { withoutInlineImages } from './format/inline-images.js';
 
 /** What each Google type is exported as. */
 export const EXPORT_TYPE: Readonly<Record<string, string>> = {
@@ -80,7 +81,14 @@ export function exportTypeOf(file: drive_v3.Schema$File): string | undefined {
   if (type) return type;
   if (mime === GOOGLE.folder)
     throw new ToolError(`${file.id} is a folder: list it with list_folder instead of reading it`);
-  if (mime === GOOGLE.shortcut) throw new ToolError(`${file.id} is a shortcut: read its target instead`);
+  if (mime === GOOGLE.shortcut) {
+    const target = file.shortcutDetails?.targetId;
+    throw new ToolError(
+      target
+        ? `${file.id} is a shortcut to ${target}: read ${target} instead`
+        : `${file.id} is a shortcut whose target Drive does not name: it cannot be read`,
+    );
+  }
   throw new ToolError(`${file.id} is a ${mime} file, which Drive cannot export as text or bytes`);
 }
 
@@ -111,7 +119,9 @@ export async function readContent(
         signal,
         { responseType: 'arraybuffer' },
       );
-      const all = Buffer.from(res.data);
+      const raw = Buffer.from(res.data);
+      // Pasted pictures come inline as data: URIs (hundreds of KB of base64): a placeholder each.
+      const all = exportType === 'text/markdown' ? withoutInlineImages(raw) : raw;
       return windowOf(all, offset, window.maxBytes, exportType, 'export', all.length);
     } catch (error) {
       if (!isDriveError(error, 403, 'exportSizeLimitExceeded')) throw error;

@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import { readContent, wholeCharsEnd } from './content.js';
 import { FILE_FIELDS, kindOf } from './format/files.js';
 import { fileIdOf } from './names.js';
+import { withShortcut } from './shortcuts.js';
 import { ALL_DRIVES, getFile } from './tools/common.js';
 
 const PREFIX = 'gdrive:///';
@@ -86,7 +87,8 @@ export function registerDriveResources(server: McpServer, config: Config): void 
           `${uri} is outside the folders this server may access (--folders ${scope.description})`,
           { uri },
         );
-      const file = await getFile(config, id, FILE_FIELDS, signal);
+      // A shortcut's target is named in the refusal (its fields include shortcutDetails).
+      const file = await getFile(config, id, withShortcut(FILE_FIELDS), signal);
       const content = await readContent(
         drive,
         file,

@@ -39,13 +39,13 @@ export const DEFAULT_CONVERSATION_TYPES: readonly ConversationType[] = ['public_
 
 /** The `types` argument: a non-empty list of {@link CONVERSATION_TYPES}. */
 export const conversationTypes = () =>
-  z
-    .array(z.enum(CONVERSATION_TYPES))
-    .min(1)
-    .max(CONVERSATION_TYPES.length)
-    .optional()
-    // Slack's own values name themselves; a missing im:read/mpim:read scope is explained by the error.
-    .describe('Default public_channel, private_channel');
+  // Slack's own values name themselves (the default, both kinds of channel, is in the tool's
+  // description); a missing im:read/mpim:read scope is explained by the error. Advertised without
+  // its bounds (enforced all the same): every byte of a default tool is sent every turn.
+  advertisedAs(z.array(z.enum(CONVERSATION_TYPES)).min(1).max(CONVERSATION_TYPES.length), {
+    type: 'array',
+    items: { type: 'string', enum: [...CONVERSATION_TYPES] },
+  }).optional();
 
 /** The `types` value a conversations.info / .list object is of (`is_im`, `is_mpim`, `is_private`). */
 export function conversationType(raw: Record<string, unknown>): ConversationType {
@@ -96,14 +96,15 @@ export const EMOJI = /^:?[a-z0-9_+'-]+(::skin-tone-[2-6])?:?$/;
 
 /** A page size between 1 and `max` (the range said once, in the description; still enforced). */
 export const limit = (fallback: number, max: number) => {
-  const description = `1–${max}, default ${fallback}`;
+  const description = `1-${max}, default ${fallback}`;
   return advertisedAs(z.number().int().min(1).max(max), { type: 'integer', description })
     .optional()
     .describe(description);
 };
 
 /** The continuation cursor every list takes. */
-export const cursor = () => safeString({ max: 8192 }).optional().describe('From nextCursor');
+// No description: each result says to call again with cursor = nextCursor, and so do the instructions.
+export const cursor = () => safeString({ max: 8192 }).optional();
 
 /** Text written by the model (messages, queries): bounded, no NUL or lone surrogates. */
 export const text = (description: string, max = 40_000) =>

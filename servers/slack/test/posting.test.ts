@@ -106,7 +106,7 @@ describe('SL-02 posting only where the operator allows', () => {
       expect(slack.calls('reactions.add').length).toBe(reactions);
       const ok = await callChecked(conn, 'slack_post_message', { channel_id: 'C111', text: 'hi' });
       expect(ok.isError).toBeFalsy();
-      expect(slack.calls('chat.postMessage').at(-1)).toMatchObject({ channel: 'C111', text: 'hi' });
+      expect(slack.calls('chat.postMessage').at(-1)).toMatchObject({ channel: 'C111', markdown_text: 'hi' });
     } finally {
       await conn.close();
     }
@@ -197,7 +197,7 @@ describe('broadcast mentions', () => {
         text: '<!channel> deploy done',
       });
       expect(r.isError).toBeFalsy();
-      expect(slack.calls('chat.postMessage').at(-1)?.text).toBe('<!channel> deploy done');
+      expect(slack.calls('chat.postMessage').at(-1)?.markdown_text).toBe('<!channel> deploy done');
     } finally {
       await allowed.close();
     }

@@ -1,6 +1,7 @@
 /** Domain code without MCP: Slack markup, the unfurl decision, timestamps and the channel limits. */
 import { describe, expect, it } from 'vitest';
 import { mayUnfurl, mentionedUsers, readableText } from '../src/format/mrkdwn.js';
+import { messageBody } from '../src/format/rich.js';
 import { normalizeTs } from '../src/names.js';
 import { ChannelScope, PostScope } from '../src/scope.js';
 
@@ -66,5 +67,45 @@ describe('timestamps and limits', () => {
     expect(() => scope.check('#random')).not.toThrow();
     expect(PostScope.parse('ALL', '--post-to').allows('C999')).toBe(true);
     expect(() => PostScope.parse('C111', '--post-to').check('C999')).toThrow();
+  });
+});
+
+describe('messageBody (blocks and attachments)', () => {
+  it('a block nested 100,000 deep and 100,000 sibling elements are read bounded, without a stack overflow', () => {
+    let deep: Record<string, unknown> = { type: 'plain_text', text: 'bottom' };
+    for (let i = 0; i < 100_000; i++) deep = { type: 'future_block', inner: deep };
+    const wide = {
+      type: 'rich_text',
+      elements: [
+        {
+          type: 'rich_text_section',
+          elements: Array.from({ length: 100_000 }, () => ({ type: 'text', text: 'w ' })),
+        },
+      ],
+    };
+    const body = messageBody({ text: 'top', blocks: [deep, wide] }, names, 4096);
+    expect(body.startsWith('top')).toBe(true);
+    expect(body).not.toContain('bottom');
+    expect(body.length).toBeLessThanOrEqual(4096 + 10);
+  });
+
+  it('an unknown block type is walked for its words, not its ids or urls; fallback only when nothing else', () => {
+    const body = messageBody(
+      {
+        blocks: [
+          {
+            type: 'brand_new_block',
+            block_id: 'zzid',
+            heading: { type: 'mrkdwn', text: 'hi <@U0ALICE>' },
+            image_url: 'https://img.example/x.png',
+            fallback: 'not shown',
+          },
+          { type: 'another_block', fallback: 'only words here' },
+        ],
+      },
+      names,
+      10_000,
+    );
+    expect(body).toBe('hi @alice\nonly words here');
   });
 });

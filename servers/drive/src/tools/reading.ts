@@ -13,6 +13,7 @@ import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
+import { followShortcut, withShortcut } from '../shortcuts.js';
 import type { DriveTool } from '../toolsets.js';
 import { fileTool, getFile, scopeNote, sharedDriveNames } from './common.js';
 
@@ -32,6 +33,7 @@ const readShape = z.object({
   endLine: count().optional(),
   rows: z.array(z.array(z.string())).optional().describe('A Sheet range, row by row'),
   binary: z.boolean().optional().describe('True when the content is bytes, not text'),
+  shortcutId: z.string().optional().describe('The shortcut read through (id is its target)'),
   ...neutralizedField,
 });
 
@@ -97,6 +99,9 @@ export function readingTools(config: Config): DriveTool[] {
             file.trashed ? 'In the trash.' : '',
             file.webViewLink ? `link: ${file.webViewLink}` : '',
             exportType ? `read_file returns it as ${exportType}.` : '',
+            file.shortcutDetails?.targetId
+              ? `Shortcut to ${file.shortcutDetails.targetId} (${kindOf(file.shortcutDetails.targetMimeType)}): read_file reads the target.`
+              : '',
             block('file description', description),
           ].filter(Boolean),
           text,
@@ -122,10 +127,14 @@ export function readingTools(config: Config): DriveTool[] {
       outputSchema: readShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ file_id, offset = 0, start_line, line_count, range }, { signal }) => {
-        const id = fileIdOf(file_id);
-        const file = await getFile(config, id, FILE_FIELDS, signal);
+        const fields = withShortcut(FILE_FIELDS);
+        const asked = await getFile(config, fileIdOf(file_id), fields, signal);
+        const { file, shortcut } = await followShortcut(config, asked, fields, signal);
+        const id = file.id ?? fileIdOf(file_id);
         const text = new UntrustedText();
-        const name = text.line(file.name ?? id);
+        const name = shortcut
+          ? `${text.line(file.name ?? id)} (through shortcut ${text.line(shortcut.name ?? '')} ${shortcut.id})`
+          : text.line(file.name ?? id);
         const mimeType = file.mimeType ?? 'application/octet-stream';
         if (range !== undefined && mimeType !== GOOGLE.sheet)
           throw new ToolError(`range: ${id} is a ${kindOf(mimeType)}, not a Google Sheet`);
@@ -153,10 +162,11 @@ export function readingTools(config: Config): DriveTool[] {
           );
         const head = {
           id,
-          name,
+          name: text.line(file.name ?? id),
           mimeType,
           contentType: content.mimeType,
           ...(content.size !== undefined ? { size: content.size } : {}),
+          ...(shortcut?.id ? { shortcutId: shortcut.id } : {}),
         };
         if (!content.text) return binaryResult(config, head, content.bytes, content.more, offset);
         const whole = content.bytes.toString('utf8');

@@ -3,7 +3,9 @@
  * and user-group mentions `<!subteam^S…>` (Slack's "Formatting text for app surfaces": special
  * mentions) notify every member of a channel or group. A model steered by injected text could
  * otherwise ping a whole workspace, so they are refused unless the operator passed
- * --allow-broadcast. Plain "@channel" text is not a mention in an API post (no `link_names`).
+ * --allow-broadcast. Plain "@channel" text is not a mention in a mrkdwn API post (no
+ * `link_names`), but posts go out as Markdown (`markdown_text`), which Slack translates itself: there
+ * a plain `@here`, `@channel` or `@everyone` is refused too.
  */
 const BROADCAST = /<!(channel|here|everyone|subteam\^[A-Z0-9]+)(?:\|[^>]*)?>/gi;
 
@@ -12,5 +14,9 @@ export function broadcastMentions(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(BROADCAST))
     found.add(`@${(m[1] as string).replace(/^(channel|here|everyone)$/i, (w) => w.toLowerCase())}`);
+  for (const m of text.matchAll(PLAIN)) found.add(`@${(m[1] as string).toLowerCase()}`);
   return [...found];
 }
+
+/** `@here`, `@channel`, `@everyone` as words (not `@channel-owners` or `a@here.example`). */
+const PLAIN = /(?<![\w.@-])@(channel|here|everyone)(?![\w-])/gi;

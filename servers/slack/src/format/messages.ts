@@ -1,6 +1,7 @@
 /**
  * Messages as the model reads them: who (name and id), when (ts, the message's id in its
- * channel), the text with Slack's markup resolved and neutralised as untrusted content, thread
+ * channel), the text — with the words of its blocks and attachments (format/rich.ts) — with
+ * Slack's markup resolved and neutralised as untrusted content, thread
  * facts, reactions, files by name, and the permalink (built from the workspace URL as Slack builds
  * them: `<workspace>/archives/<channel>/p<ts without dot>`, `?thread_ts=…&cid=…` on replies).
  * Also the page walk every message list shares: a byte budget over the page, with the position to
@@ -10,7 +11,8 @@ import { count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '@refmcp/shared/untrusted';
 import type { Directory } from '../directory.js';
-import { mentionedUsers, readableText } from './mrkdwn.js';
+import { mentionedUsers } from './mrkdwn.js';
+import { messageBody, richUsers } from './rich.js';
 
 /** Slack's message object, read leniently (fields go missing). */
 export interface RawMessage {
@@ -26,6 +28,9 @@ export interface RawMessage {
   reactions?: { name?: string; count?: number }[];
   files?: { name?: string; title?: string }[];
   edited?: unknown;
+  /** Block Kit blocks and secondary attachments: read by format/rich.ts. */
+  blocks?: unknown[];
+  attachments?: unknown[];
 }
 
 export const messageShape = z.object({
@@ -59,7 +64,7 @@ export function rawMessages<R extends RawMessage = RawMessage>(value: unknown): 
       const copy: Record<string, unknown> = { ...m };
       for (const field of STRING_FIELDS)
         if (field in copy && typeof copy[field] !== 'string') delete copy[field];
-      for (const field of ['reactions', 'files'] as const)
+      for (const field of ['reactions', 'files', 'blocks', 'attachments'] as const)
         if (field in copy && !Array.isArray(copy[field])) delete copy[field];
       if (typeof copy.reply_count !== 'number') delete copy.reply_count;
       return copy as R;
@@ -68,7 +73,7 @@ export function rawMessages<R extends RawMessage = RawMessage>(value: unknown): 
 
 /** Ids of the authors and mentioned users of `raw` messages (to learn their names first). */
 export function usersOf(raw: RawMessage[]): string[] {
-  return raw.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(m.text ?? '')]);
+  return raw.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(m.text ?? ''), ...richUsers(m)]);
 }
 
 /** Permalink of message `ts` in `channel` under workspace URL `base` (`https://team.slack.com/`). */
@@ -107,7 +112,8 @@ export function toMessage(
     ts,
     ...(raw.user ? { user: raw.user } : {}),
     ...(author ? { author: untrusted.line(author, 200) } : {}),
-    text: untrusted.clean(readableText(raw.text ?? '', names), ctx.maxBytes, more),
+    // Text, blocks and attachments (an integration's words are often only in the last two).
+    text: untrusted.clean(messageBody(raw, names, ctx.maxBytes * 2), ctx.maxBytes, more),
     ...(raw.thread_ts ? { threadTs: raw.thread_ts } : {}),
     ...(raw.reply_count ? { replyCount: raw.reply_count } : {}),
     ...(reactions ? { reactions: untrusted.line(reactions, 1000) } : {}),

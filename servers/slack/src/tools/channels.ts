@@ -28,7 +28,7 @@ export function channelTools(config: Config): SlackTool[] {
       name: 'slack_list_channels',
       title: 'List channels',
       toolset: 'channels',
-      description: `List channels the token can see, with pagination.${scope}`,
+      description: `List channels the token can see (default: not DMs).${scope}`,
       inputSchema: z.strictObject({
         limit: arg.limit(100, 200),
         cursor: arg.cursor(),
@@ -126,7 +126,7 @@ export function channelTools(config: Config): SlackTool[] {
       description: `A thread's parent message and replies.${scope}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        thread_ts: arg.ts('Parent message ts, e.g. 1234567890.123456'),
+        thread_ts: arg.ts('Parent message ts'),
         limit: arg.limit(100, 200),
         cursor: arg.cursor(),
       }),

@@ -5,6 +5,11 @@
  * fetch an attacker's URL with data in its query, no click needed — unless --unfurl-domains covers
  * every link of the message (case SL-01). Broadcast mentions (<!channel>, <!here>, <!everyone>,
  * user groups) are refused before any request unless --allow-broadcast.
+ *
+ * The model writes Markdown (`**bold**`, `[label](url)`, lists, code fences): it is sent as
+ * chat.postMessage's `markdown_text`, which Slack renders itself (docs.slack.dev, chat.postMessage:
+ * "Accepts message text formatted in markdown … Limit this field to 12,000 characters"), so posts
+ * read as meant instead of showing the asterisks.
  */
 import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
@@ -15,6 +20,9 @@ import { mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import { channelLabel, postTool, resolveChannel } from './common.js';
+
+/** Slack's limit on `markdown_text`, in characters (chat.postMessage). */
+export const MAX_MARKDOWN_CHARS = 12_000;
 
 const posted = z.object({
   channel: z.string(),
@@ -37,7 +45,13 @@ export function postingTools(config: Config): SlackTool[] {
     const unfurl = mayUnfurl(text, config.unfurlDomains);
     const answer = await config.slack.call(
       'chat.postMessage',
-      compact({ channel: channel.id, text, thread_ts: threadTs, unfurl_links: unfurl, unfurl_media: unfurl }),
+      compact({
+        channel: channel.id,
+        markdown_text: text,
+        thread_ts: threadTs,
+        unfurl_links: unfurl,
+        unfurl_media: unfurl,
+      }),
       { write: true, signal },
     );
     const ts = typeof answer.ts === 'string' ? answer.ts : '';
@@ -57,7 +71,7 @@ export function postingTools(config: Config): SlackTool[] {
       description: `Post a message to a channel.${where}`,
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
-        text: arg.text('Message text'),
+        text: arg.text('Markdown', MAX_MARKDOWN_CHARS),
       }),
       outputSchema: posted,
       annotations: OPEN_WORLD_HINTS.additive,
@@ -71,7 +85,7 @@ export function postingTools(config: Config): SlackTool[] {
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
         thread_ts: arg.ts('Parent message ts, e.g. 1234567890.123456'),
-        text: arg.text('Reply text'),
+        text: arg.text('Markdown', MAX_MARKDOWN_CHARS),
       }),
       outputSchema: posted,
       annotations: OPEN_WORLD_HINTS.additive,

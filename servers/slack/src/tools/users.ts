@@ -78,7 +78,7 @@ export function userTools(config: Config): SlackTool[] {
       name: 'slack_get_users',
       title: 'List users',
       toolset: 'users',
-      description: 'List workspace users with basic profile information.',
+      description: 'List workspace users.',
       inputSchema: z.strictObject({
         cursor: arg.cursor(),
         limit: arg.limit(100, 200),

@@ -60,6 +60,7 @@ export function fileJson(file: FileRecord, docsOrigin: string): Record<string, u
     lastModifyingUser: meUser(),
   };
   if (file.description !== undefined) out.description = file.description;
+  if (file.shortcut) out.shortcutDetails = { ...file.shortcut };
   if (file.driveId) {
     out.driveId = file.driveId;
   } else {

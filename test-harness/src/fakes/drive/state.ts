@@ -60,6 +60,8 @@ export interface FileRecord {
   permissions: PermissionRecord[];
   version: number;
   starred: boolean;
+  /** A shortcut's target (mimeType application/vnd.google-apps.shortcut). */
+  shortcut?: { targetId: string; targetMimeType: string };
 }
 
 /** A Shared Drive. */

@@ -140,6 +140,8 @@ export function messageObject(
     ts: m.ts,
     team: state.team.id,
     ...(author?.botId ? { bot_id: author.botId, app_id: state.appId } : {}),
+    ...(m.blocks ? { blocks: m.blocks } : {}),
+    ...(m.attachments ? { attachments: m.attachments } : {}),
   };
   if (m.replies.length) Object.assign(out, threadFields(m), { is_locked: false, subscribed: false });
   else if (m.threadTs && m.threadTs !== m.ts) {
@@ -193,6 +195,8 @@ export function matchObject(state: SlackState, c: ChannelRecord, m: MessageRecor
     username: author?.name ?? m.user,
     ts: m.ts,
     text: m.text,
+    ...(m.blocks ? { blocks: m.blocks } : {}),
+    ...(m.attachments ? { attachments: m.attachments } : {}),
     permalink: permalink(state, c, m),
     no_reactions: m.reactions.size === 0,
   };

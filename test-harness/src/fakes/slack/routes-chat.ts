@@ -9,6 +9,8 @@ import type { MessageRecord } from './state.js';
 
 /** Slack refuses message text longer than this (`msg_too_long`). */
 export const MAX_MESSAGE_CHARS = 40_000;
+/** Slack takes at most this many characters of `markdown_text`. */
+export const MAX_MARKDOWN_CHARS = 12_000;
 
 export function registerChatRoutes(slack: FakeSlack): void {
   const { state } = slack;
@@ -22,7 +24,11 @@ export function registerChatRoutes(slack: FakeSlack): void {
       const c = visibleChannel(slack, state.channelByName(asked)?.id ?? asked, who);
       if (!c.members.has(who.user.id)) fail('not_in_channel');
       if (c.archived) fail('is_archived');
-      const text = str(args, 'text');
+      const markdown = str(args, 'markdown_text');
+      // markdown_text "should not be used in conjunction with blocks or text" (chat.postMessage).
+      if (markdown && (str(args, 'text') || str(args, 'blocks'))) fail('markdown_text_conflict');
+      if (markdown && markdown.length > MAX_MARKDOWN_CHARS) fail('msg_too_long');
+      const text = markdown ?? str(args, 'text');
       if (!text && !str(args, 'blocks') && !str(args, 'attachments')) fail('no_text');
       if (text && text.length > MAX_MESSAGE_CHARS) fail('msg_too_long');
       const threadTs = str(args, 'thread_ts');
@@ -34,6 +40,7 @@ export function registerChatRoutes(slack: FakeSlack): void {
           broadcast: bool(args, 'reply_broadcast', false),
         });
       else message = state.addMessage(c.id, text ?? '', { user: who.user.id });
+      if (markdown) message.markdown = true;
       message.unfurlLinks = bool(args, 'unfurl_links', true);
       message.unfurlMedia = bool(args, 'unfurl_media', true);
       return {

@@ -62,7 +62,10 @@ export function registerSearchRoutes(slack: FakeSlack): void {
           const all = c.messages.flatMap((m) => [m, ...m.replies.filter((r) => !r.broadcast)]);
           for (const m of all) {
             if (authors.length && !authors.includes(m.user)) continue;
-            const text = m.text.toLowerCase();
+            // Slack indexes the words of blocks and attachments too.
+            const text = [m.text, JSON.stringify(m.blocks ?? []), JSON.stringify(m.attachments ?? [])]
+              .join(' ')
+              .toLowerCase();
             if (q.terms.every((t) => text.includes(t))) found.push([c, m]);
           }
         }

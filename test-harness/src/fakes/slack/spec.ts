@@ -49,6 +49,8 @@ export function slackSpec(): SpecSource {
     if (!known.has(method)) throw new Error(`specs/slack: ${method} is not a method of ${list.package}`);
     schemas.set(method, JSON.parse(readFileSync(`${SLACK_SPECS}${method}.json`, 'utf8')) as JsonSchema);
   }
+  // Block Kit (edit 4 of SOURCE.md): the `blocks` items of the method schemas $ref it by $id.
+  const blocks = JSON.parse(readFileSync(`${SLACK_SPECS}blocks.json`, 'utf8')) as JsonSchema;
   const has = (method: string, template: string) =>
     (method === 'GET' || method === 'POST') && schemas.has(slackMethodOf(template));
   cached = {
@@ -58,6 +60,7 @@ export function slackSpec(): SpecSource {
     responseSchema: (method, template, status) =>
       has(method, template) && status === 200 ? schemas.get(slackMethodOf(template)) : undefined,
     commonResponse: (status) => (status === 429 ? RATELIMITED_SCHEMA : undefined),
+    definitions: () => [blocks],
   };
   return cached;
 }

@@ -55,6 +55,11 @@ export interface MessageRecord {
   reactions: Map<string, string[]>;
   /** A reply also shown in the channel (`reply_broadcast`). */
   broadcast?: boolean;
+  /** Block Kit blocks and secondary attachments, as Slack answers them (seeded). */
+  blocks?: Record<string, unknown>[];
+  attachments?: Record<string, unknown>[];
+  /** Posted as `markdown_text` (Slack renders it as Markdown). */
+  markdown?: boolean;
   /** What chat.postMessage asked for (recorded on posted messages). */
   unfurlLinks?: boolean;
   unfurlMedia?: boolean;
@@ -121,6 +126,8 @@ export interface ChannelSeed {
 export interface MessageSeed {
   ts?: string;
   user?: string;
+  blocks?: Record<string, unknown>[];
+  attachments?: Record<string, unknown>[];
   reactions?: Record<string, string[]>;
 }
 
@@ -236,6 +243,8 @@ export class SlackState {
       text,
       replies: [],
       reactions: new Map(Object.entries(seed.reactions ?? {})),
+      ...(seed.blocks ? { blocks: seed.blocks } : {}),
+      ...(seed.attachments ? { attachments: seed.attachments } : {}),
     };
   }
 
