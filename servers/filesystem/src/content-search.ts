@@ -39,6 +39,8 @@ export interface ContentSearchOptions {
   deadline: number;
   signal?: AbortSignal;
   resume?: ResumePoint;
+  /** The text of a binary file that is a document (PDF, Office), or undefined; absent: binaries are skipped. */
+  documentText?: (bytes: Buffer, name: string) => Promise<string | undefined>;
 }
 
 export interface FileResult {
@@ -87,6 +89,7 @@ async function readCandidate(
   roots: AllowedRoots,
   c: Candidate,
   maxFileBytes: number,
+  documentText?: ContentSearchOptions['documentText'],
 ): Promise<{ text: string } | 'binary' | 'large' | 'unreadable'> {
   // readInside pins the file (Linux: O_PATH, real path checked, reopened through /proc/self/fd), so a
   // directory swapped for a symlink meanwhile cannot make it read — or even open — anything outside.
@@ -100,7 +103,11 @@ async function readCandidate(
     opened.handle.close().catch(() => {});
     return 'large';
   }
-  if (looksBinary(opened.bytes)) return 'binary';
+  if (looksBinary(opened.bytes)) {
+    if (!documentText) return 'binary';
+    const text = await documentText(opened.bytes, c.real).catch(() => null);
+    return text === null ? 'unreadable' : text === undefined ? 'binary' : { text };
+  }
   return { text: opened.bytes.toString('utf8') };
 }
 
@@ -162,7 +169,7 @@ export async function searchContents(opts: ContentSearchOptions): Promise<Conten
       break;
     }
     const skip = opts.resume?.inclusive && opts.resume.file === c.rel ? opts.resume.skip : 0;
-    const read = await readCandidate(opts.roots, c, opts.maxFileBytes);
+    const read = await readCandidate(opts.roots, c, opts.maxFileBytes, opts.documentText);
     lastFile = c.rel;
     if (read === 'binary') page.skippedBinary++;
     else if (read === 'large') page.skippedLarge++;
