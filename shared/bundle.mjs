@@ -10,6 +10,10 @@
 // module.enableCompileCache). `--v8-flags` are V8 flags the launcher sets before anything is compiled:
 // a code cache is valid only under the flags it was made with, so a server sets its flags there, never
 // at runtime. The other entries are ES modules, dist/<name>.js.
+// `--worker ENTRY` (repeatable) bundles a worker_thread script as dist/<name>.js, an ES module whose
+// dynamically imported libraries are split into chunks beside it, so a worker loads only what its task
+// needs (the document worker: pdf.js for a PDF, SheetJS for a sheet). Nothing of it enters the server's
+// own bundle, so it costs cold start nothing.
 // `--asset PKG/FILE` copies a file that a bundled package reads beside its own script at run time
 // (e.g. libpg-query's .wasm, located through __dirname) into dist/, resolved as an import of it.
 import { chmod, copyFile, readFile, rm } from 'node:fs/promises';
@@ -26,6 +30,7 @@ const { values, positionals } = parseArgs({
     'v8-flags': { type: 'string', default: '' },
     external: { type: 'string', multiple: true, default: [] },
     asset: { type: 'string', multiple: true, default: [] },
+    worker: { type: 'string', multiple: true, default: [] },
   },
 });
 if (positionals.length === 0 && !values.bin) {
@@ -124,6 +129,19 @@ if (values.bin) {
       __REFMCP_PACKAGE: JSON.stringify(JSON.parse(await readFile('package.json', 'utf8')).name),
     },
     banner: { js: '#!/usr/bin/env node' },
+  });
+}
+if (values.worker.length > 0) {
+  await build({
+    ...common,
+    entryPoints: values.worker,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    banner: {
+      js: "import { createRequire as __refmcpCreateRequire } from 'node:module';\nconst require = __refmcpCreateRequire(import.meta.url);",
+    },
   });
 }
 const resolveFromPackage = createRequire(join(process.cwd(), 'package.json')).resolve;

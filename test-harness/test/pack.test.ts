@@ -21,7 +21,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Server-specific arguments that let a server start with no external service. */
 const START_ARGS: Record<string, (dir: string) => string[]> = {
-  filesystem: (dir) => [dir],
+  filesystem: (dir) => {
+    writeFileSync(join(dir, 'probe.csv'), 'name,qty\nbolts,12\n');
+    return [dir];
+  },
   // Connects on the first tool call, so it starts (and lists its tools) with no database.
   postgres: () => ['postgresql://refmcp@127.0.0.1:1/none'],
   sqlite: (dir) => {
@@ -50,6 +53,8 @@ const START_ENV: Record<string, (dir: string) => Record<string, string>> = {
  * dependencies load. With `refusal`, the call must instead fail with that message.
  */
 const PROBES: Record<string, { name: string; arguments: Record<string, unknown>; refusal?: RegExp }> = {
+  // Starts the document worker (dist/document-worker.js) and loads SheetJS from its chunks.
+  filesystem: { name: 'read_document', arguments: { path: 'probe.csv' } },
   sqlite: { name: 'read_query', arguments: { query: 'SELECT sqlite_version() AS version' } },
   // Loads playwright-core from the installed dependency and launches the browser.
   browser: { name: 'browser_snapshot', arguments: {} },

@@ -41,6 +41,8 @@ export interface ContentSearchOptions {
   resume?: ResumePoint;
   /** Entries walked so far, once per batch (progress notifications). */
   onProgress?(walked: number): void;
+  /** The text of a binary file that is a document (PDF, Office), or undefined; absent: binaries are skipped. */
+  documentText?: (bytes: Buffer, name: string) => Promise<string | undefined>;
 }
 
 export interface FileResult {
@@ -89,6 +91,7 @@ async function readCandidate(
   roots: AllowedRoots,
   c: Candidate,
   maxFileBytes: number,
+  documentText?: ContentSearchOptions['documentText'],
 ): Promise<{ text: string } | 'binary' | 'large' | 'unreadable'> {
   // readInside pins the file (Linux: O_PATH, real path checked, reopened through /proc/self/fd), so a
   // directory swapped for a symlink meanwhile cannot make it read — or even open — anything outside.
@@ -102,7 +105,11 @@ async function readCandidate(
     opened.handle.close().catch(() => {});
     return 'large';
   }
-  if (looksBinary(opened.bytes)) return 'binary';
+  if (looksBinary(opened.bytes)) {
+    if (!documentText) return 'binary';
+    const text = await documentText(opened.bytes, c.real).catch(() => null);
+    return text === null ? 'unreadable' : text === undefined ? 'binary' : { text };
+  }
   return { text: opened.bytes.toString('utf8') };
 }
 
@@ -165,7 +172,7 @@ export async function searchContents(opts: ContentSearchOptions): Promise<Conten
       break;
     }
     const skip = opts.resume?.inclusive && opts.resume.file === c.rel ? opts.resume.skip : 0;
-    const read = await readCandidate(opts.roots, c, opts.maxFileBytes);
+    const read = await readCandidate(opts.roots, c, opts.maxFileBytes, opts.documentText);
     lastFile = c.rel;
     if (read === 'binary') page.skippedBinary++;
     else if (read === 'large') page.skippedLarge++;

@@ -9,15 +9,20 @@ import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerResources } from './resources.js';
 import { registerRoots } from './roots.js';
+import { documentTools } from './tools/document.js';
 import { listTools } from './tools/list.js';
 import { readTools } from './tools/read.js';
 import { searchTools } from './tools/search.js';
 import { writeTools } from './tools/write.js';
 
 const allTools = (config: Config) =>
-  [...readTools(config), ...listTools(config), ...searchTools(config), ...writeTools(config)].map(
-    showingRawBytes,
-  );
+  [
+    ...readTools(config),
+    ...documentTools(config),
+    ...listTools(config),
+    ...searchTools(config),
+    ...writeTools(config),
+  ].map(showingRawBytes);
 
 /**
  * Each connection's own config (its own Workspace, narrowed by its client's roots only) and, once its

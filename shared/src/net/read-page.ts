@@ -19,6 +19,7 @@
 import { truncationMarker } from '../server/budget.js';
 import { htmlToArticle } from './article.js';
 import { bodyKind, decodeBody, mediaType, readBody } from './body.js';
+import { DOCUMENT_BODY_BYTES, documentMarkdown, mayBeDocument } from './document-page.js';
 import { PageReadError } from './errors.js';
 import { fetchFailure, fetchPage } from './fetch-page.js';
 import { keepSnapshot, snapshotOf } from './page-cache.js';
@@ -57,7 +58,7 @@ export interface PageRead {
   byline?: string;
   siteName?: string;
   /** How the Markdown was made: Readability's 'article', the whole 'body', or the 'text' as sent. */
-  extraction: 'article' | 'body' | 'text';
+  extraction: 'article' | 'body' | 'text' | 'document';
   /** This call's slice of the page's Markdown. */
   markdown: string;
   /** Length of the whole Markdown, in characters (UTF-16 code units). */
@@ -107,10 +108,38 @@ async function loadPage(rawUrl: string, opts: ReadPageOptions, maxBodyBytes: num
       response.status,
     );
   }
+  if (type && !bodyKind(type) && mayBeDocument(type)) {
+    let body: Awaited<ReturnType<typeof readBody>>;
+    try {
+      body = await readBody(response.body, DOCUMENT_BODY_BYTES, signal, response.close);
+    } catch (error) {
+      throw fetchFailure(error, url, signal, opts.timeoutMs);
+    }
+    const markdown = await documentMarkdown(body.bytes, type, url.href, {
+      timeoutMs: opts.timeoutMs,
+      cut: body.cut !== undefined,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    if (markdown !== undefined) {
+      return {
+        url: url.href,
+        status: response.status,
+        contentType: type,
+        extraction: 'document',
+        markdown,
+        bodyBytes: body.bytes.byteLength,
+        fetchedAt,
+      };
+    }
+    throw new PageReadError(
+      `${url.href} is ${type}, which is not read; only HTML, text, JSON and documents (PDF, Office) can be`,
+      'content-type',
+    );
+  }
   if (type && !bodyKind(type)) {
     response.close();
     throw new PageReadError(
-      `${url.href} is ${type}, which is not read; only HTML, text and JSON pages can be`,
+      `${url.href} is ${type}, which is not read; only HTML, text, JSON and documents (PDF, Office) can be`,
       'content-type',
     );
   }

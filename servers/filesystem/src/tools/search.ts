@@ -21,6 +21,7 @@ import {
 import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
 import type { Config } from '../config.js';
 import { type ContentSearchPage, type ResumePoint, searchContents } from '../content-search.js';
+import { documentSearchText } from '../document-search.js';
 import { excluder, includer, namePattern } from '../globs.js';
 import { renderFileMatches } from '../grep.js';
 import { GitignoreRules } from '../ignore-rules.js';
@@ -240,6 +241,7 @@ export function searchTools(config: Config): ToolDefinition[] {
         .default(0)
         .describe('Lines around each match'),
       respectGitignore: z.boolean().default(true).describe('false: search ignored files and .git too'),
+      documents: z.boolean().default(false).describe('Also search the text of PDF and Office files (slower)'),
       maxResults: z
         .number()
         .int()
@@ -267,6 +269,7 @@ export function searchTools(config: Config): ToolDefinition[] {
       const key = queryKey('search_file_contents', { real: start.real, ...query });
       const resume = readCursor<{ r: ResumePoint }>(args.cursor, key)?.r;
       const matcher = args.regex ? workerMatcher(re) : literalMatcher(re);
+      const deadline = performance.now() + config.walkTimeoutMs;
       try {
         const page = await searchContents({
           roots: roots(),
@@ -283,11 +286,17 @@ export function searchTools(config: Config): ToolDefinition[] {
           maxPerFile: args.maxPerFile,
           maxBytes: config.maxResultBytes - RESERVE_BYTES,
           maxFileBytes: MAX_GREP_FILE_BYTES,
-          deadline: performance.now() + config.walkTimeoutMs,
+          deadline,
           signal,
           ...(resume ? { resume } : {}),
           ...(progress
             ? { onProgress: (n: number) => progress.report(n, undefined, `${n} entries walked`) }
+            : {}),
+          ...(args.documents
+            ? {
+                documentText: (bytes: Buffer, name: string) =>
+                  documentSearchText(bytes, name, deadline, signal),
+              }
             : {}),
         });
         const nextCursor =

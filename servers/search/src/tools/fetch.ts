@@ -21,7 +21,7 @@ export function fetchTools(config: Config): SearchTool[] {
       name: 'fetch_url',
       title: 'Read a web page',
       toolset: 'fetch' as const,
-      description: `Read a web page (e.g. a search result) as Markdown: its readable article, at most max_bytes a call (default ${DEFAULT_PAGE_BYTES}); continue with offset = nextOffset. Public http(s) addresses only.`,
+      description: `Read a web page (e.g. a search result) as Markdown: its readable article, or a PDF/Office document's text by page; at most max_bytes a call (default ${DEFAULT_PAGE_BYTES}); continue with offset = nextOffset. Public http(s) addresses only.`,
       inputSchema: z.strictObject({
         url: safeString({ max: 4096, min: 1 }).describe('http(s) URL of the page'),
         offset: z.number().int().min(0).optional().describe('Character offset to continue from (nextOffset)'),

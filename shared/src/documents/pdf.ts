@@ -1,0 +1,64 @@
+/**
+ * PDF → text per page with pdf.js (the serverless build unpdf ships: one file, no worker script,
+ * no canvas). Nothing in the file runs: pdf.js never executes a PDF's JavaScript, `isEvalSupported:
+ * false` keeps font programs from being compiled with eval (CVE-2024-4367), and fonts, CMaps and
+ * XFA are never fetched or rendered. A page with no text layer is reported as such (scanned or
+ * image-only), not returned empty.
+ */
+import type { PDFDocumentProxy } from 'unpdf/pdfjs';
+import { PartCollector } from './collect.js';
+import { ExtractError } from './errors.js';
+import type { ExtractedDocument, ExtractRequest } from './types.js';
+
+export const NO_TEXT_LAYER =
+  'no text layer: a scanned or image-only page (its text cannot be read without OCR, which is not done)';
+
+interface TextItemLike {
+  str?: string;
+  hasEOL?: boolean;
+}
+
+export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocument> {
+  const { getDocumentProxy } = await import('unpdf');
+  let doc: PDFDocumentProxy;
+  try {
+    doc = await getDocumentProxy(request.bytes, {
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      enableXfa: false,
+      stopAtErrors: false,
+      verbosity: 0,
+    });
+  } catch (error) {
+    const name = (error as Error)?.name;
+    if (name === 'PasswordException') {
+      throw new ExtractError(
+        'encrypted',
+        'it is password-protected (encrypted); no password can be given here',
+      );
+    }
+    throw new ExtractError('corrupt', `it is not a readable PDF (${(error as Error)?.message ?? error})`);
+  }
+  const total = doc.numPages;
+  const last = Math.min(request.lastPart ?? total, total);
+  const collect = new PartCollector(request.limits, request.start, last, 'page');
+  for (let number = request.start.part; number <= last && collect.open; number++) {
+    if (!collect.admit(number)) break;
+    let text: string;
+    try {
+      const page = await doc.getPage(number);
+      const content = await page.getTextContent({ includeMarkedContent: false });
+      text = (content.items as TextItemLike[]).map((i) => (i.str ?? '') + (i.hasEOL ? '\n' : '')).join('');
+      page.cleanup();
+    } catch (error) {
+      collect.addText({ number, empty: `unreadable page (${(error as Error)?.message ?? error})` }, '');
+      continue;
+    }
+    text = text.replace(/[ \t]+\n/g, '\n').trim();
+    if (text) collect.addText({ number }, text);
+    else collect.addText({ number, empty: NO_TEXT_LAYER }, '');
+  }
+  await doc.destroy().catch(() => {});
+  return collect.result('pdf', total);
+}
