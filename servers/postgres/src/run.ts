@@ -155,19 +155,49 @@ export async function execute(config: RunConfig, statement: Statement, signal: A
   );
 }
 
+/** How {@link explain} plans: the options beyond FORMAT JSON, and who asks. */
+export interface ExplainOptions {
+  /** EXPLAIN ANALYZE, BUFFERS: runs the statement (a read call: read-rules.ts applies). */
+  analyze: boolean;
+  /** VERBOSE: schema-qualified relations, alias-qualified columns in conditions. */
+  verbose?: boolean;
+  /** GENERIC_PLAN (PostgreSQL 16+): plans a statement with $n placeholders and no values. */
+  generic?: boolean;
+  /** The tool named in errors (default explain_query). */
+  tool?: string;
+  /** Refuse a statement whose planning takes a write's locks in every mode (insight tools). */
+  readOnlyTool?: boolean;
+  signal: AbortSignal;
+}
+
 /** EXPLAIN (FORMAT JSON [, ANALYZE, BUFFERS]) in a READ ONLY transaction: the plan as JSON. */
 export async function explain(
   config: RunConfig,
   statement: Statement,
-  opts: { analyze: boolean; signal: AbortSignal },
+  opts: ExplainOptions,
 ): Promise<unknown> {
+  const tool = opts.tool ?? 'explain_query';
   // Plain EXPLAIN only plans (it runs no function); EXPLAIN ANALYZE runs the statement. Planning a
   // write or SELECT … FOR UPDATE/SHARE takes its table locks: only where writes are enabled.
-  const { planLock } = await guard(config, statement.sql, 'explain_query', opts.analyze);
-  if (planLock && !config.writes)
-    throw readRefusal(config, explainWriteRule(planLock, 'explain_query'), 'explain_query');
-  const prefix = `EXPLAIN (FORMAT JSON${opts.analyze ? ', ANALYZE, BUFFERS' : ''}) `;
-  return mapped(config, 'explain_query', statement.sql, (setPrefix) => {
+  const { planLock } = await guard(config, statement.sql, tool, opts.analyze);
+  if (planLock && (!config.writes || opts.readOnlyTool)) {
+    const rule = explainWriteRule(planLock, 'explain_query');
+    throw readRefusal(
+      config,
+      opts.readOnlyTool
+        ? { ...rule, advise: () => `${tool} is read-only in every mode: give it the SELECT part instead.` }
+        : rule,
+      tool,
+    );
+  }
+  const options = [
+    'FORMAT JSON',
+    ...(opts.analyze ? ['ANALYZE', 'BUFFERS'] : []),
+    ...(opts.verbose ? ['VERBOSE'] : []),
+    ...(opts.generic ? ['GENERIC_PLAN'] : []),
+  ];
+  const prefix = `EXPLAIN (${options.join(', ')}) `;
+  return mapped(config, tool, statement.sql, (setPrefix) => {
     setPrefix(prefix.length);
     return config.db.transaction({ write: false, signal: opts.signal }, async (client: pg.PoolClient) => {
       const result = await client.query({
@@ -179,6 +209,29 @@ export async function explain(
       return (result.rows[0] as unknown[] | undefined)?.[0];
     });
   });
+}
+
+/** One query of ours inside {@link inspect}'s transaction: rows as objects. */
+export type Query = <R extends Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+
+/**
+ * Several catalog queries of ours in one READ ONLY transaction (one snapshot, one connection):
+ * `body` gets a `query` function returning rows as objects. Errors: ToolError.
+ */
+export async function inspect<T>(
+  config: RunConfig,
+  tool: string,
+  signal: AbortSignal,
+  body: (query: Query) => Promise<T>,
+): Promise<T> {
+  return mapped(config, tool, '', () =>
+    config.db.transaction({ write: false, signal }, (client) =>
+      body(async <R extends Record<string, unknown>>(text: string, values: unknown[] = []) => {
+        const result = await client.query<R>({ text, values });
+        return result.rows;
+      }),
+    ),
+  );
 }
 
 /**

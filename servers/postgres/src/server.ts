@@ -7,8 +7,10 @@ import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerResources } from './resources.js';
 import { describeTarget } from './target.js';
+import { insightTools } from './tools/insight.js';
 import { queryTools } from './tools/query.js';
 import { schemaTools } from './tools/schema.js';
+import { TOOLSETS } from './toolsets.js';
 
 export const postgresServer: ServerSpec<Config> = {
   name: 'postgres',
@@ -20,7 +22,8 @@ export const postgresServer: ServerSpec<Config> = {
   allowPositionals: true,
   capabilities: { resources: { listChanged: false }, completions: {} },
   configure,
-  tools: (config) => [...queryTools(config), ...schemaTools(config)],
+  toolsets: TOOLSETS,
+  tools: (config) => [...queryTools(config), ...schemaTools(config), ...insightTools(config)],
   instructions: (config) =>
     `PostgreSQL database "${config.target.database}" at ${describeTarget(config.target)}. ` +
     (config.writes

@@ -5,14 +5,17 @@
  */
 import { describeConformance } from '@refmcp/test-harness/conformance';
 import { describe, expect, it } from 'vitest';
+import { TOOLSETS } from '../src/toolsets.js';
 import { PASSWORD } from './global-setup.js';
 import { db, startServer } from './support.js';
 
 describeConformance({
   server: 'postgres',
   testFile: import.meta.url,
-  args: () => [db().url],
-  allTools: ['--allow-writes'],
+  // --allow-writes in every launch, so the toolset launches find execute too (it exists only then).
+  args: () => [db().url, '--allow-writes'],
+  allTools: ['--toolsets', 'all'],
+  toolsets: TOOLSETS.map((t) => t.name),
   check: () => {
     expect(db().url).toContain(PASSWORD); // ALL-03: the connection-string password is the secret
     return {

@@ -1,13 +1,15 @@
 /**
  * The SQLite server: its tools, resources and prompt, as one ServerSpec for the shared bootstrap.
  * Tool parity with the reference server (read_query, write_query, create_table, list_tables,
- * describe_table, append_insight) plus explain_query; the write tools exist only with --allow-writes.
+ * describe_table, append_insight) plus explain_query, index_advice and db_health; the write tools exist
+ * only with --allow-writes.
  */
 import type { ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { adviceTools } from './tools/advice.js';
 import { insightTools } from './tools/insight.js';
 import { readTools } from './tools/read.js';
 import { schemaTools } from './tools/schema.js';
@@ -24,6 +26,7 @@ export const sqliteServer: ServerSpec<Config> = {
   configure,
   tools: (config) => [
     ...readTools(config),
+    ...adviceTools(config),
     ...schemaTools(config),
     ...(config.allowWrites ? writeTools(config) : []),
     ...insightTools(config),

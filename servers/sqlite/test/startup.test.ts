@@ -28,7 +28,15 @@ function runToExit(args: string[]) {
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-const READ_TOOLS = ['append_insight', 'describe_table', 'explain_query', 'list_tables', 'read_query'];
+const READ_TOOLS = [
+  'append_insight',
+  'db_health',
+  'describe_table',
+  'explain_query',
+  'index_advice',
+  'list_tables',
+  'read_query',
+];
 
 describe('startup', () => {
   it('a missing database in read-only mode is exit 2 naming the path, and no file is created', () => {

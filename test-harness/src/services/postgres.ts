@@ -46,6 +46,11 @@ export interface StartPostgresOptions {
   embedded?: boolean;
   /** Startup time budget in milliseconds (default 30 000). */
   timeoutMs?: number;
+  /**
+   * Server settings for the throwaway cluster, passed as `-c name=value` (e.g.
+   * `{ shared_preload_libraries: 'pg_stat_statements' }`); ignored for `$DATABASE_URL`.
+   */
+  settings?: Record<string, string>;
 }
 
 /** PostgreSQL's own readiness line (its log is forced to the C locale, so the text is stable). */
@@ -60,7 +65,7 @@ const READY = 'database system is ready to accept connections';
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresService> {
   const external = process.env.DATABASE_URL;
   if (external && !options.embedded) return { url: external, embedded: false, stop: async () => {} };
-  return startEmbedded(options.timeoutMs ?? 30_000);
+  return startEmbedded(options.timeoutMs ?? 30_000, options.settings ?? {});
 }
 
 interface Binaries {
@@ -272,7 +277,7 @@ function startWatchdog(pid: number, dir: string): ChildProcess {
   return watchdog;
 }
 
-async function startEmbedded(timeoutMs: number): Promise<PostgresService> {
+async function startEmbedded(timeoutMs: number, settings: Record<string, string>): Promise<PostgresService> {
   const ids = await runAs();
   const bins = await reachableBinaries(binaries(), ids);
   const templateDir = await template(bins, ids);
@@ -313,6 +318,7 @@ async function startEmbedded(timeoutMs: number): Promise<PostgresService> {
         'lc_messages=C',
         '-c',
         'max_connections=100',
+        ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       ],
       { ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
     );

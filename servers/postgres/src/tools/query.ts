@@ -10,7 +10,6 @@ import {
   encodeCursor,
   LOCAL_HINTS,
   structuredResult,
-  type ToolDefinition,
   ToolError,
   truncationMarker,
 } from '@refmcp/shared/server';
@@ -18,6 +17,7 @@ import type { Config } from '../config.js';
 import type { Page } from '../fetch.js';
 import { renderTable } from '../render.js';
 import { execute, readPage, type Statement } from '../run.js';
+import type { PostgresTool } from '../toolsets.js';
 
 /** Largest SQL text accepted, in characters. */
 export const MAX_SQL = 1_000_000;
@@ -126,10 +126,11 @@ function modeLine(config: Config): string {
     : 'Server mode: read-only — writes are refused by PostgreSQL.';
 }
 
-export function queryTools(config: Config): ToolDefinition[] {
+export function queryTools(config: Config): PostgresTool[] {
   const query = defineTool({
     name: 'query',
     title: 'Run a read-only SQL query',
+    toolset: 'sql',
     description:
       'Run one read-only SQL statement (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) in a READ ONLY ' +
       `transaction, stopped after ${config.statementTimeoutMs} ms. At most ${config.maxRows} rows and ` +
@@ -182,6 +183,7 @@ export function queryTools(config: Config): ToolDefinition[] {
   const executeTool = defineTool({
     name: 'execute',
     title: 'Execute a SQL statement that writes',
+    toolset: 'sql',
     description:
       'Run one SQL statement that changes the database (INSERT, UPDATE, DELETE, MERGE, DDL, GRANT) in its own ' +
       `transaction, committed on success, stopped after ${config.statementTimeoutMs} ms. RETURNING rows come ` +

@@ -9,13 +9,13 @@ import {
   encodeCursor,
   LOCAL_HINTS,
   structuredResult,
-  type ToolDefinition,
   ToolError,
   truncationMarker,
 } from '@refmcp/shared/server';
 import { describeTable, describeText, listSchemas, listTables } from '../catalog.js';
 import type { Config } from '../config.js';
 import { explain } from '../run.js';
+import type { PostgresTool } from '../toolsets.js';
 import { paramsArg, sqlArg } from './query.js';
 
 /** A schema or table name: exact catalog spelling (PostgreSQL identifiers are at most 63 bytes). */
@@ -44,7 +44,7 @@ function readListCursor<T extends Record<string, unknown>>(
   return state;
 }
 
-export function schemaTools(config: Config): ToolDefinition[] {
+export function schemaTools(config: Config): PostgresTool[] {
   const pageMax = Math.min(1000, config.maxRows);
   const defaultLimit = Math.min(200, pageMax);
   const modeNote = config.writes ? 'Server mode: writes enabled (execute tool).' : 'Server mode: read-only.';
@@ -52,6 +52,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const listSchemasTool = defineTool({
     name: 'list_schemas',
     title: 'List schemas',
+    toolset: 'schema',
     description: `List the schemas with their owner, table count and comment. Paged: follow nextCursor. ${modeNote}`,
     inputSchema: z.strictObject({
       includeSystem: z.boolean().optional().describe('Include pg_* and information_schema'),
@@ -93,6 +94,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const listTablesTool = defineTool({
     name: 'list_tables',
     title: 'List tables',
+    toolset: 'schema',
     description:
       'List tables, views and foreign tables with kind, planner row estimate and total size. ' +
       `Paged: follow nextCursor. ${modeNote}`,
@@ -152,6 +154,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const describeTool = defineTool({
     name: 'describe_table',
     title: 'Describe a table',
+    toolset: 'schema',
     description:
       'Describe a table or view: columns, keys, constraints, foreign keys, indexes, size, view definition. ' +
       `${modeNote}`,
@@ -169,6 +172,7 @@ export function schemaTools(config: Config): ToolDefinition[] {
   const explainTool = defineTool({
     name: 'explain_query',
     title: 'Explain a query plan',
+    toolset: 'schema',
     description:
       "Show PostgreSQL's plan for one statement (EXPLAIN (FORMAT JSON)); analyze: true also runs it, in a " +
       `READ ONLY transaction rolled back, within ${config.statementTimeoutMs} ms. ` +

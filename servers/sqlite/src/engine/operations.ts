@@ -7,6 +7,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { bindArguments, placeholders } from '../sql/params.js';
 import { checkStatement, PolicyError } from '../sql/policy.js';
 import { encodeValue } from '../values.js';
+import { adviseIndexes } from './advice.js';
+import { healthReport } from './health.js';
 import type {
   ColumnInfo,
   ForeignKeyInfo,
@@ -75,6 +77,18 @@ export class Operations {
         return { op: 'write', result: this.write(operation) };
       case 'explain':
         return this.explain(operation);
+      case 'advise': {
+        if (this.role !== 'read') throw new Error('advise sent to the writer engine');
+        const { plan, truncated } = this.explain({ ...operation, op: 'explain' }) as Extract<
+          OperationResult,
+          { op: 'explain' }
+        >;
+        const bind = bindArguments(operation.sql, operation.params);
+        return { op: 'advise', plan, truncated, ...adviseIndexes(this.db, operation.sql, bind, plan) };
+      }
+      case 'health':
+        if (this.role !== 'read') throw new Error('health sent to the writer engine');
+        return { op: 'health', report: healthReport(this.db, operation.full) };
       case 'tables': {
         const rows = this.fixed(TABLES_SQL).all(operation.after ?? '', operation.limit + 1) as TableEntry[];
         return { op: 'tables', tables: rows.slice(0, operation.limit), more: rows.length > operation.limit };

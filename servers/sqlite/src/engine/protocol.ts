@@ -30,6 +30,8 @@ export type Operation =
   | { op: 'query'; sql: string; params?: Params; offset: number; budget: Budget }
   | { op: 'write'; sql: string; params?: Params; createTableOnly: boolean; budget: Budget }
   | { op: 'explain'; sql: string; params?: Params; budget: Budget }
+  | { op: 'advise'; sql: string; params?: Params; budget: Budget }
+  | { op: 'health'; full: boolean }
   | { op: 'tables'; after?: string; limit: number }
   | { op: 'names'; prefix: string; limit: number }
   | { op: 'describe'; name: string };
@@ -63,6 +65,36 @@ export interface PlanStep {
   id: number;
   parent: number;
   detail: string;
+}
+
+/** A candidate index and what SQLite's planner made of it on a copy of the schema (engine/advice.ts). */
+export interface AdviceCandidate {
+  table: string;
+  columns: string[];
+  /** Why it was proposed: the plan step and the clause. */
+  reason: string;
+  /** CREATE INDEX to give the operator; never run on the database. */
+  ddl: string;
+  /** Whether the planner used it; null when it could not be evaluated. */
+  used: boolean | null;
+  /** The plan with the candidate (EXPLAIN QUERY PLAN details). */
+  planAfter: string[];
+}
+
+/** engine/health.ts's findings. */
+export interface HealthReport {
+  check: 'quick_check' | 'integrity_check';
+  /** What the check reported (empty when it said "ok"), at most 20. */
+  problems: string[];
+  foreignKeyViolations: number;
+  foreignKeyTables: string[];
+  pageSize: number;
+  pageCount: number;
+  freelistCount: number;
+  journalMode: string;
+  autoVacuum: string;
+  /** Largest tables and indexes (dbstat); null when the library lacks the dbstat table. */
+  objects: { name: string; pages: number; bytes: number; unused: number }[] | null;
 }
 
 export interface TableEntry {
@@ -114,6 +146,8 @@ export type OperationResult =
   | { op: 'query'; page: RowsResult }
   | { op: 'write'; result: WriteResult }
   | { op: 'explain'; plan: PlanStep[]; truncated: boolean }
+  | { op: 'advise'; plan: PlanStep[]; truncated: boolean; candidates: AdviceCandidate[]; notes: string[] }
+  | { op: 'health'; report: HealthReport }
   | { op: 'tables'; tables: TableEntry[]; more: boolean }
   | { op: 'names'; names: string[] }
   | { op: 'describe'; table: TableDescription | null };

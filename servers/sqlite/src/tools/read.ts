@@ -17,6 +17,7 @@ import {
 import type { Config } from '../config.js';
 import type { PlanStep, RowsResult } from '../engine/protocol.js';
 import { toToolError } from '../errors.js';
+import { planFindings } from '../plan-findings.js';
 import { renderRows, visibleJson } from '../render.js';
 import {
   bindings,
@@ -126,8 +127,8 @@ export function readTools(config: Config): ToolDefinition[] {
     name: 'explain_query',
     title: 'Explain Query Plan',
     description:
-      "Show SQLite's query plan (EXPLAIN QUERY PLAN) for one read or write without running it: scans, indexes " +
-      'used, temporary B-trees.',
+      "Show SQLite's query plan (EXPLAIN QUERY PLAN) for one read or write without running it, with findings: " +
+      'full scans, automatic indexes, temporary B-trees, correlated subqueries.',
     inputSchema: z.strictObject({
       query: sqlArg('The statement, without EXPLAIN'),
       params: paramsArg,
@@ -135,6 +136,7 @@ export function readTools(config: Config): ToolDefinition[] {
     }),
     outputSchema: z.object({
       plan: z.array(z.object({ id: z.number(), parent: z.number(), detail: z.string() })),
+      findings: z.array(z.object({ kind: z.string(), text: z.string() })),
       truncated: z.boolean(),
     }),
     annotations: LOCAL_HINTS.readOnly,
@@ -152,8 +154,16 @@ export function readTools(config: Config): ToolDefinition[] {
         throw toToolError(error, errorContext);
       }
       // Plan details quote identifiers from the schema: escape format characters in the text view.
-      const text = renderPlan(plan).replace(/[\p{Cf}]/gu, (ch) => visibleJson(ch).slice(1, -1));
-      return structuredResult({ plan, truncated }, truncated ? `${text}\n[truncated: plan cut]` : text);
+      const findings = planFindings(plan);
+      const lines = [
+        renderPlan(plan),
+        ...(findings.length ? ['Findings:', ...findings.map((f) => `- ${f.text}`)] : []),
+      ];
+      const text = lines.join('\n').replace(/[\p{Cf}]/gu, (ch) => visibleJson(ch).slice(1, -1));
+      return structuredResult(
+        { plan, findings, truncated },
+        truncated ? `${text}\n[truncated: plan cut]` : text,
+      );
     },
   });
 

@@ -1,0 +1,425 @@
+/**
+ * The insight toolset (off by default: --toolsets all or --toolsets sql,schema,insight):
+ * top_queries (pg_stat_statements), analyze_query (a plan read for a model), index_advice
+ * (candidate indexes, HypoPG or estimates; existing index problems) and db_health (checks with
+ * thresholds and their sources). All read-only in every mode: catalog and statistics reads and
+ * EXPLAIN in READ ONLY transactions; nothing is created, altered, analysed or reset.
+ */
+import { cursorString, z } from '@refmcp/shared/schema';
+import {
+  decodeCursor,
+  defineTool,
+  encodeCursor,
+  LOCAL_HINTS,
+  ToolError,
+  truncationMarker,
+} from '@refmcp/shared/server';
+import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import type { Config } from '../config.js';
+import {
+  type Advice,
+  adviceLine,
+  hypopgSchema,
+  planOf,
+  statementAdvice,
+  workloadAdvice,
+} from '../insight/advice.js';
+import { CHECKS, runChecks } from '../insight/health.js';
+import { indexProblems } from '../insight/indexes.js';
+import { formatBytes, planFindings, planRoot, planTree } from '../insight/plan.js';
+import { planRelations, sizesOf } from '../insight/relations.js';
+import { ORDERS, type StatementOrder, statementsSource, topStatements } from '../insight/statements.js';
+import { explain, guard, inspect, type Statement } from '../run.js';
+import type { PostgresTool } from '../toolsets.js';
+import { paramsArg, sqlArg } from './query.js';
+
+/** Statement text shown per query, in bytes. */
+const QUERY_TEXT_BYTES = 600;
+/** Statements of the workload planned by index_advice without sql. */
+const WORKLOAD_STATEMENTS = 20;
+/** Candidates evaluated per call. */
+const MAX_CANDIDATES = 8;
+
+const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100);
+
+function adviceOutput() {
+  return z.object({
+    ddl: z.string().describe('CREATE INDEX to give a DBA; never run by this server.'),
+    table: z.string(),
+    columns: z.array(z.string()),
+    reason: z.string(),
+    method: z.enum(['hypopg', 'estimate']),
+    costBefore: z.number().describe('Plan total cost (planner units) without the index.'),
+    costAfter: z.number().optional().describe('HypoPG: plan total cost with the hypothetical index.'),
+    used: z.boolean().optional().describe('HypoPG: whether the planner used it.'),
+    nodeCost: z.number().optional().describe('Estimate: cost of the plan node the index would serve.'),
+    node: z.string().optional(),
+    queries: z.array(z.string()).optional().describe('queryid of the statements it serves.'),
+    workloadMs: z.number().optional(),
+  });
+}
+
+export function insightTools(config: Config): PostgresTool[] {
+  const topQueries = defineTool({
+    name: 'top_queries',
+    title: 'Top queries (pg_stat_statements)',
+    toolset: 'insight',
+    description:
+      "This database's most expensive statements from pg_stat_statements, normalised ($1 for constants), by " +
+      'total_time (default), mean_time, calls, rows or shared_blks_read, with when statistics were reset. Says what ' +
+      'to enable when the extension is missing. Paged: follow nextCursor. Read-only.',
+    inputSchema: z.strictObject({
+      orderBy: z.enum(Object.keys(ORDERS) as [StatementOrder, ...StatementOrder[]]).optional(),
+      limit: z.number().int().min(1).max(50).optional().describe('Statements per page (default 10)'),
+      cursor: cursorString().optional(),
+    }),
+    outputSchema: z.object({
+      installed: z.boolean(),
+      statsReset: z.string().nullable().optional(),
+      queries: z.array(
+        z.object({
+          queryid: z.string(),
+          query: z.string(),
+          calls: z.number(),
+          total_ms: z.number(),
+          mean_ms: z.number(),
+          rows: z.number(),
+          shared_blks_read: z.number(),
+          shared_blks_hit: z.number(),
+          temp_blks_written: z.number(),
+        }),
+      ),
+      nextCursor: z.string().optional(),
+      ...neutralizedField,
+    }),
+    annotations: LOCAL_HINTS.readOnly,
+    handler: async (args, { signal }) => {
+      const order = args.orderBy ?? 'total_time';
+      const limit = args.limit ?? 10;
+      let offset = 0;
+      if (args.cursor) {
+        const state = decodeCursor<{ k?: string; o?: string; n?: number }>(args.cursor);
+        if (state.k !== 'top_queries' || state.o !== order || typeof state.n !== 'number' || state.n < 0)
+          throw new ToolError(
+            'cursor: not a top_queries cursor for this orderBy; pass nextCursor from the previous call',
+          );
+        offset = state.n;
+      }
+      const result = await inspect(config, 'top_queries', signal, async (query) => {
+        const source = await statementsSource(query);
+        if (!source.ok) return source.message;
+        return topStatements(query, source, { order, limit, offset, minCalls: 1 });
+      });
+      if (typeof result === 'string') return respond({ installed: false, queries: [] }, [result]);
+      const untrusted = new UntrustedText();
+      const page = result.rows.slice(0, limit).map((r) => ({
+        ...r,
+        query: untrusted.code(
+          r.query,
+          QUERY_TEXT_BYTES,
+          'query pg_stat_statements by queryid for the whole text',
+        ),
+      }));
+      const nextCursor =
+        result.rows.length > limit
+          ? encodeCursor({ k: 'top_queries', o: order, n: offset + limit })
+          : undefined;
+      const lines = [
+        `Top statements by ${order} (${result.total} recorded in this database; statistics since ${result.reset ?? 'unknown'}):`,
+        ...page.map((r, i) => {
+          const hit = r.shared_blks_hit + r.shared_blks_read;
+          return (
+            `${offset + i + 1}. ${round(r.total_ms)} ms total, ${r.calls} calls, ${round(r.mean_ms)} ms mean, ${r.rows} rows, ` +
+            `${r.shared_blks_read} blocks read (${hit ? Math.round((r.shared_blks_hit / hit) * 100) : 100}% cached)` +
+            `${r.temp_blks_written ? `, ${r.temp_blks_written} temp blocks written` : ''} — queryid ${r.queryid}\n   ${r.query.replace(/\s+/g, ' ')}`
+          );
+        }),
+      ];
+      if (!page.length) lines.push('(no statements recorded)');
+      if (nextCursor)
+        lines.push(
+          truncationMarker(
+            `${page.length} shown, ${result.total - offset - page.length} more`,
+            `pass cursor="${nextCursor}"`,
+          ),
+        );
+      return respond(
+        { installed: true, statsReset: result.reset, queries: page, ...(nextCursor ? { nextCursor } : {}) },
+        lines,
+        untrusted,
+      );
+    },
+  });
+
+  const analyzeQuery = defineTool({
+    name: 'analyze_query',
+    title: 'Analyze a query plan',
+    toolset: 'insight',
+    description:
+      "Read PostgreSQL's plan for one read-only statement for you: the costliest nodes, row estimates ≥10× off, " +
+      'sequential scans of large tables, sorts and hashes spilled to disk, with numbers, and a compact plan tree. ' +
+      `analyze: true runs it (EXPLAIN ANALYZE, BUFFERS) in a READ ONLY transaction rolled back, within ${config.statementTimeoutMs} ms. Read-only.`,
+    inputSchema: z.strictObject({
+      sql: sqlArg('The statement, without EXPLAIN'),
+      params: paramsArg,
+      analyze: z.boolean().optional().describe('Also run it, for actual rows, times and spills'),
+    }),
+    outputSchema: z.object({
+      findings: z.array(z.object({ kind: z.string(), text: z.string() })),
+      totalCost: z.number(),
+      executionMs: z.number().optional(),
+      tree: z.string(),
+    }),
+    annotations: LOCAL_HINTS.readOnly,
+    handler: async (args, { signal }) => {
+      const statement: Statement = { sql: args.sql, params: args.params ?? [] };
+      const value = await explain(config, statement, {
+        analyze: args.analyze === true,
+        verbose: true,
+        tool: 'analyze_query',
+        readOnlyTool: true,
+        signal,
+      });
+      const root = planRoot(value);
+      if (!root) throw new ToolError('EXPLAIN returned no plan for this statement');
+      const relations = await inspect(config, 'analyze_query', signal, (query) =>
+        planRelations(query, [root]),
+      );
+      const findings = planFindings(root, sizesOf(relations));
+      const tree = planTree(root);
+      const total = Number(root.Plan['Total Cost'] ?? 0);
+      const head = `Plan cost ${round(total)}${root['Execution Time'] !== undefined ? `, executed in ${round(root['Execution Time'])} ms` : ' (estimates only: analyze: true adds actual rows, times and spills)'}.`;
+      const lines = [
+        head,
+        ...(findings.length ? findings.map((f) => `- ${f.kind}: ${f.text}`) : ['- nothing notable']),
+        ...(findings.some((f) => f.kind === 'seq scan' && f.text.includes(' by Filter '))
+          ? ['index_advice with this sql proposes indexes for these scans.']
+          : []),
+        'Plan:',
+        tree,
+      ];
+      return respond(
+        {
+          findings,
+          totalCost: total,
+          ...(root['Execution Time'] !== undefined ? { executionMs: root['Execution Time'] } : {}),
+          tree,
+        },
+        lines,
+      );
+    },
+  });
+
+  const indexAdvice = defineTool({
+    name: 'index_advice',
+    title: 'Index advice',
+    toolset: 'insight',
+    description:
+      'Propose indexes from plans: for sql, that statement; without it, the top statements of pg_stat_statements ' +
+      '(PostgreSQL 16+, GENERIC_PLAN). Each candidate is measured with HypoPG hypothetical indexes when that extension ' +
+      "is installed (cost before/after), else by the plan's own estimates (says which). Without sql also lists " +
+      'invalid, unused and duplicate indexes with sizes. Creates nothing. Read-only.',
+    inputSchema: z.strictObject({
+      sql: sqlArg('One read-only statement, without EXPLAIN (default: the top statements)').optional(),
+      params: paramsArg,
+    }),
+    outputSchema: z.object({
+      method: z.enum(['hypopg', 'estimate']),
+      advice: z.array(adviceOutput()),
+      alreadyIndexed: z.array(z.string()),
+      skipped: z.array(z.string()).optional(),
+      existing: z
+        .array(
+          z.object({
+            kind: z.enum(['invalid', 'unused', 'duplicate']),
+            index: z.string(),
+            table: z.string(),
+            bytes: z.number(),
+            detail: z.string(),
+          }),
+        )
+        .optional(),
+    }),
+    annotations: LOCAL_HINTS.readOnly,
+    handler: async (args, { signal }) => {
+      if (args.sql !== undefined) {
+        const statement: Statement = { sql: args.sql, params: args.params ?? [] };
+        const { planLock } = await guard(config, statement.sql, 'index_advice', true);
+        if (planLock)
+          throw new ToolError(
+            `refused before it reached the database: index_advice plans only reads (planning ${planLock} takes its table locks); give it the SELECT part`,
+          );
+        const result = await inspect(config, 'index_advice', signal, async (query) => {
+          const hypopg = await hypopgSchema(query);
+          const plan = await planOf(query, statement, false);
+          const relations = await planRelations(query, [plan]);
+          const { advice, covered } = await statementAdvice(query, statement, plan, relations, {
+            hypopg,
+            generic: false,
+            max: MAX_CANDIDATES,
+          });
+          return { hypopg, advice, covered };
+        });
+        return adviceResult(result.hypopg ? 'hypopg' : 'estimate', result.advice, result.covered);
+      }
+      const result = await inspect(config, 'index_advice', signal, async (query) => {
+        const hypopg = await hypopgSchema(query);
+        const existing = await indexProblems(query);
+        const source = await statementsSource(query);
+        const skipped: string[] = [];
+        if (!source.ok) return { hypopg, existing, advice: [], covered: [], skipped: [source.message] };
+        if (source.serverVersion < 160000)
+          return {
+            hypopg,
+            existing,
+            advice: [],
+            covered: [],
+            skipped: [
+              'workload advice needs PostgreSQL 16+ (EXPLAIN GENERIC_PLAN); pass sql for one statement',
+            ],
+          };
+        const top = await topStatements(query, source, {
+          order: 'total_time',
+          limit: WORKLOAD_STATEMENTS,
+          offset: 0,
+          minCalls: 1,
+        });
+        const planned = [];
+        for (const row of top.rows.slice(0, WORKLOAD_STATEMENTS)) {
+          const statement = { sql: row.query, params: [] };
+          try {
+            const checked = await guard(config, row.query, 'index_advice', true);
+            if (checked.kind !== 'SelectStmt' || checked.planLock) {
+              skipped.push(`queryid ${row.queryid}: not a plain SELECT`);
+              continue;
+            }
+          } catch (error) {
+            skipped.push(`queryid ${row.queryid}: ${(error as Error).message.slice(0, 200)}`);
+            continue;
+          }
+          await query('SAVEPOINT refmcp_plan');
+          try {
+            const plan = await planOf(query, statement, true);
+            await query('RELEASE SAVEPOINT refmcp_plan');
+            planned.push({ queryid: row.queryid, statement, plan, totalMs: row.total_ms });
+          } catch (error) {
+            await query('ROLLBACK TO SAVEPOINT refmcp_plan');
+            skipped.push(
+              `queryid ${row.queryid}: could not be planned (${(error as Error).message.slice(0, 200)})`,
+            );
+          }
+        }
+        const relations = await planRelations(
+          query,
+          planned.map((p) => p.plan),
+        );
+        const { advice, covered } = await workloadAdvice(query, planned, relations, {
+          hypopg,
+          max: MAX_CANDIDATES,
+        });
+        return { hypopg, existing, advice, covered, skipped };
+      });
+      return adviceResult(
+        result.hypopg ? 'hypopg' : 'estimate',
+        result.advice,
+        result.covered,
+        result.skipped,
+        result.existing,
+      );
+    },
+  });
+
+  const dbHealth = defineTool({
+    name: 'db_health',
+    title: 'Database health',
+    toolset: 'insight',
+    description:
+      `Health checks, each with status, numbers, threshold and its source: ${CHECKS.join(', ')}. ` +
+      'Other sessions show fully only to a role with pg_monitor. Read-only.',
+    inputSchema: z.strictObject({
+      checks: z.array(z.enum(CHECKS)).min(1).optional().describe('Only these checks (default: all)'),
+    }),
+    outputSchema: z.object({
+      checks: z.array(
+        z.object({
+          check: z.string(),
+          status: z.enum(['ok', 'warning', 'critical', 'unknown']),
+          summary: z.string(),
+          items: z.array(z.string()),
+          threshold: z.string(),
+          source: z.string(),
+        }),
+      ),
+      ...neutralizedField,
+    }),
+    annotations: LOCAL_HINTS.readOnly,
+    handler: async (args, { signal }) => {
+      const untrusted = new UntrustedText();
+      const clean = (text: string | null) =>
+        untrusted.code(text ?? '', 200, 'see pg_stat_activity').replace(/\s+/g, ' ');
+      const checks = await inspect(config, 'db_health', signal, (query) =>
+        runChecks(query, args.checks ? [...new Set(args.checks)] : CHECKS, clean),
+      );
+      const lines = checks.flatMap((c) => [
+        `${c.status.toUpperCase()} ${c.check}: ${c.summary}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}`,
+        ...c.items.map((i) => `  - ${i}`),
+      ]);
+      return respond({ checks }, lines, untrusted);
+    },
+  });
+
+  return [topQueries, analyzeQuery, indexAdvice, dbHealth];
+}
+
+function adviceResult(
+  method: 'hypopg' | 'estimate',
+  advice: Advice[],
+  covered: string[],
+  skipped?: string[],
+  existing?: {
+    problems: {
+      kind: 'invalid' | 'unused' | 'duplicate';
+      index: string;
+      table: string;
+      bytes: number;
+      detail: string;
+    }[];
+    statsSince: string | null;
+  },
+) {
+  const lines = [
+    method === 'hypopg'
+      ? 'Evaluated with HypoPG hypothetical indexes (planner cost before → after; nothing created).'
+      : "Evaluated by the plan's own estimates (HypoPG is not installed): each saving is an upper bound, not measured.",
+  ];
+  if (advice.length) lines.push('Candidate indexes:', ...advice.map((a) => `- ${adviceLine(a)}`));
+  else
+    lines.push(
+      'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
+    );
+  if (covered.length) lines.push('Already indexed:', ...covered.map((c) => `- ${c}`));
+  if (skipped?.length) lines.push('Not analysed:', ...skipped.map((s) => `- ${s}`));
+  if (existing) {
+    const shown = existing.problems.slice(0, 30);
+    lines.push(
+      existing.problems.length
+        ? 'Existing indexes to review:'
+        : 'Existing indexes: none invalid, unused or duplicate.',
+    );
+    lines.push(
+      ...shown.map((p) => `- ${p.kind} ${p.index} on ${p.table} (${formatBytes(p.bytes)}): ${p.detail}`),
+    );
+    if (existing.problems.length > shown.length)
+      lines.push(`- … ${existing.problems.length - shown.length} more`);
+  }
+  return respond(
+    {
+      method,
+      advice,
+      alreadyIndexed: covered,
+      ...(skipped ? { skipped } : {}),
+      ...(existing ? { existing: existing.problems.slice(0, 30) } : {}),
+    },
+    lines,
+  );
+}
