@@ -79,13 +79,15 @@ export function readTarball(dir: string, file: string): Tarball {
 }
 
 /**
- * Packs every server (built dist/ must be current) into `outDir` with the workspace's pnpm.
+ * Packs every server (or those under servers/ named in `only`; built dist/ must be current) into
+ * `outDir` with the workspace's pnpm.
  * Throws when pnpm fails (the message is pnpm's stderr).
  */
-export function packRelease(repoRoot: string, outDir: string): Tarball[] {
+export function packRelease(repoRoot: string, outDir: string, only?: string[]): Tarball[] {
   mkdirSync(outDir, { recursive: true });
   const pnpm = join(repoRoot, 'node_modules/.bin/pnpm');
-  return readServerPackages(repoRoot).map(({ dir, packageJson }) => {
+  const servers = readServerPackages(repoRoot).filter(({ dir }) => !only || only.includes(dir));
+  return servers.map(({ dir, packageJson }) => {
     const dest = join(outDir, dir);
     rmSync(dest, { recursive: true, force: true });
     execFileSync(pnpm, ['pack', '--pack-destination', dest], {
