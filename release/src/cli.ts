@@ -2,18 +2,21 @@
 //   sync-versions        after `changeset version`: each server.json and registry.json to the new versions
 //   pack --out DIR       the release tarballs (pnpm pack, once) into DIR, each through the gate;
 //                        prints one JSON line per tarball (name, version, file, bytes, sha512)
+//   plan [--registry URL] the servers whose version the registry (default: npm's) does not serve
+//                        yet, as one JSON array of {dir, name, version} (the workflow's matrix)
 import { parseArgs } from 'node:util';
 import { findRepoRoot } from './repo.js';
 import { syncVersions } from './versions.js';
 
 const USAGE = `usage: refmcp-release sync-versions
-       refmcp-release pack --out DIR`;
+       refmcp-release pack --out DIR
+       refmcp-release plan [--registry URL]`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string' } },
+    options: { out: { type: 'string' }, registry: { type: 'string' } },
   });
   const root = findRepoRoot();
   switch (positionals[0]) {
@@ -37,6 +40,13 @@ async function main(argv: string[]): Promise<number> {
         console.error(problems.join('\n'));
         return 1;
       }
+      return 0;
+    }
+    case 'plan': {
+      const { planRelease } = await import('./plan.js');
+      const { readNpmUpstream } = await import('./npm-config.js');
+      const registry = values.registry ?? readNpmUpstream().registry;
+      process.stdout.write(`${JSON.stringify(await planRelease(root, registry))}\n`);
       return 0;
     }
   }

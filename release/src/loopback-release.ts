@@ -24,15 +24,20 @@ export interface LoopbackRelease {
 
 /**
  * Starts Verdaccio under `workDir` (uplink: this machine's npm registry) and publishes `tarballs`
- * with `npm publish`, all at once. Rejects with npm's message when a publish fails (Verdaccio is
+ * with `npm publish`, all at once (`beforePublish` runs first, on the empty registry). Rejects with npm's message when a publish fails (Verdaccio is
  * stopped then).
  */
-export async function publishToLoopback(workDir: string, tarballs: Tarball[]): Promise<LoopbackRelease> {
+export async function publishToLoopback(
+  workDir: string,
+  tarballs: Tarball[],
+  beforePublish?: (registryUrl: string) => Promise<void>,
+): Promise<LoopbackRelease> {
   const registry = await startVerdaccio(join(workDir, 'verdaccio'), readNpmUpstream());
   const userconfig = join(workDir, 'publisher.npmrc');
   writeFileSync(userconfig, registry.npmrc);
   const published = new Map<string, string>();
   try {
+    await beforePublish?.(registry.url);
     await Promise.all(
       tarballs.map(async (t) => {
         const { stdout, stderr } = await run(

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateProblems } from '../src/gate.js';
 import { type LoopbackRelease, publishToLoopback } from '../src/loopback-release.js';
 import { localPrebuildEnv } from '../src/native-prebuilds.js';
+import { type Planned, planRelease } from '../src/plan.js';
 import { packRelease, type Tarball } from '../src/tarballs.js';
 import { rehearse } from './support/servers.js';
 
@@ -26,8 +27,14 @@ let release: LoopbackRelease;
 /** Per server: seconds from spawn to tools/list answered (npx install included), for the closing table. */
 const firstStart = new Map<string, number>();
 
+/** The version-exists guard's answer (`refmcp-release plan`) against the registry, before and after publishing. */
+const planned: { before?: Planned[]; after?: Planned[] } = {};
+
 beforeAll(async () => {
-  release = await publishToLoopback(work, tarballs);
+  release = await publishToLoopback(work, tarballs, async (url) => {
+    planned.before = await planRelease(repoRoot, url);
+  });
+  planned.after = await planRelease(repoRoot, release.registry.url);
 }, 120_000);
 
 afterAll(async () => {
@@ -46,6 +53,16 @@ describe('release rehearsal on a loopback Verdaccio', () => {
   it('every release tarball passes the gate', async () => {
     expect(tarballs.map((t) => t.dir)).toHaveLength(9);
     expect((await Promise.all(tarballs.map((t) => gateProblems(t)))).flat()).toEqual([]);
+  });
+
+  it('the version-exists guard plans all nine before the publish and none after', () => {
+    expect(planned.before?.map((p) => p.dir)).toEqual(tarballs.map((t) => t.dir));
+    expect(planned.before?.[0]).toEqual({
+      dir: tarballs[0]?.dir,
+      name: tarballs[0]?.name,
+      version: tarballs[0]?.version,
+    });
+    expect(planned.after).toEqual([]);
   });
 
   it('what was published is what was packed, and its mcpName as served is the server.json name', async () => {
