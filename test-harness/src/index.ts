@@ -65,6 +65,7 @@ export {
   withToolsTable,
 } from './docs.js';
 export * from './fake-api/index.js';
+export { FAKE_VENDORS, type FakeVendorName, type RunningFake, startNamedFake } from './fake-command.js';
 export { formatCallResult, formatReport, formatTools } from './format.js';
 export {
   HostConfigError,
@@ -84,7 +85,6 @@ export {
   startHttpServer,
 } from './http.js';
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
-export { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } from './loopback.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';

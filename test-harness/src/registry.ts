@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateJson } from '@refmcp/shared/json-schema';
+import { publishRuleProblems, type RegistryEntry } from './registry-rules.js';
 
 interface PackageJson {
   name: string;
@@ -55,7 +56,8 @@ export function registryText(repoRoot: string): string {
 
 /**
  * Problems with the repo's registry data, as "<where>: <what>" lines (empty when all is well):
- * each server.json valid against the official schema; package.json `mcpName` = server.json
+ * each server.json valid against the official schema and the registry's publish-time rules
+ * (registry-rules.ts); package.json `mcpName` = server.json
  * `name`; versions equal; npm identifier = package name; bin `mcp-server-<dir>`; no internal
  * (@refmcp/*) runtime dependency; registry.json current.
  */
@@ -65,6 +67,8 @@ export function checkRegistry(repoRoot: string): string[] {
   for (const { dir, packageJson: pkg, serverJson: server } of readServerPackages(repoRoot)) {
     const where = `servers/${dir}`;
     for (const p of validateJson(schema, server)) problems.push(`${where}/server.json ${p}`);
+    for (const p of publishRuleProblems(server as RegistryEntry, pkg.name, pkg.version))
+      problems.push(`${where}/server.json ${p} (registry publish rule)`);
     if (pkg.name !== `@refmcp/server-${dir}`)
       problems.push(`${where}/package.json: name should be @refmcp/server-${dir}`);
     if (pkg.mcpName !== server.name)

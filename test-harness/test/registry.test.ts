@@ -17,6 +17,22 @@ describe('registry.json', () => {
     );
   });
 
+  it('every server says it also runs over Streamable HTTP, with the flag that selects it', () => {
+    for (const { dir, serverJson } of readServerPackages(repoRoot)) {
+      const packages = serverJson.packages as unknown as {
+        transport: { type: string; url?: string };
+        packageArguments?: { name?: string; value?: string }[];
+      }[];
+      expect(
+        packages.map((p) => p.transport.type),
+        dir,
+      ).toEqual(['stdio', 'streamable-http']);
+      const http = packages[1];
+      expect(http?.transport.url, dir).toBe('http://127.0.0.1:{port}/mcp');
+      expect(http?.packageArguments?.find((a) => a.name === '--transport')?.value, dir).toBe('http');
+    }
+  });
+
   describe('catches what drifts', () => {
     // A scratch copy of the registry inputs, so the real repo is never touched.
     const scratch = mkdtempSync(join(tmpdir(), 'refmcp-registry-'));
@@ -56,6 +72,44 @@ describe('registry.json', () => {
       expect(problems).toMatch(/registry\.json: out of date/);
       undo();
       expect(checkRegistry(scratch)).toEqual([]);
+    });
+
+    it("the registry's publish-time rules: a version range, latest, a foreign npm registry, $schema, _meta", () => {
+      const undo = edit('servers/filesystem/server.json', (s) => {
+        const [stdio, http] = s.packages as Record<string, unknown>[];
+        (stdio as Record<string, unknown>).version = '^0.1.0';
+        (http as Record<string, unknown>).version = 'latest';
+        (http as Record<string, unknown>).registryBaseUrl = 'https://npm.example.com';
+        delete s.$schema;
+        s._meta = { 'com.example/extra': {} };
+      });
+      const problems = checkRegistry(scratch).join('\n');
+      expect(problems).toMatch(
+        /packages\[0\] \(npm @refmcp\/server-filesystem\)\.version "\^0\.1\.0" is not an exact semver version \(no ranges\) \(registry publish rule\)/,
+      );
+      expect(problems).toMatch(/packages\[1\] \(npm @refmcp\/server-filesystem\)\.version is "latest"/);
+      expect(problems).toMatch(
+        /packages\[1\] .*registryBaseUrl: only https:\/\/registry\.npmjs\.org is accepted/,
+      );
+      expect(problems).toMatch(/\$schema: missing/);
+      expect(problems).toMatch(/_meta\.com\.example\/extra: dropped by the registry/);
+      undo();
+    });
+
+    it('an MCPB entry without its sha256 or outside GitHub/GitLab releases', () => {
+      const undo = edit('servers/filesystem/server.json', (s) => {
+        (s.packages as unknown[]).push({
+          registryType: 'mcpb',
+          identifier: 'https://example.com/filesystem.mcpb',
+          transport: { type: 'stdio' },
+        });
+      });
+      const problems = checkRegistry(scratch).join('\n');
+      expect(problems).toMatch(
+        /packages\[2\] \(mcpb https:\/\/example\.com\/filesystem\.mcpb\)\.identifier: an MCPB must be a GitHub or GitLab release asset URL/,
+      );
+      expect(problems).toMatch(/packages\[2\] .*fileSha256: required for MCPB/);
+      undo();
     });
 
     it('an internal package left as a runtime dependency', () => {

@@ -2,20 +2,22 @@
  * Row F1 (issue 14, "the first start"): what a user pays once — a host's first `npx -y` of a server
  * package with an empty npm cache, from spawn until `tools/list` is answered (install included).
  *
- * - Ours is not on npm: the built server is packed (`npm pack`) and run as `npx -y ./<tgz>`, its
- *   runtime dependencies installed from a loopback registry serving this workspace's copies
- *   (`startLocalRegistry`, the pack test's registry).
+ * - Ours is not on npm: its release tarball (`packRelease`) is published to a loopback Verdaccio
+ *   (`publishToLoopback`, the release rehearsal's registry) and run by name, `npx -y
+ *   @refmcp/server-<name>`; its runtime dependencies come through Verdaccio's uplink, the registry
+ *   this machine's npm uses.
  * - The official package (the bench dependency's version) comes from registry.npmjs.org.
  * - Each run of each side gets a fresh `npm_config_cache`; the sides alternate.
  *
  * Needs the network: skipped with a note when the npm registry cannot be reached, or with `--offline`.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Connection, connect, type LocalRegistry, startLocalRegistry } from '@refmcp/test-harness';
+import { type LoopbackRelease, publishToLoopback } from '@refmcp/release/loopback';
+import { packRelease } from '@refmcp/release/tarballs';
+import { type Connection, connect } from '@refmcp/test-harness';
 import { errorText, now } from '../measure.js';
 import { type Row, row } from '../report.js';
 import { BENCH_DIR, SIDES, type Side } from '../servers.js';
@@ -149,19 +151,6 @@ function officialSpec(pkg: string): string {
   return `${pkg}@${version}`;
 }
 
-/** Packs the built servers/<name> into `outDir` with `npm pack`; returns the tarball's file name. */
-function packOurs(name: string, outDir: string): string {
-  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
-    cwd: resolve(BENCH_DIR, `../servers/${name}`),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...QUIET_NPM },
-  });
-  const [packed] = JSON.parse(output) as { filename: string }[];
-  if (!packed) throw new Error(`npm pack in servers/${name} printed no tarball`);
-  return packed.filename;
-}
-
 /**
  * tools/list sent beside the SDK client and read raw from the recorded stdout (no result
  * validation): resolves when the answer arrives. Errors: a JSON-RPC error, or none in `timeoutMs`.
@@ -227,11 +216,12 @@ async function measurePair(
   const target = join(dir, 'target');
   const emptyCwd = join(dir, 'cwd');
   for (const d of [packDir, target, emptyCwd]) mkdirSync(d);
-  let registry: LocalRegistry | undefined;
-  let tarball: string | undefined;
+  let release: LoopbackRelease | undefined;
+  let packageName: string | undefined;
   try {
-    tarball = packOurs(pair.name, packDir);
-    registry = await startLocalRegistry(resolve(BENCH_DIR, `../servers/${pair.name}`), dir);
+    const tarballs = packRelease(resolve(BENCH_DIR, '..'), packDir, [pair.name]);
+    packageName = tarballs[0]?.name;
+    release = await publishToLoopback(dir, tarballs);
   } catch (error) {
     runs.ours.error = `packing ours: ${errorText(error)}`;
   }
@@ -240,9 +230,9 @@ async function measurePair(
   const launches: Record<Side, () => Promise<number>> = {
     ours: () =>
       firstStart(
-        [`./${tarball}`, ...pair.ourArgs(target)],
-        packDir,
-        { ...pair.env, ...made, ...registry?.env },
+        [`${packageName}`, ...pair.ourArgs(target)],
+        emptyCwd,
+        { ...pair.env, ...made, npm_config_registry: release?.registry.url ?? '' },
         dir,
         timeoutMs,
       ),
@@ -270,7 +260,7 @@ async function measurePair(
       }
     }
   } finally {
-    await registry?.close();
+    await release?.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return runs;
@@ -307,7 +297,7 @@ export async function firstStartWorkload(ctx: Context): Promise<WorkloadResult> 
     rmSync(work, { recursive: true, force: true });
   }
   notes.push(
-    `first start (F1): ours installs its dependencies from a loopback registry (it is not on npm), the official package and its dependencies from ${NPM_REGISTRY}: network latency counts on the official side only`,
+    `first start (F1): ours is installed by name from a loopback Verdaccio (it is not on npm), its dependencies through Verdaccio's uplink (cached there after the first run), the official package and its dependencies from ${NPM_REGISTRY}`,
   );
   return { rows, notes };
 }

@@ -1,0 +1,65 @@
+/**
+ * Keeps each server's MCP Registry entry in step with its package after `changeset version`:
+ * server.json `version` and the version of every `packages[]` entry published from this package
+ * (npm: identifier = package name; mcpb: a release asset URL naming the old version) become the
+ * package.json version. Edits are made in place with jsonc-parser, so the file keeps its layout
+ * (the formatter's check stays clean) and nothing else in it changes.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readServerPackages, writeRegistry } from '@refmcp/test-harness';
+import { applyEdits, type Edit, modify } from 'jsonc-parser';
+
+interface PackageEntry {
+  registryType?: string;
+  identifier?: string;
+  version?: string;
+}
+
+/**
+ * The text of `serverJsonText` with its versions set to `version` for package `name`.
+ * Returns the input unchanged when it is already current.
+ */
+export function syncServerJsonText(serverJsonText: string, name: string, version: string): string {
+  const json = JSON.parse(serverJsonText) as { version?: string; packages?: PackageEntry[] };
+  const format = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
+  const edits: Edit[] = [];
+  const previous = json.version;
+  if (previous !== version) edits.push(...modify(serverJsonText, ['version'], version, format));
+  json.packages?.forEach((p, i) => {
+    if (p.registryType === 'npm' && p.identifier === name && p.version !== version) {
+      edits.push(...modify(serverJsonText, ['packages', i, 'version'], version, format));
+    }
+    // An MCPB entry's identifier is the release asset's URL, which names the version it was built for.
+    if (p.registryType === 'mcpb' && previous && p.identifier?.includes(previous) && previous !== version) {
+      edits.push(
+        ...modify(
+          serverJsonText,
+          ['packages', i, 'identifier'],
+          p.identifier.replaceAll(previous, version),
+          format,
+        ),
+      );
+    }
+  });
+  return applyEdits(serverJsonText, edits);
+}
+
+/** Brings every servers/*\/server.json and registry.json to the package.json versions; returns what changed. */
+export function syncVersions(repoRoot: string): string[] {
+  const changed: string[] = [];
+  for (const { dir, packageJson } of readServerPackages(repoRoot)) {
+    const path = join(repoRoot, 'servers', dir, 'server.json');
+    const before = readFileSync(path, 'utf8');
+    const after = syncServerJsonText(before, packageJson.name, packageJson.version);
+    if (after !== before) {
+      writeFileSync(path, after);
+      changed.push(`servers/${dir}/server.json → ${packageJson.version}`);
+    }
+  }
+  const registryPath = join(repoRoot, 'registry.json');
+  const before = readFileSync(registryPath, 'utf8');
+  writeRegistry(repoRoot);
+  if (readFileSync(registryPath, 'utf8') !== before) changed.push('registry.json');
+  return changed;
+}
