@@ -106,7 +106,10 @@ describe('CORS for MCP_HTTP_ALLOWED_ORIGINS (filesystem over HTTP)', () => {
     });
     expect(localPost.status).toBe(200);
     expect(corsOf(localPost)).toEqual({});
-    const none = await rawHttp(server.url, { headers: { Authorization: `Bearer ${TOKEN}` }, body: INITIALIZE });
+    const none = await rawHttp(server.url, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      body: INITIALIZE,
+    });
     expect(corsOf(none)).toEqual({});
     // /healthz is not the MCP endpoint: no CORS there either.
     const health = await rawHttp(server.url, { method: 'GET', path: '/healthz', headers: { Origin: APP } });
