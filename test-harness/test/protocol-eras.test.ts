@@ -1,0 +1,43 @@
+// Issue 28 item 8, protocol details over stdio on built servers: in the 2026-07-28 era every
+// request's protocol version is checked (not only the first's).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { byId, rawStdio } from './stdio-raw.js';
+
+const META = (version: string) => ({
+  'io.modelcontextprotocol/protocolVersion': version,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'refmcp-eras-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('2026-07-28 over stdio: every request names a supported version', () => {
+  for (const [name, args] of [
+    ['filesystem', () => [dir]],
+    ['search', () => []],
+  ] as const)
+    it(`${name}: a later request claiming 2099-01-01, or none, is refused; 2026-07-28 ones are served`, async () => {
+      const conn = rawStdio(name, args(), { BRAVE_API_KEY: '' });
+      try {
+        conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+        expect(await conn.next(byId(1))).toMatchObject({ result: { tools: expect.any(Array) } });
+        conn.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META('2099-01-01') } });
+        expect(await conn.next(byId(2))).toMatchObject({
+          error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } },
+        });
+        conn.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+        expect(await conn.next(byId(3))).toMatchObject({ error: { code: -32602 } });
+        conn.send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+        expect(await conn.next(byId(4))).toMatchObject({ result: { tools: expect.any(Array) } });
+      } finally {
+        await conn.close();
+      }
+    });
+});
