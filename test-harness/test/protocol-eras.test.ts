@@ -1,5 +1,6 @@
 // Issue 28 item 8, protocol details over stdio on built servers: in the 2026-07-28 era every
-// request's protocol version is checked (not only the first's).
+// request's protocol version is checked (not only the first's); `resources/read` of an unknown
+// resource is -32002 up to 2025-11-25 and -32602 from 2026-07-28 (SEP-2164).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,46 @@ describe('2026-07-28 over stdio: every request names a supported version', () =>
         expect(await conn.next(byId(4))).toMatchObject({ result: { tools: expect.any(Array) } });
       } finally {
         await conn.close();
+      }
+    });
+});
+
+// On the wire: the SDK client rebuilds either code as its ResourceNotFoundError (-32602).
+describe('resources/read of an unknown resource: -32002 to 2025-11-25, -32602 from 2026-07-28', () => {
+  const INIT = (version: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  for (const [name, args, uri] of [
+    ['filesystem', () => [dir], () => `file://${join(dir, 'missing.txt')}`],
+    ['sqlite', () => ['--db-path', join(dir, 'eras.db'), '--allow-writes'], () => 'sqlite://schema/nope'],
+  ] as const)
+    it(name, async () => {
+      for (const version of ['2025-11-25', '2025-06-18']) {
+        const legacy = rawStdio(name, args());
+        try {
+          legacy.send(INIT(version));
+          await legacy.next(byId(1));
+          legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          legacy.send({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: uri() } });
+          expect(await legacy.next(byId(2))).toMatchObject({ error: { code: -32002, data: { uri: uri() } } });
+        } finally {
+          await legacy.close();
+        }
+      }
+      const modern = rawStdio(name, args());
+      try {
+        modern.send({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'resources/read',
+          params: { uri: uri(), _meta: META('2026-07-28') },
+        });
+        expect(await modern.next(byId(2))).toMatchObject({ error: { code: -32602, data: { uri: uri() } } });
+      } finally {
+        await modern.close();
       }
     });
 });
