@@ -1,7 +1,7 @@
 // Issue 28 item 8, protocol details over stdio on built servers: in the 2026-07-28 era every
 // request's protocol version is checked (not only the first's); `resources/read` of an unknown
 // resource is -32002 up to 2025-11-25 and -32602 from 2026-07-28 (SEP-2164).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,4 +81,57 @@ describe('resources/read of an unknown resource: -32002 to 2025-11-25, -32602 fr
         await modern.close();
       }
     });
+});
+
+describe('a call cancelled while the client has not answered roots/list (filesystem)', () => {
+  it('is released by the cancel, and the audit log says cancelled, not ok', async () => {
+    const audit = join(dir, 'audit.jsonl');
+    const conn = rawStdio('filesystem', ['--audit-log', audit, dir]);
+    try {
+      conn.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { roots: {} },
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      await conn.next(byId(1));
+      conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // The server asks for the roots; this client never answers, so the call below waits for them.
+      await conn.next((m) => (m as { method?: string }).method === 'roots/list');
+      conn.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'list_directory', arguments: { path: '.' } },
+      });
+      conn.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 2, reason: 'user stopped' },
+      });
+      // A later request is served while the roots are still unanswered: the cancelled call let go.
+      conn.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+      await conn.next(byId(3));
+      let line: { tool?: string; outcome?: string; durationMs?: number } | undefined;
+      for (let i = 0; i < 50 && !line; i++) {
+        const text = await readFile(audit, 'utf8').catch(() => '');
+        line = text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as typeof line)
+          .find((l) => l?.tool === 'list_directory');
+        if (!line) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(line?.outcome).toBe('cancelled');
+      // Released by the cancel, not by the 10 s roots/list timeout.
+      expect(line?.durationMs).toBeLessThan(10_000);
+      expect(conn.lines().find(byId(2))).toBeUndefined();
+    } finally {
+      await conn.close();
+    }
+  });
 });
