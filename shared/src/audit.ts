@@ -3,7 +3,7 @@
  * `MCP_AUDIT_LOG`), never stdout. Secrets are redacted by key name and by value; large values are
  * summarised so one log line stays small.
  *
- * Line shape: {"time": ISO-8601, "server", "tool", "arguments", "outcome": "ok"|"error",
+ * Line shape: {"time": ISO-8601, "server", "tool", "arguments", "outcome": "ok"|"error"|"cancelled",
  *              "error"?: string, "durationMs": number, "resultBytes": number}
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -11,7 +11,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 export interface AuditEntry {
   tool: string;
   arguments: unknown;
-  outcome: 'ok' | 'error';
+  /** `cancelled`: the client cancelled the call (notifications/cancelled); it got no answer. */
+  outcome: 'ok' | 'error' | 'cancelled';
   error?: string;
   /** Wall time of the call in milliseconds. */
   durationMs: number;

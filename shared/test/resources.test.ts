@@ -7,6 +7,7 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,9 @@ import { encodeCursor } from '../src/server/budget.js';
 import { ToolError } from '../src/server/errors.js';
 import {
   invalidParams,
+  notFoundForEra,
   parseResourceUri,
+  RESOURCE_NOT_FOUND_2025,
   type ResourceSet,
   registerResourceSet,
 } from '../src/server/resources.js';
@@ -193,13 +196,22 @@ describe('resources/read error mapping', () => {
     expect(await call('resources/read', { uri: 'x://f/1' })).toEqual({ contents });
   });
 
-  it('nothing read → ResourceNotFoundError (-32602 with data.uri) for the URI as sent', async () => {
+  it('nothing read → Resource not found (-32002 before 2026-07-28, with data.uri) for the URI as sent', async () => {
     const { call } = serve(pagedSet());
     expect(await rejection(call('resources/read', { uri: 'x://NOPE/./a' }))).toEqual({
-      code: ProtocolErrorCode.InvalidParams,
+      code: RESOURCE_NOT_FOUND_2025,
       message: 'Resource not found: x://NOPE/./a',
       data: { uri: 'x://NOPE/./a' },
     });
+  });
+
+  it('codes not-found per era: -32002 up to 2025-11-25, -32602 from 2026-07-28 (SEP-2164); other errors unchanged', () => {
+    const notFound = new ResourceNotFoundError('x://a');
+    for (const version of [undefined, '2025-03-26', '2025-11-25'])
+      expect((notFoundForEra(notFound, version) as ProtocolError).code).toBe(-32002);
+    expect(notFoundForEra(notFound, '2026-07-28')).toBe(notFound);
+    const other = new Error('x');
+    expect(notFoundForEra(other, '2025-11-25')).toBe(other);
   });
 
   it('a bad URI → -32602: parseResourceUri and invalidParams pass through unchanged', async () => {

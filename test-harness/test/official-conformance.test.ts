@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE22, runConformance, type ScenarioResult } from '@refmcp/official-conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawHttp } from '../src/index.js';
 import { SERVERS, type ServerName, type Started, startServer } from './support/http-launches.js';
 
 /** expected-failures.json: scenario → reason, for every server, and per server on top. */
@@ -21,6 +22,34 @@ const expected = JSON.parse(
   await readFile(new URL('./fixtures/official-conformance-expected-failures.json', import.meta.url), 'utf8'),
 ) as ExpectedFailures;
 
+/** The capabilities `url`'s server declares in its initialize answer (JSON or one SSE event). */
+async function capabilitiesOf(url: URL): Promise<Record<string, unknown>> {
+  const res = await rawHttp(url, {
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'caps', version: '1' } },
+    }),
+  });
+  const json = res.body.trimStart().startsWith('{')
+    ? res.body
+    : (/^data: (.*)$/m.exec(res.body)?.[1] ?? '{}');
+  return (
+    (JSON.parse(json) as { result?: { capabilities?: Record<string, unknown> } }).result?.capabilities ?? {}
+  );
+}
+
+/** Whether `capabilities` declares the dotted `path` (e.g. `resources.subscribe`). */
+function declares(capabilities: Record<string, unknown> | undefined, path: string): boolean {
+  let value: unknown = capabilities;
+  for (const key of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[key];
+  return value !== undefined && value !== false;
+}
+
+/** "filesystem and sqlite", "a, b and c" → the names. */
+const namesIn = (list: string) => list.split(/, | and /).map((n) => n.trim());
+
 /** The scenarios `server` is not expected to pass, with why. */
 const expectedFailures = (server: ServerName): Record<string, string> => ({
   ...expected.all,
@@ -30,6 +59,7 @@ const expectedFailures = (server: ServerName): Record<string, string> => ({
 describe('the official MCP conformance suite over --transport http', () => {
   const started = new Map<ServerName, Started>();
   const results = new Map<ServerName, ScenarioResult[]>();
+  const capabilities = new Map<ServerName, Record<string, unknown>>();
   let out: string;
 
   beforeAll(async () => {
@@ -39,6 +69,7 @@ describe('the official MCP conformance suite over --transport http', () => {
       SERVERS.map(async (name) => {
         const s = await startServer(name);
         started.set(name, s);
+        capabilities.set(name, await capabilitiesOf(s.server.url));
         results.set(name, await runConformance(s.server.url, join(out, name)));
       }),
     );
@@ -58,6 +89,40 @@ describe('the official MCP conformance suite over --transport http', () => {
     for (const server of Object.keys(expected.servers)) expect(SERVERS).toContain(server);
     for (const reasons of [expected.all, ...Object.values(expected.servers)])
       for (const reason of Object.values(reasons ?? {})) expect(reason.trim().length).toBeGreaterThan(10);
+  });
+
+  it('says only true things about what the servers declare (issue 28: stale reasons)', () => {
+    const declaring = (path: string) => SERVERS.filter((s) => declares(capabilities.get(s), path)).sort();
+    const claims: { where: string; path: string; claimed: string[]; actual: string[] }[] = [];
+    for (const [where, reason] of Object.entries(expected.all)) {
+      for (const m of reason.matchAll(/no server declares the ([\w.]+) capability/g))
+        claims.push({ where, path: m[1] ?? '', claimed: [], actual: declaring(m[1] ?? '') });
+      for (const m of reason.matchAll(/([\w.]+), which only ([\w, ]+?) declares?\b/g))
+        claims.push({
+          where,
+          path: m[1] ?? '',
+          claimed: namesIn(m[2] ?? '').sort(),
+          actual: declaring(m[1] ?? ''),
+        });
+      for (const m of reason.matchAll(/\(((?:\w+, )*\w+(?: and \w+)?) declare ([\w.]+) for/g))
+        claims.push({
+          where,
+          path: m[2] ?? '',
+          claimed: namesIn(m[1] ?? '').sort(),
+          actual: declaring(m[2] ?? ''),
+        });
+    }
+    for (const [server, reasons] of Object.entries(expected.servers))
+      for (const [scenario, reason] of Object.entries(reasons ?? {}))
+        for (const m of reason.matchAll(/declares no ([\w.]+) capability/g))
+          claims.push({
+            where: `${server} ${scenario}`,
+            path: m[1] ?? '',
+            claimed: [],
+            actual: declares(capabilities.get(server as ServerName), m[1] ?? '') ? [server] : [],
+          });
+    expect(claims.length).toBeGreaterThanOrEqual(10);
+    expect(claims.filter((c) => c.claimed.join() !== c.actual.join())).toEqual([]);
   });
 
   it.each(SERVERS)('%s: every applicable scenario passes, every listed one still fails', (name) => {

@@ -31,6 +31,10 @@ export interface Config {
   policy: NetworkPolicy;
   /** Where screenshots, PDFs and saved snapshots may be written; undefined = nowhere. */
   outputDir?: AllowedRoots;
+  /** Keep downloads under outputDir/downloads (--save-downloads; needs --output-dir). */
+  saveDownloads: boolean;
+  /** Largest download kept, bytes (--max-download-bytes). */
+  maxDownloadBytes: number;
   /** Directories files may be uploaded from; empty = uploads refused. */
   uploadRoots?: AllowedRoots;
   /** Whether browser_evaluate is offered (off by default). */
@@ -47,6 +51,9 @@ export interface Config {
   maxEntries: number;
 }
 
+/** Default of --max-download-bytes: 20 MiB. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+
 export const OPTIONS = {
   'executable-path': { type: 'string' },
   headed: { type: 'boolean' },
@@ -57,6 +64,8 @@ export const OPTIONS = {
   ...NETWORK_OPTIONS,
   'allowed-schemes': { type: 'string' },
   'output-dir': { type: 'string' },
+  'save-downloads': { type: 'boolean' },
+  'max-download-bytes': { type: 'string' },
   'upload-dir': { type: 'string', multiple: true },
   'enable-evaluate': { type: 'boolean' },
   'max-snapshot-bytes': { type: 'string' },
@@ -86,6 +95,9 @@ ${networkOptionsHelp('the browser')}
 Files:
   --output-dir DIR        where screenshots, PDFs and saved snapshots may be written (created if
                           missing); without it, file output is refused and screenshots are inline only
+  --save-downloads        keep files pages download under --output-dir/downloads (needs --output-dir),
+                          served as download:// resources; without it downloads are refused and reported
+  --max-download-bytes N  largest download kept (default 20971520); larger ones are cancelled
   --upload-dir DIR        a directory browser_file_upload may read from (repeatable; default: none)
 
 Tools and budgets:
@@ -145,6 +157,8 @@ export async function configure({ values, env }: ConfigInput): Promise<Config> {
   const outputDir = values['output-dir'] as string | undefined;
   const userDataDir = values['user-data-dir'] as string | undefined;
   const storageState = values['storage-state'] as string | undefined;
+  if (values['save-downloads'] === true && !outputDir)
+    throw new ConfigError('--save-downloads needs --output-dir (the directory downloads are saved under)');
   if (userDataDir && storageState)
     throw new ConfigError(
       '--storage-state cannot be combined with --user-data-dir (the profile keeps its own state)',
@@ -158,6 +172,8 @@ export async function configure({ values, env }: ConfigInput): Promise<Config> {
     viewport: parseViewport(values.viewport as string | undefined),
     policy: networkPolicyFromFlags(values, { schemes: parseSchemes(values['allowed-schemes']) }),
     outputDir: outputDir ? await roots([outputDir], '--output-dir', true) : undefined,
+    saveDownloads: values['save-downloads'] === true,
+    maxDownloadBytes: intFlag(values, 'max-download-bytes', DEFAULT_MAX_DOWNLOAD_BYTES),
     uploadRoots: uploadDirs.length ? await roots(uploadDirs, '--upload-dir', false) : undefined,
     evaluate: values['enable-evaluate'] === true,
     maxSnapshotBytes: intFlag(values, 'max-snapshot-bytes', 100_000),

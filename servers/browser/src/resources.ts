@@ -3,9 +3,12 @@
  *   console://logs            the current tab's console messages (text, newest last, bounded)
  *   screenshot://{name}       screenshots taken in this process (PNG/JPEG blobs; the last 20 are
  *                             kept in memory, named by content hash)
+ *   download://{name}         downloads saved under --output-dir/downloads by this session
+ *                             (--save-downloads; read from disk; the last 20 are listed)
  * Both lists are one page (the shared resource set refuses any cursor: case ALL-05).
  */
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { registerResourceSet } from '@refmcp/shared/server';
 import type { BrowserSession } from './browser/session.js';
@@ -23,8 +26,33 @@ interface Screenshot {
   description: string;
 }
 
+interface SavedDownload {
+  name: string;
+  /** Where it was written (inside --output-dir). */
+  file: string;
+  mimeType: string;
+  size: number;
+}
+
 export class ResourceStore {
   private readonly shots = new Map<string, Screenshot>();
+  private readonly saved = new Map<string, SavedDownload>();
+
+  /** Keeps a saved download (its file stays on disk); returns its resource URI. */
+  addDownload(name: string, file: string, mimeType: string, size: number): string {
+    this.saved.delete(name);
+    this.saved.set(name, { name, file, mimeType, size });
+    while (this.saved.size > MAX_SCREENSHOTS) this.saved.delete(this.saved.keys().next().value ?? '');
+    return `download://${encodeURIComponent(name)}`;
+  }
+
+  download(name: string): SavedDownload | undefined {
+    return this.saved.get(name);
+  }
+
+  downloads(): SavedDownload[] {
+    return [...this.saved.values()];
+  }
 
   /** Keeps a screenshot; returns its resource URI (same bytes → same URI). */
   addScreenshot(data: Buffer, mimeType: string, description: string): string {
@@ -58,6 +86,14 @@ function consoleText(session: BrowserSession): string {
 
 const CONSOLE_URI = 'console://logs';
 
+const safeDecode = (s: string): string | undefined => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+};
+
 /** console://logs, screenshot://{name}: one page each (they issue no cursor). */
 export function registerResources(server: McpServer, session: BrowserSession, store: ResourceStore): void {
   registerResourceSet(server, {
@@ -70,21 +106,47 @@ export function registerResources(server: McpServer, session: BrowserSession, st
         description: `A screenshot taken by browser_take_screenshot (the last ${MAX_SCREENSHOTS} are kept).`,
         mimeType: 'image/png',
       },
+      {
+        uriTemplate: 'download://{name}',
+        name: 'download',
+        title: 'Downloaded file',
+        description:
+          'A file a page downloaded, saved under the output directory (operator flag --save-downloads).',
+      },
     ],
     list: {
       page: () => ({
-        resources: store.screenshots().map((s) => ({
-          uri: `screenshot://${s.name}`,
-          name: s.name,
-          title: 'Screenshot',
-          description: s.description,
-          mimeType: s.mimeType,
-        })),
+        resources: store
+          .screenshots()
+          .map((s) => ({
+            uri: `screenshot://${s.name}`,
+            name: s.name,
+            title: 'Screenshot',
+            description: s.description,
+            mimeType: s.mimeType,
+          }))
+          .concat(
+            store.downloads().map((d) => ({
+              uri: `download://${encodeURIComponent(d.name)}`,
+              name: d.name,
+              title: 'Downloaded file',
+              description: `${d.size} bytes, saved at ${d.file}`,
+              mimeType: d.mimeType,
+            })),
+          ),
       }),
     },
     read: async (uri) => {
       if (uri === CONSOLE_URI)
         return { contents: [{ uri, mimeType: 'text/plain', text: consoleText(session) }] };
+      if (uri.startsWith('download://')) {
+        const name = safeDecode(uri.slice('download://'.length));
+        const saved = name === undefined ? undefined : store.download(name);
+        if (!saved) return undefined;
+        const data = await readFile(saved.file).catch(() => undefined);
+        if (!data) return undefined;
+        return { contents: [{ uri, mimeType: saved.mimeType, blob: data.toString('base64') }] };
+      }
       const match = /^screenshot:\/\/([0-9a-f]{16}\.(?:png|jpeg))$/.exec(uri);
       const shot = match?.[1] ? store.screenshot(match[1]) : undefined;
       if (!shot) return undefined;

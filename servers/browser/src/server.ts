@@ -9,6 +9,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerSpec, ToolContext, ToolDefinition } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
+import { settleDownload } from './browser/downloads.js';
 import { BrowserHost } from './browser/host.js';
 import { BrowserSession } from './browser/session.js';
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
@@ -86,6 +87,7 @@ export const browserServer: ServerSpec<Config> = {
       session: new BrowserSession(config, hostOf(config), context.log),
       resources: new ResourceStore(),
     };
+    ctx.session.downloads = (download, hints) => settleDownload(download, hints, config, ctx.resources);
     instances.set(server, new Map(allTools(ctx).map((tool) => [tool.name, tool.handler])));
     registerResources(server, ctx.session, ctx.resources);
     // The session ended (DELETE, idle, stdin EOF): its context closes. At shutdown the host's own

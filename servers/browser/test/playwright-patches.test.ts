@@ -89,6 +89,7 @@ describe('Playwright injected script', () => {
       onCrash: () => {},
       onClose: () => {},
       refusedRule: () => undefined,
+      onDownload: async () => ({ line: '' }),
       onForbiddenFrame: () => {},
       schemes: ['http', 'https'],
       refs: new RefRegistry<Tab>(),

@@ -4,7 +4,14 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { displayPath, hasRawBytes } from '@refmcp/shared/paths';
-import type { ServerSpec, ToolContext, ToolDefinition, ToolResult } from '@refmcp/shared/server';
+import {
+  type ServerSpec,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  type ToolResult,
+  untilCancelled,
+} from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerResources } from './resources.js';
@@ -42,7 +49,10 @@ function perConnection(tool: ToolDefinition): ToolDefinition {
     handler: async (args, context: ToolContext) => {
       const connection = connections.get(context.server);
       if (!connection?.config.workspace.narrowedByClient) return tool.handler(args, context);
-      await connection.config.workspace.settled();
+      // The client's roots are awaited until they arrive or the client cancels the call: then the
+      // call is released at once and never runs.
+      if (!(await untilCancelled(context.signal, () => connection.config.workspace.settled())))
+        throw new ToolError('cancelled by the client');
       connection.handlers ??= new Map(allTools(connection.config).map((t) => [t.name, t.handler]));
       const handler = connection.handlers.get(tool.name) ?? tool.handler;
       return handler(args, context);

@@ -6,6 +6,7 @@
  * offset, so a model moves between providers without relearning.
  */
 import { safeString, z } from '@refmcp/shared/schema';
+import { braveSearchLang, unknownSearchLang } from './brave/languages.js';
 
 export const MAX_QUERY_CHARS = 400;
 export const MAX_QUERY_WORDS = 50;
@@ -74,6 +75,20 @@ export const language = (name: string) =>
     `${name} must be a language code such as en or pt-br`,
     'Language code, e.g. en',
   );
+
+/**
+ * Brave `search_lang`: a language tag Brave has a code for ({@link braveSearchLang}: `ja`, `zh-TW`,
+ * `pt` are mapped by the tool), else refused before any request, naming the accepted codes.
+ */
+export const braveLanguage = (name: string) =>
+  z
+    .string()
+    .superRefine((tag, ctx) => {
+      if (braveSearchLang(tag) === undefined)
+        ctx.addIssue({ code: 'custom', message: unknownSearchLang(name, tag) });
+    })
+    .optional()
+    .describe('Language code, e.g. en');
 
 /** Adult-content filter. */
 export const safesearch = (values: readonly [string, ...string[]] = ['off', 'moderate', 'strict']) =>

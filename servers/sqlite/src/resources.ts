@@ -99,6 +99,8 @@ async function readResource(config: Config, uri: string): Promise<ReadResourceRe
 
 /** memo://insights and sqlite://schema/{table}, with completion of table names and memo updates. */
 export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
+  /** Whether this connection's client subscribed to memo://insights (2025-era resources/subscribe). */
+  let subscribed = false;
   registerResourceSet(server, {
     resources: [{ uri: MEMO_URI, ...MEMO }],
     templates: [
@@ -126,12 +128,20 @@ export function registerResources(server: McpServer, config: Config, context: Co
       subscribe: async (uri) => {
         if (uri !== MEMO_URI)
           throw invalid(`Only ${MEMO_URI} sends updates; ${JSON.stringify(uri)} cannot be subscribed to`);
+        subscribed = true;
+      },
+      unsubscribe: async (uri) => {
+        if (uri === MEMO_URI) subscribed = false;
       },
     },
     listChanged: true,
   });
 
   const stop = config.memo.onChange(() => {
+    // Up to 2025-11-25 an update goes only to a client that subscribed (resources/subscribe) and has
+    // not unsubscribed; from 2026-07-28 the SDK routes it to the client's subscriptions/listen filters.
+    const modern = (server.server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+    if (!subscribed && !modern) return;
     server.server
       .sendResourceUpdated({ uri: MEMO_URI })
       .catch((error: unknown) => context.log.warn(`resources/updated: ${describeError(error)}`));

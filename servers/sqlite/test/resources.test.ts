@@ -56,6 +56,26 @@ describe('memo://insights', () => {
     );
   });
 
+  it('sends no update to a client that never subscribed, nor after it unsubscribed (issue 28)', async () => {
+    const other = await startServer(['--db-path', join(dir, 'res.db'), '--allow-writes']);
+    try {
+      const seen: unknown[] = [];
+      other.client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(n.params));
+      // A notification is written before the tool's answer on the same stream: once the call
+      // returns, any update it caused has been read.
+      await callChecked(other, 'append_insight', { insight: 'Nobody asked for this one.' });
+      expect(seen).toEqual([]);
+      await other.client.subscribeResource({ uri: 'memo://insights' });
+      await callChecked(other, 'append_insight', { insight: 'Asked for.' });
+      expect(seen).toEqual([{ uri: 'memo://insights' }]);
+      await other.client.unsubscribeResource({ uri: 'memo://insights' });
+      await callChecked(other, 'append_insight', { insight: 'No longer asked for.' });
+      expect(seen).toEqual([{ uri: 'memo://insights' }]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a 2026-07-28 listen stream on memo://insights receives the update', async () => {
     const subscription = await modern.client.listen({ resourceSubscriptions: ['memo://insights'] });
     try {

@@ -124,10 +124,14 @@ function audited(handler: Handler, audit: AuditLog): Handler {
     try {
       const result = (await handler(request, ctx)) as CallToolResult;
       const first = result.content?.[0];
+      // Cancelled by the client (notifications/cancelled): no answer was sent, whatever the result.
+      const cancelled = (ctx as { mcpReq?: { signal?: AbortSignal } } | undefined)?.mcpReq?.signal?.aborted;
       audit.record({
         ...entry,
-        outcome: result.isError ? 'error' : 'ok',
-        ...(result.isError && first?.type === 'text' ? { error: first.text.slice(0, 500) } : {}),
+        outcome: cancelled ? 'cancelled' : result.isError ? 'error' : 'ok',
+        ...(result.isError && !cancelled && first?.type === 'text'
+          ? { error: first.text.slice(0, 500) }
+          : {}),
         durationMs: performance.now() - started,
         resultBytes: Buffer.byteLength(JSON.stringify(result)),
       });

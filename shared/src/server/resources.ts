@@ -7,8 +7,10 @@
  *   schema issues `nextCursor` from the position its page function returns and refuses, with
  *   JSON-RPC -32602, any cursor that does not decode to such a position; a single-page list (and
  *   `resources/templates/list`, always one page) refuses every cursor;
- * - the protocol-error mapping: a read that finds nothing → ResourceNotFoundError (-32602 with
- *   `data.uri`); a ProtocolError thrown by the server (bad URI, refused request: see
+ * - the protocol-error mapping: a read that finds nothing (or a ResourceNotFoundError a server
+ *   throws) → "Resource not found" with `data.uri`, coded per the connection's protocol version:
+ *   -32002 up to 2025-11-25 (spec 2025-11-25, Resources, "Error Handling"), -32602 from 2026-07-28
+ *   (SEP-2164, which moved it to Invalid Params); a ProtocolError thrown by the server (bad URI, refused request: see
  *   {@link invalidParams}, {@link parseResourceUri}) passes through; anything else → -32603
  *   InternalError with {@link describeError}'s message; every message with the set's secrets
  *   replaced by `[redacted]`.
@@ -118,7 +120,7 @@ export function registerResourceSet<P extends Record<string, unknown>>(
         // Upstream text (a file, a name) may hold a credential: results are scrubbed like tool results.
         return scrubbed(await fn(...args), secretsOf(secrets));
       } catch (error) {
-        throw toProtocolError(error, secretsOf(secrets));
+        throw toProtocolError(notFoundForEra(error, low.getNegotiatedProtocolVersion()), secretsOf(secrets));
       }
     };
 
@@ -146,15 +148,21 @@ export function registerResourceSet<P extends Record<string, unknown>>(
     }),
   );
 
-  low.setRequestHandler(
-    'resources/read',
-    handle(async (request, ctx) => {
-      const uri = request.params.uri;
-      const result = await set.read(uri, ctx);
-      if (!result) throw new ResourceNotFoundError(uri);
-      return result;
-    }),
-  );
+  const recode = legacyNotFoundCodes(low);
+  low.setRequestHandler('resources/read', async (request, ctx) => {
+    try {
+      return await handle(async () => {
+        const uri = request.params.uri;
+        const result = await set.read(uri, ctx);
+        if (!result) throw new ResourceNotFoundError(uri);
+        return result;
+      })();
+    } catch (error) {
+      if (error instanceof ProtocolError && error.code === RESOURCE_NOT_FOUND_2025 && ctx.mcpReq)
+        recode.add(ctx.mcpReq.id);
+      throw error;
+    }
+  });
 
   const subscriptions = set.subscriptions;
   if (subscriptions) {
@@ -208,6 +216,41 @@ function scrubbed<T>(value: T, secrets: readonly string[]): T {
 }
 
 /** The JSON-RPC error a failed resources/* request answers with, secrets scrubbed. */
+/** The "Resource not found" code up to 2025-11-25 (spec 2025-11-25, Resources, "Error Handling"). */
+export const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/**
+ * `error`, with a ResourceNotFoundError (the SDK codes it -32602, as SEP-2164 has it from
+ * 2026-07-28) recoded -32002 for a connection negotiated at 2025-11-25 or earlier, where the spec
+ * names that code. `version` is the connection's negotiated protocol version.
+ */
+export function notFoundForEra(error: unknown, version: string | undefined): unknown {
+  if (!(error instanceof ResourceNotFoundError)) return error;
+  if (version !== undefined && version >= '2026-07-28') return error;
+  return new ProtocolError(RESOURCE_NOT_FOUND_2025, error.message, error.data);
+}
+
+/**
+ * The request ids whose -32602 error answer is to go out as -32002: the SDK's wire codecs turn
+ * -32002 into -32602 in every era (its reading of SEP-2164), so the not-found of a 2025-era read
+ * is recoded on its way out, by wrapping the transport `low` connects to. Only the answers to the
+ * ids added here are touched; an id is forgotten once its answer is sent.
+ */
+function legacyNotFoundCodes(low: McpServer['server']): Set<string | number> {
+  const ids = new Set<string | number>();
+  const connect = low.connect.bind(low);
+  low.connect = (transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if ('error' in message && 'id' in message && ids.delete(message.id as string | number))
+        return send({ ...message, error: { ...message.error, code: RESOURCE_NOT_FOUND_2025 } }, options);
+      return send(message, options);
+    };
+    return connect(transport);
+  };
+  return ids;
+}
+
 function toProtocolError(error: unknown, secrets: readonly string[]): ProtocolError {
   const protocol =
     error instanceof ProtocolError

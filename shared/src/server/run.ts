@@ -167,8 +167,10 @@ export function registerTools(
         };
         let result: ToolResult;
         try {
-          await opts.ready?.();
-          result = await tool.handler(args as never, context);
+          // A call the client cancels (notifications/cancelled) while it waits for the server's
+          // readiness is released at once, and its handler never runs.
+          const ready = opts.ready ? await untilCancelled(request, opts.ready) : true;
+          result = ready ? await tool.handler(args as never, context) : CANCELLED_RESULT;
         } catch (error) {
           result = errorResult(describeError(error));
         } finally {
@@ -182,6 +184,26 @@ export function registerTools(
         return result;
       },
     );
+  }
+}
+
+/** What a cancelled call resolves with (the SDK sends no answer to a cancelled request). */
+const CANCELLED_RESULT: ToolResult = errorResult('cancelled by the client');
+
+/** True once `work()` settles (its rejection rethrown), false as soon as `signal` aborts first. */
+export async function untilCancelled(signal: AbortSignal, work: () => Promise<unknown>): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const running = work().then(() => true as const);
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, cancelled]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

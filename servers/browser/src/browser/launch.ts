@@ -13,7 +13,7 @@
  *   client session opens its own context (openContext; --storage-state seeds each), or the operator's
  *   --user-data-dir as the browser's one persistent context.
  * - Service workers are blocked (their fetches would bypass per-page request tracking), downloads
- *   are refused.
+ *   are refused unless --save-downloads (downloads.ts).
  * - Signals are left to the server's own shutdown (handleSIGINT/TERM/HUP false); Playwright still
  *   kills the browser's process group when the Node process exits, whatever the cause.
  */
@@ -78,7 +78,12 @@ export interface Launched {
 
 /** Options of every context the server opens (the operator's viewport; no service workers or downloads). */
 function contextOptions(config: Config) {
-  return { viewport: config.viewport, serviceWorkers: 'block' as const, acceptDownloads: false };
+  // Downloads reach the disk only when the operator asked for them (--save-downloads; downloads.ts).
+  return {
+    viewport: config.viewport,
+    serviceWorkers: 'block' as const,
+    acceptDownloads: config.saveDownloads,
+  };
 }
 
 /** Launches Chromium per `config`, its traffic through `proxyUrl`; rejects after the launch budget. */

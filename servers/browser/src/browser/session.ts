@@ -11,8 +11,9 @@
  */
 import type { Logger } from '@refmcp/shared/server';
 import { ToolError } from '@refmcp/shared/server';
-import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Download, Frame, Page } from 'playwright-core';
 import type { Config } from '../config.js';
+import type { DownloadHints, DownloadReport } from './downloads.js';
 import { browserError } from './errors.js';
 import type { BrowserHost } from './host.js';
 import { type PatchResult, patchPlaywright } from './playwright-patches.js';
@@ -31,6 +32,8 @@ export class BrowserSession {
   private notices: string[] = [];
   /** Which tab issued each ref, for the current context (a new one for each). */
   private refs = new RefRegistry<Tab>();
+  /** Settles the downloads of this session's pages (set by the server: it knows the resource store). */
+  downloads: ((download: Download, hints: DownloadHints) => Promise<DownloadReport>) | undefined;
   /** Patching Playwright (tried on the first tab; see playwright-patches.ts). */
   private playwrightPatches: Promise<PatchResult> | undefined;
 
@@ -182,6 +185,11 @@ export class BrowserSession {
       },
       onForbiddenFrame: (tab, frame, scheme) => this.blankForbiddenFrame(tab, frame, scheme),
       refs: this.refs,
+      onDownload: async (download, hints) => {
+        if (this.downloads) return this.downloads(download, hints);
+        await download.cancel().catch(() => {});
+        return { line: `Download started: ${download.suggestedFilename()} — cancelled.` };
+      },
     };
     const tab = new Tab(this.nextTabId++, page, hooks);
     this.playwrightPatches ??= patchPlaywright(page).then((result) => {

@@ -3,7 +3,8 @@
  * since it opened (bounded ring buffers), a pending dialog or file chooser (modal state the model
  * must deal with first), whether its renderer crashed, and the last snapshot (for action diffs).
  */
-import type { Dialog, FileChooser, Frame, Page, Request } from 'playwright-core';
+import type { Dialog, Download, FileChooser, Frame, Page, Request } from 'playwright-core';
+import type { DownloadHints, DownloadReport } from './downloads.js';
 import type { RefRegistry } from './refs.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
@@ -56,7 +57,12 @@ export interface TabHooks {
   schemes: readonly string[];
   /** The browser's registry of which tab issued each snapshot ref. */
   refs: RefRegistry<Tab>;
+  /** Settles a download the page started (downloads.ts), and says what happened to it. */
+  onDownload(download: Download, hints: DownloadHints): Promise<DownloadReport>;
 }
+
+/** Navigation responses remembered for the downloads they may turn into (type, size). */
+const MAX_HINTS = 16;
 
 export class Tab {
   readonly console: ConsoleEntry[] = [];
@@ -79,6 +85,29 @@ export class Tab {
   stuckFrameDocument: number | undefined;
   private consoleSeq = 0;
   private requestSeq = 0;
+  /** Downloads started and not yet reported in a tool result. */
+  private pendingDownloads: Promise<DownloadReport>[] = [];
+  private readonly downloadHints = new Map<string, DownloadHints>();
+  private downloadWaiters: (() => void)[] = [];
+
+  /** The reports of the downloads started since the last call (each settled; bounded in time). */
+  async takeDownloads(): Promise<DownloadReport[]> {
+    const pending = this.pendingDownloads;
+    this.pendingDownloads = [];
+    return Promise.all(pending);
+  }
+
+  /** Resolves when a download starts, or after `ms` (true if one is pending). */
+  async downloadStarted(ms: number): Promise<boolean> {
+    if (this.pendingDownloads.length) return true;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.downloadWaiters.push(resolve);
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    return this.pendingDownloads.length > 0;
+  }
 
   /** Sequence number of the latest request (a marker: requests after it are newer). */
   get lastRequestSeq(): number {
@@ -121,6 +150,16 @@ export class Tab {
       }
     });
     page.on('response', (response) => {
+      if (response.request().isNavigationRequest()) {
+        const headers = response.headers();
+        const length = Number(headers['content-length']);
+        this.downloadHints.set(response.url(), {
+          contentType: headers['content-type'],
+          contentLength: headers['content-length'] && Number.isSafeInteger(length) ? length : undefined,
+        });
+        while (this.downloadHints.size > MAX_HINTS)
+          this.downloadHints.delete(this.downloadHints.keys().next().value ?? '');
+      }
       const entry = this.byRequest.get(response.request());
       if (!entry) return;
       entry.status = response.status();
@@ -134,6 +173,11 @@ export class Tab {
     });
     page.on('dialog', (dialog) => {
       this.dialog = dialog;
+    });
+    page.on('download', (download) => {
+      const report = hooks.onDownload(download, this.downloadHints.get(download.url()) ?? {});
+      this.pendingDownloads.push(report);
+      for (const wake of this.downloadWaiters.splice(0)) wake();
     });
     page.on('filechooser', (chooser) => {
       this.fileChooser = chooser;

@@ -6,6 +6,7 @@
  */
 import { z } from '@refmcp/shared/schema';
 import { ToolError, type ToolResult, textResult } from '@refmcp/shared/server';
+import type { DownloadReport } from '../browser/downloads.js';
 import type { BrowserSession } from '../browser/session.js';
 import type { Tab } from '../browser/tab.js';
 import type { Config } from '../config.js';
@@ -150,8 +151,24 @@ export async function actionResult(
     );
   if (tab.fileChooser) parts.push('A file chooser opened: answer it with browser_file_upload.');
   parts.push(...ctx.session.takeNotices(), ...refusalLines(tab, opts.requestMark));
+  const downloads = await tab.takeDownloads();
+  parts.push(...downloads.map((d) => d.line));
   if (snapshot.text) parts.push(snapshot.text);
-  return textResult(parts.join('\n'));
+  return withDownloadLinks(textResult(parts.join('\n')), downloads);
+}
+
+/** `result` with a `resource_link` block for each saved download (its `download://` resource). */
+export function withDownloadLinks(result: ToolResult, downloads: DownloadReport[]): ToolResult {
+  for (const { resource } of downloads)
+    if (resource)
+      result.content.push({
+        type: 'resource_link',
+        uri: resource.uri,
+        name: resource.name,
+        mimeType: resource.mimeType,
+        size: resource.size,
+      });
+  return result;
 }
 
 /**
@@ -193,6 +210,12 @@ export async function runAction(
     await tab.page
       .waitForLoadState('domcontentloaded', { timeout: ctx.config.timeouts.navigation })
       .catch(() => {});
-  if (tab.closed) return textResult(`${headline}\nThe tab closed.`);
+  if (tab.closed) {
+    const downloads = await tab.takeDownloads();
+    return withDownloadLinks(
+      textResult([headline, 'The tab closed.', ...downloads.map((d) => d.line)].join('\n')),
+      downloads,
+    );
+  }
   return actionResult(ctx, tab, headline, { mode: mode ?? 'diff', requestMark, urlBefore });
 }

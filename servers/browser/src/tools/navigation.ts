@@ -6,7 +6,7 @@
 import { safeString, z } from '@refmcp/shared/schema';
 import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared/server';
 import type { Response } from 'playwright-core';
-import { browserError } from '../browser/errors.js';
+import { browserError, playwrightMessage } from '../browser/errors.js';
 import { actionResult, activeTab, type Ctx, DIALOG, snapshotArg, untilDialog } from './context.js';
 
 /** The headline of a navigation a dialog interrupted (actionResult adds the dialog and what to do). */
@@ -58,6 +58,18 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
       } catch (error) {
         const refused = policy.refusalsAfter(mark)[0];
         if (refused) throw new ToolError(refused.message);
+        // The URL answered with an attachment: Playwright's "Download is starting". The page stays.
+        if (/Download is starting/i.test(playwrightMessage(error)) && (await tab.downloadStarted(2000)))
+          return actionResult(
+            ctx,
+            tab,
+            `Navigating to ${url.slice(0, 300)} started a download; the page did not change.`,
+            {
+              mode: snapshot ?? 'full',
+              requestMark,
+              urlBefore,
+            },
+          );
         throw browserError(`Navigating to ${url.slice(0, 300)}`, error, ctx.config.timeouts.navigation);
       }
       const chain = redirectChain(response);

@@ -48,6 +48,20 @@ export const searchOutput = z.object({
   ...neutralizedField,
 });
 
+/** An engine of a metasearch instance that failed, as shown to the model. */
+export interface FailedEngineNote {
+  engine: string;
+  reason: string;
+}
+
+/** The output schema of the SearXNG tools: {@link searchOutput} plus the engines that failed. */
+export const metasearchOutput = searchOutput.extend({
+  failedEngines: z
+    .array(z.object({ engine: z.string(), reason: z.string() }))
+    .optional()
+    .describe('Engines that failed (CAPTCHA, blocked, timeout, …): results may be missing'),
+});
+
 /** Brave marks query terms with <strong>; the markup costs bytes and carries nothing. */
 function plain(text: string | undefined): string | undefined {
   return text?.replace(/<\/?(strong|b|em)>/gi, '');
@@ -95,7 +109,9 @@ export function renderHit(hit: Hit, n: number): string {
 
 /**
  * The result of a search: `hits` (already cut to count), numbered from offset·count + 1, with the
- * page line that says whether more exist and how to get them.
+ * page line that says whether more exist and how to get them. `failed` (a metasearch instance's
+ * engines that failed; names and reasons through `text`) is said next to the head: with no hits,
+ * the answer is "the engines failed", not "nothing found".
  */
 export function searchResult(
   what: string,
@@ -103,15 +119,31 @@ export function searchResult(
   hits: Hit[],
   page: { offset: number; count: number; hasMore: boolean },
   text: UntrustedText,
+  failed: FailedEngineNote[] = [],
 ): ToolResult {
   const first = page.offset * page.count + 1;
   const nextOffset = page.hasMore ? page.offset + 1 : undefined;
+  const failedEngines = failed.map((f) => ({
+    engine: text.line(f.engine, 100),
+    reason: text.line(f.reason, 200),
+  }));
+  const list = failedEngines.map((f) => `${f.engine} (${f.reason})`).join(', ');
   const head = hits.length
     ? `${what} ${first}–${first + hits.length - 1} for "${query}"${nextOffset !== undefined ? ` (more: offset ${nextOffset})` : ''}:`
-    : `No ${what.toLowerCase()} for "${query}"${page.offset ? ` at offset ${page.offset}` : ''}.`;
+    : failed.length
+      ? `No ${what.toLowerCase()} for "${query}"${page.offset ? ` at offset ${page.offset}` : ''}, because engines failed: ${list}. Results may exist: retry later, or ask the instance's operator to fix or replace these engines.`
+      : `No ${what.toLowerCase()} for "${query}"${page.offset ? ` at offset ${page.offset}` : ''}.`;
+  const warning =
+    hits.length && failed.length ? [`Engines that failed (results may be missing): ${list}.`] : [];
   return respond(
-    compact({ query, results: hits, hasMore: page.hasMore, nextOffset }),
-    [head, ...hits.map((h, i) => renderHit(h, first + i))],
+    compact({
+      query,
+      results: hits,
+      hasMore: page.hasMore,
+      nextOffset,
+      failedEngines: failedEngines.length ? failedEngines : undefined,
+    }),
+    [head, ...warning, ...hits.map((h, i) => renderHit(h, first + i))],
     text,
   );
 }

@@ -7,6 +7,7 @@
 import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { UntrustedText } from '@refmcp/shared/untrusted';
+import { braveSearchLang } from '../brave/languages.js';
 import type { Config } from '../config.js';
 import { braveHit, braveImage, braveResults, moreAvailable } from '../format/brave.js';
 import { type Hit, searchOutput, searchResult } from '../format/results.js';
@@ -16,9 +17,15 @@ import { braveLocalTool } from './brave-local.js';
 
 const filters = {
   country: arg.country(),
-  search_lang: arg.language('search_lang'),
+  search_lang: arg.braveLanguage('search_lang'),
   safesearch: arg.safesearch(),
   freshness: arg.freshness(),
+};
+
+/** `search_lang` as Brave spells it (the schema refused what has no Brave code). */
+const lang = (tag: string | undefined) => {
+  const code = tag === undefined ? undefined : braveSearchLang(tag);
+  return code ? { search_lang: code } : {};
 };
 
 const take = (hits: (Hit | undefined)[], count: number): Hit[] =>
@@ -72,9 +79,13 @@ export function braveTools(config: Config): SearchTool[] {
       }),
       outputSchema: searchOutput,
       annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
-      handler: async ({ query, count = 10, offset = 0, ...rest }, { signal }) => {
+      handler: async ({ query, count = 10, offset = 0, search_lang, ...rest }, { signal }) => {
         const extra = 'extra' in spec ? spec.extra : {};
-        const answer = await brave.get(spec.path, { q: query, count, offset, ...rest, ...extra }, signal);
+        const answer = await brave.get(
+          spec.path,
+          { q: query, count, offset, ...rest, ...lang(search_lang), ...extra },
+          signal,
+        );
         const text = new UntrustedText();
         const section = 'section' in spec ? spec.section : undefined;
         const hits = take(
@@ -105,8 +116,12 @@ export function braveTools(config: Config): SearchTool[] {
       }),
       outputSchema: searchOutput,
       annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
-      handler: async ({ query, count = 10, ...rest }, { signal }) => {
-        const answer = await brave.get('/images/search', { q: query, count, ...rest }, signal);
+      handler: async ({ query, count = 10, search_lang, ...rest }, { signal }) => {
+        const answer = await brave.get(
+          '/images/search',
+          { q: query, count, ...rest, ...lang(search_lang) },
+          signal,
+        );
         const text = new UntrustedText();
         const hits = take(
           braveResults(answer).map((r) => braveImage(text, r)),

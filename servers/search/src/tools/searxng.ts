@@ -9,7 +9,7 @@ import { z } from '@refmcp/shared/schema';
 import { arr, obj, str } from '@refmcp/shared/server';
 import { UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { type Hit, searchOutput, searchResult, toHit } from '../format/results.js';
+import { type Hit, metasearchOutput, searchResult, toHit } from '../format/results.js';
 import * as arg from '../names.js';
 import type { SearxngQuery } from '../searxng/client.js';
 import type { SearchTool, SearchToolset } from '../toolsets.js';
@@ -59,7 +59,7 @@ export function searxngTools(config: Config): SearchTool[] {
       toolset,
       description: `${description} Through the configured SearXNG instance.`,
       inputSchema: z.strictObject(inputs),
-      outputSchema: searchOutput,
+      outputSchema: metasearchOutput,
       annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
       handler: async ({ query, count = 10, offset = 0, language, safesearch, time_range }, { signal }) => {
         const params: SearxngQuery = {
@@ -77,6 +77,7 @@ export function searxngTools(config: Config): SearchTool[] {
           hits,
           { offset, count, hasMore: window.hasMore && offset < arg.MAX_OFFSET },
           text,
+          window.failed,
         );
       },
     }) as SearchTool;

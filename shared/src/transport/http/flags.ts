@@ -7,7 +7,8 @@
  *
  * Environment: MCP_HTTP_TOKEN (static bearer token), MCP_HTTP_ALLOWED_HOSTS and
  * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists; an
- * entry with a port, scheme or path would never match, so it refuses to start), and the caps and
+ * entry with a port, scheme or path would never match, so it refuses to start; the origins listed
+ * get CORS, cors.ts), and the caps and
  * timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
  */
 import { isIP } from 'node:net';

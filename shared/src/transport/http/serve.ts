@@ -11,7 +11,8 @@
  * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
  * concurrency cap (503; a session's idle SSE stream does not count), a session cap (503), and a
  * connection cap and slow-client timeouts (408), all set by env (http-limits.ts); a malformed `Host`
- * is 400. `GET /healthz` answers `{"status":"ok"}` with no auth, even at the concurrency cap. One
+ * is 400. Origins listed in MCP_HTTP_ALLOWED_ORIGINS get CORS (preflight and headers, cors.ts).
+ * `GET /healthz` answers `{"status":"ok"}` with no auth, even at the concurrency cap. One
  * JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
  * The tools served are the ones the operator's flags selected at startup; no request changes them.
  */
@@ -36,6 +37,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { type OAuthResourceServer, oauthResourceServer } from './auth.js';
+import { corsHeaders, preflightResponse } from './cors.js';
 import { type HttpServeConfig, isLoopbackHost } from './flags.js';
 import { type ConnectionStats, DEFAULT_HTTP_LIMITS, limitConnections, nodeServerOptions } from './limits.js';
 import { isValidHostHeader, repeatedSingletonField, sendWebResponse, toWebRequest } from './node.js';
@@ -336,10 +338,16 @@ export async function serveHttp(
     const metadata = oauth?.metadata(request, path);
     if (metadata) return metadata;
     if (path !== MCP_HTTP_PATH) return jsonError(404, 'Not Found');
-    if (!['GET', 'POST', 'DELETE'].includes(request.method))
+    if (!['GET', 'POST', 'DELETE', 'OPTIONS'].includes(request.method))
       return jsonError(405, 'Method Not Allowed', { Allow: 'GET, POST, DELETE' });
     const refused = rebindingRefusal(request, hosts, origins);
     if (refused) return refused;
+    // A CORS preflight carries no credentials (Fetch standard): answered before the auth gate.
+    if (request.method === 'OPTIONS') {
+      const cors = corsHeaders(request.headers.get('origin'), config.allowedOrigins);
+      if (cors) return preflightResponse(cors, request.headers.get('access-control-request-headers'));
+      return new Response(null, { status: 204, headers: { Allow: 'GET, POST, DELETE, OPTIONS' } });
+    }
     let authInfo: AuthInfo | undefined;
     if (gate) {
       const auth = await gate(request);
@@ -407,6 +415,9 @@ export async function serveHttp(
     // session: a second is 409), so it gives its concurrency slot back at once.
     if (req.method === 'GET' && response.headers.get('content-type')?.startsWith('text/event-stream'))
       release();
+    // Every /mcp answer to an allowed browser origin, refusals (401's WWW-Authenticate) included.
+    const cors = path === MCP_HTTP_PATH ? corsHeaders(req.headers.origin, config.allowedOrigins) : undefined;
+    for (const [name, value] of Object.entries(cors ?? {})) res.setHeader(name, value);
     await sendWebResponse(response, res);
   };
 

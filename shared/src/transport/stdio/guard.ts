@@ -12,12 +12,23 @@
  *   rejects — the SDK would log it and drop it — → -32602 when `method` is a string (the params are
  *   the fault: not an object, an array, null, a `_meta` that is not an object…), else -32600 (no
  *   `method`, a `method` that is not a string, members JSON-RPC does not have);
+ * - on a connection whose first request opened the 2026-07-28 era (its `_meta` names that protocol
+ *   version), every later request must name a supported version too: one naming another
+ *   (`2099-01-01`) → -32022 UnsupportedProtocolVersion with `data.supported`, one naming none →
+ *   -32602 (spec 2026-07-28: every request carries the version; the SDK checks only the first);
  * and everything else passes through unchanged, one line at a time. A malformed message without
  * an id (a notification) or with `result`/`error` (a response to one of our requests: answering
  * it would put an id of our own id space on the wire) cannot be answered and passes on to the SDK.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  parseJSONRPCMessage,
+  UnsupportedProtocolVersionError,
+} from '@modelcontextprotocol/server';
+
+/** The stateless-era protocol versions this SDK serves (the SDK exports no list of them). */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'];
 
 /** Largest message accepted, in bytes (UTF-8, one line). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -31,8 +42,54 @@ function sniffId(head: string): Id {
   return m[1].startsWith('"') ? (JSON.parse(m[1]) as string) : Number(m[1]);
 }
 
-function errorLine(id: Id, code: number, message: string): string {
-  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
+function errorLine(id: Id, code: number, message: string, data?: unknown): string {
+  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } })}\n`;
+}
+
+/** The protocol version a request's `_meta` claims, or undefined. */
+function claimedVersion(message: Record<string, unknown>): unknown {
+  const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+  const meta = params?._meta;
+  return meta && typeof meta === 'object' ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+}
+
+/**
+ * Per-connection era check (see the module comment): `era` is what the first request opened;
+ * returns the refusal of a later request in the 2026-07-28 era that claims no supported version.
+ */
+export class EraCheck {
+  era: 'unknown' | 'legacy' | 'modern' = 'unknown';
+
+  check(line: string): string | undefined {
+    if (this.era === 'legacy') return undefined;
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    const id = message.id;
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof message.method !== 'string')
+      return undefined;
+    const claim = claimedVersion(message);
+    if (this.era === 'unknown') {
+      if (typeof claim === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claim)) this.era = 'modern';
+      else if (claim === undefined) this.era = 'legacy';
+      return undefined; // the SDK answers an opening request with an unsupported claim itself
+    }
+    if (typeof claim === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claim)) return undefined;
+    if (claim === undefined)
+      return errorLine(
+        id,
+        -32602,
+        `Invalid _meta envelope: _meta["${PROTOCOL_VERSION_META_KEY}"] is required on every request of protocol revision 2026-07-28`,
+      );
+    const error = new UnsupportedProtocolVersionError({
+      supported: [...MODERN_PROTOCOL_VERSIONS],
+      requested: String(claim).slice(0, 100),
+    });
+    return errorLine(id, error.code, error.message, error.data);
+  }
 }
 
 /** The error to answer `line` with, or undefined when it is a well-formed JSON-RPC 2.0 message. */
@@ -110,6 +167,7 @@ export class StdinGuard extends Transform {
   #pendingBytes = 0;
   /** Head of a line being discarded for its size (for the id), and its size so far. */
   #oversized: { head: string; bytes: number } | undefined;
+  readonly #era = new EraCheck();
 
   constructor(
     private readonly reply: (line: string) => void,
@@ -166,7 +224,7 @@ export class StdinGuard extends Transform {
     this.#pending = [];
     this.#pendingBytes = 0;
     if (!line) return;
-    const refusal = checkLine(line);
+    const refusal = checkLine(line) ?? this.#era.check(line);
     if (refusal) this.reply(refusal);
     else this.push(`${line}\n`);
   }

@@ -5,7 +5,20 @@ import { Reply } from '../../fake-api/index.js';
 import { braveError, type FakeBrave } from './fake-brave.js';
 import { generatedImages, generatedNews, generatedVideos, generatedWeb } from './objects.js';
 
-/** The q, count and offset of a search request (422 like Brave for a missing q or out-of-range numbers). */
+/**
+ * Brave's `search_lang` values (API reference, web search "Language codes"): anything else, `ja`
+ * or `zh-TW` included, is a 422 like Brave's.
+ */
+export const SEARCH_LANGS = new Set(
+  'ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The q, count and offset of a search request (422 like Brave for a missing q, out-of-range
+ * numbers or a `search_lang` Brave does not list).
+ */
 export function searchArgs(req: FakeRequest, maxCount = 20): { q: string; count: number; offset: number } {
   const q = req.query.get('q') ?? '';
   const count = Number(req.query.get('count') ?? '20');
@@ -17,6 +30,8 @@ export function searchArgs(req: FakeRequest, maxCount = 20): { q: string; count:
     throw bad('q: at most 400 characters and 50 words');
   if (!Number.isInteger(count) || count < 1 || count > maxCount) throw bad(`count: must be 1 to ${maxCount}`);
   if (!Number.isInteger(offset) || offset < 0 || offset > 9) throw bad('offset: must be 0 to 9');
+  const lang = req.query.get('search_lang');
+  if (lang !== null && !SEARCH_LANGS.has(lang)) throw bad(`search_lang: unsupported value ${lang}`);
   return { q, count, offset };
 }
 

@@ -1,0 +1,137 @@
+// Issue 28 item 8, protocol details over stdio on built servers: in the 2026-07-28 era every
+// request's protocol version is checked (not only the first's); `resources/read` of an unknown
+// resource is -32002 up to 2025-11-25 and -32602 from 2026-07-28 (SEP-2164).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { byId, rawStdio } from './stdio-raw.js';
+
+const META = (version: string) => ({
+  'io.modelcontextprotocol/protocolVersion': version,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'refmcp-eras-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('2026-07-28 over stdio: every request names a supported version', () => {
+  for (const [name, args] of [
+    ['filesystem', () => [dir]],
+    ['search', () => []],
+  ] as const)
+    it(`${name}: a later request claiming 2099-01-01, or none, is refused; 2026-07-28 ones are served`, async () => {
+      const conn = rawStdio(name, args(), { BRAVE_API_KEY: '' });
+      try {
+        conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+        expect(await conn.next(byId(1))).toMatchObject({ result: { tools: expect.any(Array) } });
+        conn.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META('2099-01-01') } });
+        expect(await conn.next(byId(2))).toMatchObject({
+          error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } },
+        });
+        conn.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+        expect(await conn.next(byId(3))).toMatchObject({ error: { code: -32602 } });
+        conn.send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+        expect(await conn.next(byId(4))).toMatchObject({ result: { tools: expect.any(Array) } });
+      } finally {
+        await conn.close();
+      }
+    });
+});
+
+// On the wire: the SDK client rebuilds either code as its ResourceNotFoundError (-32602).
+describe('resources/read of an unknown resource: -32002 to 2025-11-25, -32602 from 2026-07-28', () => {
+  const INIT = (version: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  for (const [name, args, uri] of [
+    ['filesystem', () => [dir], () => `file://${join(dir, 'missing.txt')}`],
+    ['sqlite', () => ['--db-path', join(dir, 'eras.db'), '--allow-writes'], () => 'sqlite://schema/nope'],
+  ] as const)
+    it(name, async () => {
+      for (const version of ['2025-11-25', '2025-06-18']) {
+        const legacy = rawStdio(name, args());
+        try {
+          legacy.send(INIT(version));
+          await legacy.next(byId(1));
+          legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          legacy.send({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: uri() } });
+          expect(await legacy.next(byId(2))).toMatchObject({ error: { code: -32002, data: { uri: uri() } } });
+        } finally {
+          await legacy.close();
+        }
+      }
+      const modern = rawStdio(name, args());
+      try {
+        modern.send({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'resources/read',
+          params: { uri: uri(), _meta: META('2026-07-28') },
+        });
+        expect(await modern.next(byId(2))).toMatchObject({ error: { code: -32602, data: { uri: uri() } } });
+      } finally {
+        await modern.close();
+      }
+    });
+});
+
+describe('a call cancelled while the client has not answered roots/list (filesystem)', () => {
+  it('is released by the cancel, and the audit log says cancelled, not ok', async () => {
+    const audit = join(dir, 'audit.jsonl');
+    const conn = rawStdio('filesystem', ['--audit-log', audit, dir]);
+    try {
+      conn.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { roots: {} },
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      await conn.next(byId(1));
+      conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // The server asks for the roots; this client never answers, so the call below waits for them.
+      await conn.next((m) => (m as { method?: string }).method === 'roots/list');
+      conn.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'list_directory', arguments: { path: '.' } },
+      });
+      conn.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 2, reason: 'user stopped' },
+      });
+      // A later request is served while the roots are still unanswered: the cancelled call let go.
+      conn.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+      await conn.next(byId(3));
+      let line: { tool?: string; outcome?: string; durationMs?: number } | undefined;
+      for (let i = 0; i < 50 && !line; i++) {
+        const text = await readFile(audit, 'utf8').catch(() => '');
+        line = text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as typeof line)
+          .find((l) => l?.tool === 'list_directory');
+        if (!line) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(line?.outcome).toBe('cancelled');
+      // Released by the cancel, not by the 10 s roots/list timeout.
+      expect(line?.durationMs).toBeLessThan(10_000);
+      expect(conn.lines().find(byId(2))).toBeUndefined();
+    } finally {
+      await conn.close();
+    }
+  });
+});
