@@ -236,7 +236,11 @@ export function insightTools(config: Config): PostgresTool[] {
     outputSchema: z.object({
       method: z.enum(['hypopg', 'estimate']),
       advice: z.array(adviceOutput()),
-      alreadyIndexed: z.array(z.string()),
+      notProposed: z
+        .array(z.string())
+        .describe(
+          'Candidates left out: an index already leads with them, or the filter keeps too many rows.',
+        ),
       skipped: z.array(z.string()).optional(),
       existing: z
         .array(
@@ -416,10 +420,12 @@ function adviceResult(
     lines.push(
       'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
     );
-  if (covered.length) lines.push('Already indexed:', ...covered.map((c) => `- ${c}`));
+  if (covered.length) lines.push('Not proposed:', ...covered.map((c) => `- ${c}`));
   if (skipped?.length)
     lines.push(
-      `${skipped.length} top statement(s) not analysed (not plain SELECTs, or refused); see skipped.`,
+      ...(skipped.length <= 2
+        ? skipped.map((s) => `Not analysed: ${s}`)
+        : [`${skipped.length} top statements not analysed (not plain SELECTs, or refused); see skipped.`]),
     );
   if (existing) {
     const shown = existing.problems.slice(0, 30);
@@ -438,7 +444,7 @@ function adviceResult(
     {
       method,
       advice,
-      alreadyIndexed: covered,
+      notProposed: covered,
       ...(skipped ? { skipped } : {}),
       ...(existing ? { existing: existing.problems.slice(0, 30) } : {}),
     },
