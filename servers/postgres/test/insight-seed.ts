@@ -117,22 +117,21 @@ export async function runWorkload(cluster: InsightCluster): Promise<void> {
  * planner statistics (reltuples/relpages, pg_statistic rows), vacuum/analyze counts, sequences.
  */
 export async function catalogState(adminUrl: string): Promise<string> {
+  const queries = [
+    `SELECT c.oid::int, c.relname, c.relkind, c.reltuples, c.relpages FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT IN ('pg_catalog','information_schema','pg_toast')
+      ORDER BY 1`,
+    'SELECT indexrelid::int, indisvalid FROM pg_index ORDER BY 1',
+    'SELECT extname, extversion FROM pg_extension ORDER BY 1',
+    'SELECT count(*)::int FROM pg_statistic',
+    'SELECT relname, vacuum_count, autovacuum_count, analyze_count, autoanalyze_count, last_analyze::text FROM pg_stat_user_tables ORDER BY 1',
+    'SELECT sequencename, last_value::text FROM pg_sequences ORDER BY 1',
+    'SELECT count(*)::int FROM pg_prepared_xacts',
+  ];
   return withClient(adminUrl, async (c) => {
-    const parts = await Promise.all([
-      c.query(
-        `SELECT c.oid::int, c.relname, c.relkind, c.reltuples, c.relpages FROM pg_class c
-           JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT IN ('pg_catalog','information_schema','pg_toast')
-          ORDER BY 1`,
-      ),
-      c.query('SELECT indexrelid::int, indisvalid FROM pg_index ORDER BY 1'),
-      c.query('SELECT extname, extversion FROM pg_extension ORDER BY 1'),
-      c.query('SELECT count(*)::int FROM pg_statistic'),
-      c.query(
-        'SELECT relname, vacuum_count, autovacuum_count, analyze_count, autoanalyze_count, last_analyze::text FROM pg_stat_user_tables ORDER BY 1',
-      ),
-      c.query('SELECT sequencename, last_value::text FROM pg_sequences ORDER BY 1'),
-      c.query('SELECT count(*)::int FROM pg_prepared_xacts'),
-    ]);
-    return JSON.stringify(parts.map((p) => p.rows));
+    const parts: unknown[] = [];
+    // One query at a time: pg 8 deprecates queueing several on one client.
+    for (const text of queries) parts.push((await c.query(text)).rows);
+    return JSON.stringify(parts);
   });
 }

@@ -79,13 +79,17 @@ describe('top_queries', () => {
     const { data, text } = await ok<Top>(conn, 'top_queries', {});
     expect(data.installed).toBe(true);
     expect(data.statsReset).toMatch(/^\d{4}-\d\d-\d\d /);
-    expect(new Set(data.queries.slice(0, 3).map((q) => q.query))).toEqual(
-      new Set([SLEEPY, SLOW_BY_CUSTOMER, SLOW_JOIN]),
+    // The seeded statements lead (a busy machine can slow one of the server's own catalog reads
+    // past the cheapest of them, so the top five are checked, in order of total time).
+    const top = data.queries.slice(0, 5).map((q) => q.query);
+    expect(top).toEqual(expect.arrayContaining([SLEEPY, SLOW_BY_CUSTOMER, SLOW_JOIN]));
+    expect(data.queries.map((q) => q.total_ms)).toEqual(
+      [...data.queries.map((q) => q.total_ms)].sort((a, b) => b - a),
     );
     expect(data.queries.find((q) => q.query === SLOW_BY_CUSTOMER)?.calls).toBe(15);
     // Transaction control (every call's BEGIN … ROLLBACK) is left out.
     expect(data.queries.some((q) => /^(BEGIN|ROLLBACK)/.test(q.query))).toBe(false);
-    expect(text).toContain('queryid');
+    expect(text).toMatch(/^1\. [\d.]+ ms total, [\d.]+ ms mean, 1 call, 1 row\n {3}SELECT pg_sleep/m);
   });
 
   it('orders by mean time and by calls', async () => {
@@ -221,7 +225,7 @@ describe('analyze_query', () => {
 interface AdviceResult {
   method: 'hypopg' | 'estimate';
   advice: { ddl: string; method: string; nodeCost?: number; queries?: string[] }[];
-  alreadyIndexed: string[];
+  notProposed: string[];
   skipped?: string[];
   existing?: { kind: string; index: string; bytes: number }[];
 }
@@ -246,7 +250,7 @@ describe('index_advice', () => {
     expect(data.advice.map((a) => a.ddl)).toEqual([
       'CREATE INDEX ON public.orders (customer_id, created_at)',
     ]);
-    expect(data.alreadyIndexed.join('\n')).toMatch(
+    expect(data.notProposed.join('\n')).toMatch(
       /public\.orders \(created_at\): the filter keeps ~7\d% of the rows/,
     );
   });

@@ -64,7 +64,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     const share = (r?.used ?? 0) / usable;
     return {
       status: level(share, 0.9, 0.95),
-      summary: `${r?.used} client connections of ${usable} usable (max_connections ${r?.max} − ${r?.reserved} reserved): ${pct(share)}`,
+      summary: `${r?.used} of ${usable} usable connections (${pct(share)}; max_connections ${r?.max}, ${r?.reserved} reserved)`,
       items: [],
       threshold: 'warning ≥ 90%, critical ≥ 95% of usable connections',
       source: 'check_postgres backends defaults',
@@ -279,7 +279,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(top?.age ?? 0, 1_300_000_000, 1_400_000_000),
       summary: top
-        ? `oldest unfrozen transaction ID: database ${top.db}, age ${top.age} — ${limit - top.age} transactions before wraparound (PostgreSQL stops assigning IDs 3 million before it); multixact age ${top.mxid}`
+        ? `oldest xid age ${top.age} (database ${top.db}): ${limit - top.age} transactions to wraparound; multixact age ${top.mxid}`
         : 'no database visible',
       items: rows.slice(0, ITEMS).map((r) => `${r.db}: xid age ${r.age}, multixact age ${r.mxid}`),
       threshold: 'warning ≥ 1.3 billion, critical ≥ 1.4 billion transactions old (wraparound at 2^31)',
@@ -396,7 +396,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     const low = Math.min(heap, idx);
     return {
       status: heapTotal + idxTotal < 1000 ? 'unknown' : low < 0.8 ? 'critical' : low < 0.9 ? 'warning' : 'ok',
-      summary: `tables ${pct(heap)} of ${heapTotal} block reads from shared buffers, indexes ${pct(idx)} of ${idxTotal}${heapTotal + idxTotal < 1000 ? ' (too few reads to judge)' : ''}`,
+      summary: `shared-buffer hits: tables ${pct(heap)} of ${heapTotal} block reads, indexes ${pct(idx)} of ${idxTotal}${heapTotal + idxTotal < 1000 ? ' (too few reads to judge)' : ''}`,
       items: [],
       threshold: 'warning < 90%, critical < 80% (judged from 1000 block reads)',
       source: 'check_postgres hitratio (its documented example values)',

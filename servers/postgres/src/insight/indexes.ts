@@ -83,7 +83,7 @@ export async function indexProblems(
         index: name(r),
         table: table(r),
         bytes: r.bytes,
-        detail: `0 scans since ${statsSince ?? 'the statistics began'}`,
+        detail: `0 scans since ${statsSince ?? 'statistics began'}`,
       });
   }
   for (const r of rows) {
@@ -106,7 +106,7 @@ export async function indexProblems(
         index: name(r),
         table: table(r),
         bytes: r.bytes,
-        detail: `its key is a leading part of ${cover.schema}.${cover.index}'s, which serves the same lookups`,
+        detail: `covered by ${cover.schema}.${cover.index}`,
       });
   }
   return { problems, statsSince };

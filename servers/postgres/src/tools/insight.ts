@@ -14,7 +14,7 @@ import {
   ToolError,
   truncationMarker,
 } from '@refmcp/shared/server';
-import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import {
   type Advice,
@@ -37,9 +37,12 @@ import { paramsArg, sqlArg } from './query.js';
 const QUERY_TEXT_BYTES = 600;
 /** Statements of the workload planned by index_advice without sql. */
 const WORKLOAD_STATEMENTS = 20;
+/** Health checks whose items quote other sessions' statements. */
+const SESSION_CHECKS = new Set(['long_running', 'idle_in_transaction', 'blocking_locks']);
 /** Candidates evaluated per call. */
 const MAX_CANDIDATES = 8;
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100);
 
 function adviceOutput() {
@@ -124,16 +127,23 @@ export function insightTools(config: Config): PostgresTool[] {
         result.rows.length > limit
           ? encodeCursor({ k: 'top_queries', o: order, n: offset + limit })
           : undefined;
+      const listing = page.map((r, i) => {
+        const hit = r.shared_blks_hit + r.shared_blks_read;
+        const text = r.query.replace(/\s+/g, ' ');
+        return (
+          `${offset + i + 1}. ${round(r.total_ms)} ms total, ${round(r.mean_ms)} ms mean, ${plural(r.calls, 'call')}, ${plural(r.rows, 'row')}` +
+          (r.shared_blks_read
+            ? `, ${r.shared_blks_read} blocks read (${Math.round((r.shared_blks_hit / hit) * 100)}% cached)`
+            : '') +
+          (r.temp_blks_written ? `, ${r.temp_blks_written} temp blocks written` : '') +
+          // The queryid finds the whole text in pg_stat_statements when it was cut.
+          (text.includes('[truncated:') ? `, queryid ${r.queryid}` : '') +
+          `\n   ${text}`
+        );
+      });
       const lines = [
-        `Top statements by ${order} (${result.total} recorded in this database; statistics since ${result.reset ?? 'unknown'}):`,
-        ...page.map((r, i) => {
-          const hit = r.shared_blks_hit + r.shared_blks_read;
-          return (
-            `${offset + i + 1}. ${round(r.total_ms)} ms total, ${r.calls} calls, ${round(r.mean_ms)} ms mean, ${r.rows} rows, ` +
-            `${r.shared_blks_read} blocks read (${hit ? Math.round((r.shared_blks_hit / hit) * 100) : 100}% cached)` +
-            `${r.temp_blks_written ? `, ${r.temp_blks_written} temp blocks written` : ''} — queryid ${r.queryid}\n   ${r.query.replace(/\s+/g, ' ')}`
-          );
-        }),
+        `Top statements by ${order}, ${result.total} recorded, statistics since ${result.reset ?? 'unknown'}:`,
+        block('pg_stat_statements', listing.join('\n')),
       ];
       if (!page.length) lines.push('(no statements recorded)');
       if (nextCursor)
@@ -226,7 +236,11 @@ export function insightTools(config: Config): PostgresTool[] {
     outputSchema: z.object({
       method: z.enum(['hypopg', 'estimate']),
       advice: z.array(adviceOutput()),
-      alreadyIndexed: z.array(z.string()),
+      notProposed: z
+        .array(z.string())
+        .describe(
+          'Candidates left out: an index already leads with them, or the filter keeps too many rows.',
+        ),
       skipped: z.array(z.string()).optional(),
       existing: z
         .array(
@@ -335,7 +349,7 @@ export function insightTools(config: Config): PostgresTool[] {
     toolset: 'insight',
     description:
       `Health checks, each with status, numbers, threshold and its source: ${CHECKS.join(', ')}. ` +
-      'Other sessions show fully only to a role with pg_monitor. Read-only.',
+      'Thresholds and items are shown for checks that are not ok. Other sessions show fully only to a role with pg_monitor. Read-only.',
     inputSchema: z.strictObject({
       checks: z.array(z.enum(CHECKS)).min(1).optional().describe('Only these checks (default: all)'),
     }),
@@ -360,11 +374,20 @@ export function insightTools(config: Config): PostgresTool[] {
       const checks = await inspect(config, 'db_health', signal, (query) =>
         runChecks(query, args.checks ? [...new Set(args.checks)] : CHECKS, clean),
       );
-      const lines = checks.flatMap((c) => [
-        `${c.status.toUpperCase()} ${c.check}: ${c.summary}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}`,
-        ...c.items.map((i) => `  - ${i}`),
-      ]);
-      return respond({ checks }, lines, untrusted);
+      // Text: a line per check; a check that is not ok also gives its threshold, source and items
+      // (structuredContent carries them for every check).
+      let quoted = false;
+      const lines = checks.flatMap((c) => {
+        if (c.status === 'ok') return [`OK ${c.check}: ${c.summary}`];
+        const head = `${c.status.toUpperCase()} ${c.check}: ${c.summary}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}`;
+        const items = c.items.map((i) => `  - ${i}`).join('\n');
+        if (!items) return [head];
+        // Items quoting other sessions' statements are third-party text: labelled as data.
+        if (!SESSION_CHECKS.has(c.check)) return [head, items];
+        quoted = true;
+        return [head, block('pg_stat_activity', items)];
+      });
+      return respond({ checks }, lines, quoted ? untrusted : undefined);
     },
   });
 
@@ -397,8 +420,13 @@ function adviceResult(
     lines.push(
       'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
     );
-  if (covered.length) lines.push('Already indexed:', ...covered.map((c) => `- ${c}`));
-  if (skipped?.length) lines.push('Not analysed:', ...skipped.map((s) => `- ${s}`));
+  if (covered.length) lines.push('Not proposed:', ...covered.map((c) => `- ${c}`));
+  if (skipped?.length)
+    lines.push(
+      ...(skipped.length <= 2
+        ? skipped.map((s) => `Not analysed: ${s}`)
+        : [`${skipped.length} top statements not analysed (not plain SELECTs, or refused); see skipped.`]),
+    );
   if (existing) {
     const shown = existing.problems.slice(0, 30);
     lines.push(
@@ -416,7 +444,7 @@ function adviceResult(
     {
       method,
       advice,
-      alreadyIndexed: covered,
+      notProposed: covered,
       ...(skipped ? { skipped } : {}),
       ...(existing ? { existing: existing.problems.slice(0, 30) } : {}),
     },
