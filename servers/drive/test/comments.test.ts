@@ -58,7 +58,8 @@ function seed(fake: FakeDrive): void {
       comment({ id: 'c3', content: 'This paragraph was deleted', quoted: 'a sentence no longer there' }),
     ],
   });
-  fake.state.files.get('SHEET1')!.comments = [comment({ id: 's1', content: 'secret sheet comment' })];
+  const sheet = fake.state.files.get('SHEET1');
+  if (sheet) sheet.comments = [comment({ id: 's1', content: 'secret sheet comment' })];
 }
 
 describe('comments under --folders', () => {
