@@ -15,16 +15,20 @@ import { createGenerator } from 'ts-json-schema-generator';
 /** The methods the fake serves, with the response type @slack/web-api ships for each. */
 export const SLACK_METHODS = {
   'auth.test': 'AuthTestResponse',
+  'chat.delete': 'ChatDeleteResponse',
   'chat.getPermalink': 'ChatGetPermalinkResponse',
   'chat.postMessage': 'ChatPostMessageResponse',
+  'chat.update': 'ChatUpdateResponse',
   'conversations.history': 'ConversationsHistoryResponse',
   'conversations.info': 'ConversationsInfoResponse',
   'conversations.list': 'ConversationsListResponse',
   'conversations.replies': 'ConversationsRepliesResponse',
   'reactions.add': 'ReactionsAddResponse',
+  'reactions.remove': 'ReactionsRemoveResponse',
   'search.messages': 'SearchMessagesResponse',
   'users.info': 'UsersInfoResponse',
   'users.list': 'UsersListResponse',
+  'users.lookupByEmail': 'UsersLookupByEmailResponse',
   'users.profile.get': 'UsersProfileGetResponse',
 };
 

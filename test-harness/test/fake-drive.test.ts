@@ -34,6 +34,47 @@ afterAll(async () => {
 });
 
 describe('fake Drive through @googleapis/drive', () => {
+  it('comments: list requires fields and shows anchors; a reply resolves and reopens', async () => {
+    const doc = fake.state.files.get('DOC1');
+    if (doc)
+      doc.comments = [
+        {
+          id: 'c1',
+          author: 'Alice',
+          email: 'alice@example.com',
+          content: 'Really 12%?',
+          createdTime: '2026-01-01T00:00:00.000Z',
+          quoted: 'Revenue grew',
+          resolved: false,
+          replies: [],
+        },
+      ];
+    expect(await failure(api.comments.list({ fileId: 'DOC1' }))).toMatchObject({ status: 400 });
+    const list = await api.comments.list({
+      fileId: 'DOC1',
+      fields: 'comments(id,quotedFileContent(value),resolved,replies(id))',
+    });
+    expect(list.data.comments?.[0]).toMatchObject({ id: 'c1', quotedFileContent: { value: 'Revenue grew' } });
+    const reply = await api.replies.create({
+      fileId: 'DOC1',
+      commentId: 'c1',
+      fields: 'id,action',
+      requestBody: { content: 'Yes', action: 'resolve' },
+    });
+    expect(reply.data.action).toBe('resolve');
+    expect(doc?.comments?.[0]?.resolved).toBe(true);
+    expect(
+      await failure(
+        api.replies.create({
+          fileId: 'DOC1',
+          commentId: 'nope',
+          fields: 'id',
+          requestBody: { content: 'x' },
+        }),
+      ),
+    ).toMatchObject({ status: 404 });
+  });
+
   it('lists with q (contains, parents, mimeType, trashed, and/or/not, escapes) and fields', async () => {
     const names = async (q: string) =>
       ((await api.files.list({ q, fields: 'files(id,name)' })).data.files ?? []).map((f) => f.name);

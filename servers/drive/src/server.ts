@@ -3,6 +3,7 @@ import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerDriveResources } from './resources.js';
+import { commentTools } from './tools/comments.js';
 import { namesAFile } from './tools/common.js';
 import { listingTools } from './tools/listing.js';
 import { readingTools } from './tools/reading.js';
@@ -22,7 +23,13 @@ export const driveServer: ServerSpec<Config> = {
   // Every tool naming a file or folder is confined to --folders before its handler runs.
   tools: (config) =>
     requireScoped(
-      [...listingTools(config), ...readingTools(config), ...writeTools(config), ...sharingTools(config)],
+      [
+        ...listingTools(config),
+        ...readingTools(config),
+        ...commentTools(config),
+        ...writeTools(config),
+        ...sharingTools(config),
+      ],
       namesAFile,
     ),
   register: (server, config) => registerDriveResources(server, config),

@@ -20,6 +20,7 @@ import {
 } from '@refmcp/shared';
 import pkg from '../package.json' with { type: 'json' };
 import { Directory } from './directory.js';
+import { People } from './people.js';
 import { ChannelScope, PostScope } from './scope.js';
 import { SlackClient } from './slack/client.js';
 
@@ -39,6 +40,8 @@ export interface Config {
   /** --allow-broadcast: posts may carry <!channel>, <!here>, <!everyone> and user-group mentions. */
   allowBroadcast: boolean;
   directory: Directory;
+  /** People by name or email, and DMs by person. */
+  people: People;
   readOnly: boolean;
 }
 
@@ -110,6 +113,7 @@ export function configure({ values, env, common }: ConfigInput): Config {
       log,
     });
   const slack = client(token);
+  const directory = new Directory(slack, channels?.ids);
   return {
     slack,
     ...(userToken ? { search: token === userToken ? slack : client(userToken) } : {}),
@@ -119,7 +123,8 @@ export function configure({ values, env, common }: ConfigInput): Config {
     ...(postTo ? { postTo } : {}),
     unfurlDomains,
     allowBroadcast: values['allow-broadcast'] === true,
-    directory: new Directory(slack, channels?.ids),
+    directory,
+    people: new People(slack, directory),
     readOnly: common.readOnly,
   };
 }

@@ -18,6 +18,8 @@ export interface ChannelInfo {
   id: string;
   /** Name without `#` (DMs: undefined). */
   name?: string;
+  /** A DM reached through a person (`@alice`): who. */
+  dm?: string;
 }
 
 /** Longest wait for user names before a result is rendered with ids, in ms. */

@@ -17,17 +17,26 @@ export const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 /** A message timestamp: seconds, a dot, six digits of microseconds. */
 export const MESSAGE_TS = /^\d{1,12}\.\d{6}$/;
 
+/** A person by handle or display name: `@alice`, `@Alice Example` (DMs and user arguments). */
+export const USER_NAME = /^@[\p{L}\p{N}_.' -]{1,80}$/u;
+/** An email address (a user, looked up by Slack's users.lookupByEmail or the directory). */
+export const EMAIL = /^[^\s@<>]{1,64}@[^\s@<>]{1,190}\.[^\s@<>]{1,63}$/;
+
+/** True for `@name` or an email: a person, not a channel. */
+export const isPersonRef = (value: string): boolean => USER_NAME.test(value) || EMAIL.test(value);
+
 /** True for a conversation id (C…, G…, D…). */
 export const isChannelId = (value: string): boolean => CHANNEL_ID.test(value);
 
 /** `#general`, `general` → `general`; an id stays as is. */
 export const bareChannelName = (value: string): string => value.replace(/^#/, '');
 
-/** A conversation by id (`C0123ABCD`) or name (`#general`, `general`). */
-export const channel = (description = 'Channel ID or #name') =>
-  safeString({ max: 100 })
-    .refine((v) => CHANNEL_ID.test(v) || CHANNEL_NAME.test(v), {
-      message: 'must be a channel ID (C…, G…, D…) or a channel name such as #general',
+/** A conversation by id (`C0123ABCD`), name (`#general`, `general`), or a person (`@alice`, email: the DM with them). */
+export const channel = (description = 'Channel ID, #name, or @user for a DM') =>
+  safeString({ max: 300 })
+    .refine((v) => CHANNEL_ID.test(v) || CHANNEL_NAME.test(v) || isPersonRef(v), {
+      message:
+        'must be a channel ID (C…, G…, D…), a channel name such as #general, or @name / an email for a DM',
     })
     .describe(description);
 
@@ -52,10 +61,12 @@ export function conversationType(raw: Record<string, unknown>): ConversationType
   return raw.is_im ? 'im' : raw.is_mpim ? 'mpim' : raw.is_private ? 'private_channel' : 'public_channel';
 }
 
-/** A user id (U…, W…). */
-export const userId = (description = 'User ID (U…)') =>
-  safeString({ max: 100 })
-    .refine((v) => USER_ID.test(v), { message: 'must be a Slack user ID such as U0123ABCD' })
+/** A user: id (U…, W…), `@name` (handle, display or real name) or email. */
+export const userId = (description = 'User ID, @name or email') =>
+  safeString({ max: 300 })
+    .refine((v) => USER_ID.test(v) || isPersonRef(v), {
+      message: 'must be a Slack user ID such as U0123ABCD, @name, or an email address',
+    })
     .describe(description);
 
 /**

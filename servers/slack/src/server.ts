@@ -4,6 +4,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { channelTools } from './tools/channels.js';
 import { hasChannelArgument } from './tools/common.js';
+import { editingTools } from './tools/editing.js';
 import { postingTools } from './tools/posting.js';
 import { searchTools } from './tools/search.js';
 import { userTools } from './tools/users.js';
@@ -21,13 +22,19 @@ export const slackServer: ServerSpec<Config> = {
   // Every tool naming a channel is confined to SLACK_CHANNEL_IDS (and writes to --post-to) before its handler runs.
   tools: (config) =>
     requireScoped(
-      [...channelTools(config), ...userTools(config), ...searchTools(config), ...postingTools(config)],
+      [
+        ...channelTools(config),
+        ...userTools(config),
+        ...searchTools(config),
+        ...postingTools(config),
+        ...editingTools(config),
+      ],
       hasChannelArgument,
     ),
   secrets: (config) => config.tokens,
   instructions: (config) =>
     [
-      'Slack workspace. channel_id takes an ID (C…) or #name; message ts values identify messages (thread_ts for replies).',
+      'Slack workspace. channel_id takes an ID (C…), #name, or @user or email for a DM; user_id an ID, @name or email; message ts values identify messages (thread_ts for replies); a pasted message link reads with slack_get_message.',
       config.channels ? `Only these channels are reachable: ${config.channels.description}.` : '',
       config.postTo && !config.readOnly
         ? `Posting, replies and reactions only in: ${config.postTo.description}.`

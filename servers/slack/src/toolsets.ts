@@ -15,9 +15,14 @@ export const TOOLSETS = defineToolsets([
     description: 'Posting, replying and reactions (needs --post-to)',
     default: true,
   },
+  {
+    name: 'editing',
+    description: "Editing and deleting the app's own messages (needs --post-to)",
+    default: false,
+  },
 ]);
 
-/** "channels" | "users" | "search" | "posting". */
+/** "channels" | "users" | "search" | "posting" | "editing". */
 export type SlackToolset = ToolsetName<typeof TOOLSETS>;
 
 /** A Slack tool: its `toolset` is one of {@link TOOLSETS}. */

@@ -29,6 +29,7 @@ describeConformance({
   testFile: import.meta.url,
   args: () => [...NO_PACING, ...ALL],
   env: () => ({ ...fakeEnv(slack), SLACK_USER_TOKEN: USER_TOKEN }),
+  allTools: ['--toolsets', 'all'],
   readOnly: ['--read-only'],
   toolsets: TOOLSETS.map((t) => t.name),
   check: () => ({
@@ -53,6 +54,6 @@ describeToolsetSelection({
   snapshots: new URL('./__toolsnaps__/', import.meta.url),
   start: (args) => startServer(slack, [...ALL, ...args], { env: { SLACK_USER_TOKEN: USER_TOKEN } }),
   parity: PARITY,
-  offByDefault: [],
+  offByDefault: ['editing'],
   sample: { toolset: 'channels', read: 'slack_get_channel_history', write: 'slack_post_message' },
 });

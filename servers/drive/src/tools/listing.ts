@@ -140,6 +140,42 @@ export function listingTools(config: Config): DriveTool[] {
         );
       },
     }),
+    defineTool({
+      name: 'recent_files',
+      title: 'Recent files',
+      toolset: 'files',
+      description: `Files by how recently I modified or viewed them, newest first; starred: only starred ones.${scope}`,
+      inputSchema: z.strictObject({
+        starred: z.boolean().optional(),
+        limit: limitArg(25, 100),
+        cursor: cursorArg(),
+      }),
+      outputSchema: listShape,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ starred, limit = 25, cursor }, { signal }) => {
+        const key = queryKey('recent_files', { starred: starred === true, limit });
+        const position = vendorPosition(cursor, key);
+        const page = await listPage(
+          config,
+          {
+            // Drive's `recency`: the latest of modifiedTime, modifiedByMeTime, viewedByMeTime, … (files.list orderBy).
+            q: `trashed = false${starred ? ' and starred = true' : ''} and mimeType != 'application/vnd.google-apps.folder'`,
+            pageSize: limit,
+            orderBy: 'recency desc',
+            ...(position && 'token' in position ? { pageToken: position.token } : {}),
+          },
+          'files.list (recent)',
+          signal,
+        );
+        return filesResult(
+          config,
+          page,
+          starred ? 'Starred files, most recent first' : 'Recent files',
+          key,
+          signal,
+        );
+      },
+    }),
     fileTool(config, (a: { folder_id: string }) => a.folder_id, 'folder_id', {
       name: 'list_folder',
       title: 'List folder',

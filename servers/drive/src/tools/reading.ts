@@ -5,11 +5,13 @@
  * builder; every read has a byte budget and says how to continue.
  */
 
+import type { drive_v3 } from '@googleapis/drive';
 import { z } from '@refmcp/shared/schema';
 import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { placeThreads, readThreads } from '../comments.js';
 import type { Config } from '../config.js';
-import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
+import { type Content, EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
@@ -123,10 +125,11 @@ export function readingTools(config: Config): DriveTool[] {
           .max(100)
           .optional()
           .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
+        comments: z.boolean().optional().describe('Docs only: open comment threads at their anchors'),
       }),
       outputSchema: readShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ file_id, offset = 0, start_line, line_count, range }, { signal }) => {
+      handler: async ({ file_id, offset = 0, start_line, line_count, range, comments }, { signal }) => {
         const fields = withShortcut(FILE_FIELDS);
         const asked = await getFile(config, fileIdOf(file_id), fields, signal);
         const { file, shortcut } = await followShortcut(config, asked, fields, signal);
@@ -142,20 +145,27 @@ export function readingTools(config: Config): DriveTool[] {
         const lines = start_line !== undefined || line_count !== undefined;
         if (lines && offset)
           throw new ToolError('offset: give either offset or start_line/line_count, not both');
-        const content = await readContent(
-          config.drive,
-          file,
-          {
-            offset,
-            maxBytes:
-              lines || a1
-                ? LINE_SCAN_BYTES
-                : mimeType.startsWith('image/') || mimeType === GOOGLE.drawing
-                  ? config.blobBytes
-                  : config.readBytes,
-          },
-          signal,
-        );
+        if (comments && mimeType !== GOOGLE.doc)
+          throw new ToolError(
+            `comments: ${id} is a ${kindOf(mimeType)}; comments are placed in Google Docs only (list them with list_comments)`,
+          );
+        if (comments && lines) throw new ToolError('comments: read with offset, not start_line/line_count');
+        const content = comments
+          ? await withComments(config, file, offset, text, signal)
+          : await readContent(
+              config.drive,
+              file,
+              {
+                offset,
+                maxBytes:
+                  lines || a1
+                    ? LINE_SCAN_BYTES
+                    : mimeType.startsWith('image/') || mimeType === GOOGLE.drawing
+                      ? config.blobBytes
+                      : config.readBytes,
+              },
+              signal,
+            );
         if (offset > 0 && content.bytes.length === 0)
           throw new ToolError(
             `offset: ${offset} is at or past the end of ${name}${content.size !== undefined ? ` (${content.size} bytes)` : ''}`,
@@ -242,6 +252,28 @@ export function readingTools(config: Config): DriveTool[] {
       },
     }),
   ];
+}
+
+/**
+ * A Doc's Markdown with its open comment threads placed at their anchors (comments.ts), read as
+ * one text and windowed at `offset` like any read (the threads count against the same budget).
+ */
+async function withComments(
+  config: Config,
+  file: drive_v3.Schema$File,
+  offset: number,
+  text: UntrustedText,
+  signal: AbortSignal,
+): Promise<Content> {
+  const [doc, { threads, more }] = await Promise.all([
+    readContent(config.drive, file, { offset: 0, maxBytes: LINE_SCAN_BYTES }, signal),
+    readThreads(config, file.id ?? '', text, signal),
+  ]);
+  const placed = placeThreads(doc.bytes.toString('utf8'), threads);
+  const note = more ? `\n\n[more than ${threads.length} comment threads: the rest are not shown]` : '';
+  const all = Buffer.from(placed.text + note, 'utf8');
+  const bytes = all.subarray(offset, offset + config.readBytes);
+  return { ...doc, bytes, start: offset, more: all.length > offset + config.readBytes, size: all.length };
 }
 
 /** An image as image content (within the blob budget); other bytes described, never as text. */

@@ -24,6 +24,11 @@ const MEANINGS: Readonly<Record<string, string>> = {
   thread_not_found:
     'no thread starts at that ts in this channel (check thread_ts: it is the parent message ts)',
   message_not_found: 'no message with that ts in this channel',
+  cant_update_message: "only messages this app (or the token's user) posted can be edited",
+  cant_delete_message: "only messages this app (or the token's user) posted can be deleted",
+  no_reaction: 'this app has no such reaction on the message (nothing changed)',
+  edit_window_closed: "the workspace's time limit for editing this message has passed",
+  users_not_found: 'no user has that email address',
   already_reacted: 'that reaction is already on the message from this app (nothing changed)',
   too_many_reactions: 'the message has the most reactions Slack allows',
   invalid_name: 'that emoji name does not exist in this workspace',

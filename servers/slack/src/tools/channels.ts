@@ -3,7 +3,15 @@
  * reference's names and arguments; cursors on all three, time windows on history). Every page is
  * bounded in bytes; a page cut short says so and its cursor continues inside it.
  */
-import { compact, defineTool, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@refmcp/shared';
+import {
+  compact,
+  defineTool,
+  makeCursor,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+  ToolError,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -150,5 +158,60 @@ export function channelTools(config: Config): SlackTool[] {
         });
       },
     }),
+
+    defineTool({
+      name: 'slack_get_message',
+      title: 'Get message by link',
+      toolset: 'channels',
+      description: `Read the message a Slack link points to, with its thread.${scope}`,
+      inputSchema: z.strictObject({
+        permalink: arg.text('https://….slack.com/archives/C…/p…', 2048),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: messagesOut,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ permalink, cursor }, { signal }) => {
+        const link = parsePermalink(permalink);
+        // The fence is checked on the link's channel before anything of it is read.
+        const channel = await resolveChannel(config, link.channel, signal);
+        return messagePage(config, {
+          method: 'conversations.replies',
+          args: { channel: channel.id, ts: link.threadTs, limit: 100 },
+          channel,
+          key: queryKey('permalink', { id: channel.id, ts: link.threadTs }),
+          cursor,
+          repeat: 'the same permalink',
+          maxBytes: THREAD_MESSAGE_BYTES,
+          heading: (n) =>
+            `message ${link.ts}${link.threadTs !== link.ts ? `, a reply in thread ${link.threadTs}` : ''}; ${n} messages of its thread.`,
+          dropTsAfterFirst: link.threadTs,
+          signal,
+        });
+      },
+    }),
   ];
+}
+
+/**
+ * A message permalink (`https://team.slack.com/archives/C0123/p1700000000000100`, with
+ * `?thread_ts=1700000000.000050&cid=C0123` on replies): its channel, ts and thread. Errors:
+ * ToolError for anything else.
+ */
+export function parsePermalink(value: string): { channel: string; ts: string; threadTs: string } {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ToolError('permalink: not a URL; copy the message link from Slack (More actions → Copy link)');
+  }
+  const m = /\/archives\/([CGD][A-Z0-9]{2,})\/p(\d{7,18})\/?$/.exec(url.pathname);
+  if (!m || !/^https?:$/.test(url.protocol))
+    throw new ToolError('permalink: not a Slack message link (…/archives/<channel>/p<digits>)');
+  const ts = arg.normalizeTs(m[2] ?? '', 'permalink');
+  const thread = url.searchParams.get('thread_ts');
+  return {
+    channel: m[1] ?? '',
+    ts,
+    threadTs: thread ? arg.normalizeTs(thread, 'permalink thread_ts') : ts,
+  };
 }

@@ -7,6 +7,7 @@ import { scopedTool, type ToolDefinition } from '@refmcp/shared';
 import type { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import type { ChannelInfo } from '../directory.js';
+import { isPersonRef } from '../names.js';
 import { bothScopes } from '../scope.js';
 
 /** Text budget of one page of messages, channels or users (the structured twin is about as big). */
@@ -47,7 +48,8 @@ export function hasChannelArgument(tool: ToolDefinition): boolean {
 }
 
 /**
- * The conversation `channel` names (id, `#name` or `name`), checked against SLACK_CHANNEL_IDS and,
+ * The conversation `channel` names (id, `#name`, `name`, or `@person`/email for the DM with
+ * them), checked against SLACK_CHANNEL_IDS and,
  * for writes, --post-to on its id. Errors: ToolError (not found, or outside a limit), before any
  * request reads or writes the channel.
  */
@@ -59,14 +61,20 @@ export async function resolveChannel(
 ): Promise<ChannelInfo> {
   const allowed = (id: string) =>
     (config.channels?.allows(id) ?? true) && (config.postTo?.allows(id) ?? false);
-  const info = await config.directory.resolveChannel(channel, signal, opts.post ? { fresh: allowed } : {});
+  let info: ChannelInfo;
+  if (isPersonRef(channel)) {
+    // `@alice` or an email: the token's DM with that person (found, never opened).
+    const person = await config.people.resolve(channel, signal);
+    info = { id: await config.people.dmWith(person, signal), dm: person.label };
+  } else info = await config.directory.resolveChannel(channel, signal, opts.post ? { fresh: allowed } : {});
   config.channels?.check(info.id);
   if (opts.post) config.postTo?.check(info.id);
   return info;
 }
 
-/** "#eng (C111)" or "C111". */
-export const channelLabel = (c: ChannelInfo): string => (c.name ? `#${c.name} (${c.id})` : c.id);
+/** "#eng (C111)", "DM with @alice (D0ALICE)" or "C111". */
+export const channelLabel = (c: ChannelInfo): string =>
+  c.name ? `#${c.name} (${c.id})` : c.dm ? `DM with ${c.dm} (${c.id})` : c.id;
 
 /** Sentence appended to channel tools' descriptions when SLACK_CHANNEL_IDS is set. */
 export function scopeNote(config: Config): string {

@@ -112,6 +112,45 @@ export function userTools(config: Config): SlackTool[] {
       },
     }),
     defineTool({
+      name: 'slack_find_users',
+      title: 'Find users',
+      toolset: 'users',
+      description: 'Find people by name, display name or email.',
+      inputSchema: z.strictObject({
+        query: arg.text('Name, @handle or email', 300),
+        limit: arg.limit(10, 50),
+      }),
+      outputSchema: z.object({
+        users: z.array(userShape.extend({ email: z.string().optional() })),
+        ...neutralizedField,
+      }),
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ query, limit = 10 }, { signal }) => {
+        const found = await config.people.find(query, limit, signal);
+        const t = new UntrustedText();
+        const line = (v: string | undefined) => (v ? t.line(v, 200) : undefined);
+        const users = found.map((m) =>
+          compact({
+            id: m.id,
+            name: t.line(m.handle, 200),
+            realName: line(m.realName),
+            displayName: line(m.displayName),
+            email: line(m.email),
+            bot: m.bot || undefined,
+            deleted: m.deleted || undefined,
+          }),
+        );
+        return respond(
+          { users },
+          [
+            ...users.map((u) => `${renderUser(u)}${u.email ? ` <${u.email}>` : ''}`),
+            users.length ? `${users.length} found.` : `No one matches "${t.line(query, 300)}".`,
+          ],
+          t,
+        );
+      },
+    }),
+    defineTool({
       name: 'slack_get_user_profile',
       title: 'Get user profile',
       toolset: 'users',
@@ -119,7 +158,9 @@ export function userTools(config: Config): SlackTool[] {
       inputSchema: z.strictObject({ user_id: arg.userId() }),
       outputSchema: z.object({ profile: profileShape, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ user_id }, { signal }) => {
+      handler: async ({ user_id: ref }, { signal }) => {
+        const person = await config.people.resolve(ref, signal);
+        const user_id = person.id;
         const answer = await config.slack.call('users.profile.get', { user: user_id }, { signal });
         const p = (answer.profile ?? {}) as Record<string, unknown>;
         const t = new UntrustedText();
@@ -143,7 +184,8 @@ export function userTools(config: Config): SlackTool[] {
         const lines = Object.entries(profile)
           .filter(([k]) => k !== 'user')
           .map(([k, v]) => `${k}: ${v}`);
-        return respond({ profile }, [`Profile of ${user_id}`, ...lines], t);
+        const resolved = ref === user_id ? '' : ` (${t.line(ref, 300)} resolved to ${user_id})`;
+        return respond({ profile }, [`Profile of ${user_id}${resolved}`, ...lines], t);
       },
     }),
   ];

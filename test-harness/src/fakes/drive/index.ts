@@ -13,6 +13,7 @@ export * from './seed.js';
 export { startFakeDrive } from './start.js';
 export {
   type AccessToken,
+  type CommentRecord,
   type DriveRecord,
   DriveState,
   EXPORT_FORMATS,
@@ -22,6 +23,7 @@ export {
   ME,
   type PermissionRecord,
   type RefreshToken,
+  type ReplyRecord,
   SCOPES,
   type ServiceAccount,
 } from './state.js';

@@ -9,6 +9,7 @@ export interface Searchable {
   mimeType: string;
   parents: string[];
   trashed: boolean;
+  starred?: boolean;
   /** Name, description and text content, for `fullText`. */
   fullText: string;
 }
@@ -109,12 +110,13 @@ export function parseQuery(q: string): Predicate {
     if (t.kind !== 'word') throw new InvalidQuery(`unexpected ${t.value}`);
     const field = t.value;
     const op = next();
-    if (field === 'trashed' && op.kind === 'op') {
+    if ((field === 'trashed' || field === 'starred') && op.kind === 'op') {
       const v = next();
       if (v.kind !== 'word' || !['true', 'false'].includes(v.value))
-        throw new InvalidQuery('trashed takes true/false');
+        throw new InvalidQuery(`${field} takes true/false`);
       const want = v.value === 'true';
-      return op.value === '=' ? (f) => f.trashed === want : (f) => f.trashed !== want;
+      const get = (f: Searchable) => (field === 'trashed' ? f.trashed : f.starred === true);
+      return op.value === '=' ? (f) => get(f) === want : (f) => get(f) !== want;
     }
     if ((field === 'name' || field === 'fullText') && isWord(op, 'contains')) {
       const needle = lower(string());

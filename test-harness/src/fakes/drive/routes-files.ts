@@ -46,7 +46,8 @@ function compareBy(orderBy: string | null): (a: FileRecord, b: FileRecord) => nu
       ? String(f.mimeType !== GOOGLE_TYPES.folder)
       : key.startsWith('name')
         ? f.name.toLowerCase()
-        : key === 'modifiedTime'
+        : // The fake keeps no view times: recency and viewedByMeTime order by modification.
+          key === 'modifiedTime' || key === 'recency' || key === 'viewedByMeTime'
           ? f.modifiedTime
           : key === 'starred'
             ? String(!f.starred)
@@ -115,6 +116,7 @@ export function registerFileRoutes(drive: FakeDrive): void {
           mimeType: f.mimeType,
           parents: f.parents.flatMap((p) => (p === ROOT_ID ? [p, 'root'] : [p])),
           trashed: f.trashed,
+          starred: f.starred,
           fullText: textOf(f),
         }),
       )

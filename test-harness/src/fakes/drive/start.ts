@@ -3,6 +3,7 @@
 import { startFakeApi } from '../../fake-api/index.js';
 import { googleError } from './errors.js';
 import { FakeDrive } from './fake-drive.js';
+import { registerCommentRoutes } from './routes-comments.js';
 import { registerDocsRoutes } from './routes-docs.js';
 import { registerDriveRoutes } from './routes-drives.js';
 import { registerFileRoutes } from './routes-files.js';
@@ -27,6 +28,7 @@ export async function startFakeDrive(): Promise<FakeDrive> {
   const drive = new FakeDrive(api, state, docs);
   registerTokenRoutes(drive);
   registerFileRoutes(drive);
+  registerCommentRoutes(drive);
   registerUploadRoutes(drive);
   registerDriveRoutes(drive);
   registerDocsRoutes(docs, state);

@@ -60,8 +60,36 @@ export interface FileRecord {
   permissions: PermissionRecord[];
   version: number;
   starred: boolean;
+  /** Comment threads, oldest first. */
+  comments?: CommentRecord[];
   /** A shortcut's target (mimeType application/vnd.google-apps.shortcut). */
   shortcut?: { targetId: string; targetMimeType: string };
+}
+
+/** A reply in a comment thread (`action`: it resolved or reopened the thread). */
+export interface ReplyRecord {
+  id: string;
+  author: string;
+  email: string;
+  content: string;
+  createdTime: string;
+  action?: 'resolve' | 'reopen';
+}
+
+/** A comment thread on a file: what it quotes of the file, and its replies. */
+export interface CommentRecord {
+  id: string;
+  author: string;
+  email: string;
+  content: string;
+  createdTime: string;
+  /** The text the comment is anchored to (Drive's `quotedFileContent.value`). */
+  quoted?: string;
+  /** Drive's opaque anchor (`kix.…` in Docs). */
+  anchor?: string;
+  resolved: boolean;
+  deleted?: boolean;
+  replies: ReplyRecord[];
 }
 
 /** A Shared Drive. */

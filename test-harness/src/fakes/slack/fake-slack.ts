@@ -23,15 +23,19 @@ export const SLACK_TIERS: Readonly<Record<1 | 2 | 3 | 4, number>> = { 1: 1, 2: 2
 export const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
   'auth.test': 4,
   'chat.getPermalink': 4,
+  'chat.delete': 3,
   'chat.postMessage': 4, // special: about one message a second per channel
+  'chat.update': 3,
   'conversations.history': 3,
   'conversations.info': 3,
   'conversations.list': 2,
   'conversations.replies': 3,
   'reactions.add': 3,
+  'reactions.remove': 2,
   'search.messages': 2,
   'users.info': 4,
   'users.list': 2,
+  'users.lookupByEmail': 3,
   'users.profile.get': 4,
 };
 

@@ -1,4 +1,5 @@
-// chat.postMessage, chat.getPermalink and reactions.add of the fake Slack: posting only where the
+// chat.postMessage, chat.update, chat.delete, chat.getPermalink, reactions.add and reactions.remove
+// of the fake Slack (edits and deletes of the caller's own messages only): posting only where the
 // caller is a member (`not_in_channel`), threads (`thread_ts`, `reply_broadcast`), what was asked
 // of unfurling recorded on the message, permalinks, and reactions with Slack's refusals.
 import type { FakeSlack } from './fake-slack.js';
@@ -55,6 +56,51 @@ export function registerChatRoutes(slack: FakeSlack): void {
     ['chat:write'],
   );
 
+  slack.method(
+    'chat.update',
+    (_req, args, who) => {
+      requireScopes(who, ['chat:write']);
+      const c = joinedChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      const m = state.findMessage(c, need(args, 'ts', 'message_not_found'));
+      if (!m) fail('message_not_found');
+      // Only the token's own messages can be edited (bot tokens: the bot's).
+      if (m.user !== who.user.id) fail('cant_update_message');
+      const markdown = str(args, 'markdown_text');
+      if (markdown && (str(args, 'text') || str(args, 'blocks'))) fail('markdown_text_conflict');
+      const text = markdown ?? str(args, 'text');
+      if (!text) fail('no_text');
+      if (text.length > (markdown ? MAX_MARKDOWN_CHARS : MAX_MESSAGE_CHARS)) fail('msg_too_long');
+      m.text = text;
+      m.markdown = Boolean(markdown);
+      m.edited = true;
+      return {
+        body: {
+          ok: true,
+          channel: c.id,
+          ts: m.ts,
+          text: m.text,
+          message: { type: 'message', user: m.user, text: m.text, team: state.team.id },
+        },
+      };
+    },
+    ['chat:write'],
+  );
+
+  slack.method(
+    'chat.delete',
+    (_req, args, who) => {
+      requireScopes(who, ['chat:write']);
+      const c = joinedChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      const ts = need(args, 'ts', 'message_not_found');
+      const m = state.findMessage(c, ts);
+      if (!m) fail('message_not_found');
+      if (m.user !== who.user.id) fail('cant_delete_message');
+      state.removeMessage(c, ts);
+      return { body: { ok: true, channel: c.id, ts } };
+    },
+    ['chat:write'],
+  );
+
   slack.method('chat.getPermalink', (_req, args, who) => {
     const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
     const m = state.findMessage(c, need(args, 'message_ts', 'message_not_found'));
@@ -74,6 +120,24 @@ export function registerChatRoutes(slack: FakeSlack): void {
       const users = m.reactions.get(name) ?? [];
       if (users.includes(who.user.id)) fail('already_reacted');
       m.reactions.set(name, [...users, who.user.id]);
+      return { body: { ok: true } };
+    },
+    ['reactions:write'],
+  );
+
+  slack.method(
+    'reactions.remove',
+    (_req, args, who) => {
+      requireScopes(who, ['reactions:write']);
+      const c = joinedChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      const m = state.findMessage(c, need(args, 'timestamp', 'no_item_specified'));
+      if (!m) fail('message_not_found');
+      const name = need(args, 'name', 'invalid_name');
+      const users = m.reactions.get(name) ?? [];
+      if (!users.includes(who.user.id)) fail('no_reaction');
+      const left = users.filter((u) => u !== who.user.id);
+      if (left.length) m.reactions.set(name, left);
+      else m.reactions.delete(name);
       return { body: { ok: true } };
     },
     ['reactions:write'],

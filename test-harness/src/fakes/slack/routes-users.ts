@@ -1,4 +1,4 @@
-// auth.test, users.list, users.info and users.profile.get of the fake Slack.
+// auth.test, users.list, users.info, users.lookupByEmail and users.profile.get of the fake Slack.
 import { cursorPage } from '../../fake-api/index.js';
 import type { FakeSlack } from './fake-slack.js';
 import { fail, int, need, requireScopes, slackError, str } from './http.js';
@@ -55,6 +55,18 @@ export function registerUserRoutes(slack: FakeSlack): void {
       return { body: { ok: true, user: userObject(user, state) } };
     },
     ['users:read'],
+  );
+
+  slack.method(
+    'users.lookupByEmail',
+    (_req, args, who) => {
+      requireScopes(who, ['users:read.email']);
+      const email = need(args, 'email', 'users_not_found').toLowerCase();
+      const user = [...state.users.values()].find((u) => u.email?.toLowerCase() === email);
+      if (!user) fail('users_not_found');
+      return { body: { ok: true, user: userObject(user, state) } };
+    },
+    ['users:read.email'],
   );
 
   slack.method(

@@ -60,6 +60,8 @@ export interface MessageRecord {
   attachments?: Record<string, unknown>[];
   /** Posted as `markdown_text` (Slack renders it as Markdown). */
   markdown?: boolean;
+  /** Changed by chat.update. */
+  edited?: boolean;
   /** What chat.postMessage asked for (recorded on posted messages). */
   unfurlLinks?: boolean;
   unfurlMedia?: boolean;
@@ -269,6 +271,12 @@ export class SlackState {
       if (reply) return reply;
     }
     return undefined;
+  }
+
+  /** Removes message `ts` of `channel` (top-level with its thread, or one reply). */
+  removeMessage(channel: ChannelRecord, ts: string): void {
+    channel.messages = channel.messages.filter((m) => m.ts !== ts);
+    for (const m of channel.messages) m.replies = m.replies.filter((r) => r.ts !== ts);
   }
 
   /** Can `userId` see `channel`? Public channels: everyone; the rest: members only. */
