@@ -135,3 +135,31 @@ describe('a call cancelled while the client has not answered roots/list (filesys
     }
   });
 });
+
+describe('browser over stdio: sessions only, as over HTTP', () => {
+  it('refuses a 2026-07-28 request with -32022 naming 2025-11-25, then serves an initialize session', async () => {
+    const conn = rawStdio('browser', []);
+    try {
+      conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+      expect(await conn.next(byId(1))).toMatchObject({
+        error: { code: -32022, data: { supported: ['2025-11-25'], requested: '2026-07-28' } },
+      });
+      conn.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect(await conn.next(byId(2))).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+      conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      conn.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+      expect(await conn.next(byId(3))).toMatchObject({ result: { tools: expect.any(Array) } });
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -68,8 +68,9 @@ export interface ServerSpec<C> {
    * HTTP mode. `sessionsOnly`: the server keeps per-connection state in its instances (what
    * `register` sets up, e.g. the browser's tabs), so over HTTP it serves 2025-11-25 sessions only and
    * refuses 2026-07-28 stateless requests (a fresh instance per request would lose that state) with
-   * HTTP 400 and JSON-RPC -32022 naming the reason (see `sessionsOnlyRefusal`). stdio is unaffected:
-   * there one client is served by one instance in either era.
+   * HTTP 400 and JSON-RPC -32022 naming the reason (see `sessionsOnlyRefusal`). Over stdio too (issue
+   * 28): the 2026-07-28 era forbids state carried across requests, so its requests get the same
+   * -32022 (`data.supported: ["2025-11-25"]`) and a client falls back to the initialize handshake.
    */
   http?: { sessionsOnly?: boolean };
   /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
@@ -375,7 +376,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     log.error(scrubSecrets(error instanceof Error ? error.message : String(error), secrets()));
   const handle = http
     ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
-    : serveStdioGuarded(factory, onerror);
+    : serveStdioGuarded(factory, onerror, spec.http?.sessionsOnly === true);
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -398,9 +399,18 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   );
 }
 
-/** stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only well-formed ones. */
-function serveStdioGuarded(factory: () => McpServer, onerror: (error: unknown) => void) {
-  const stdin = process.stdin.pipe(new StdinGuard((line) => process.stdout.write(line)));
+/**
+ * stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only
+ * well-formed ones. `sessionsOnly`: 2026-07-28 requests are refused (ServerSpec `http.sessionsOnly`).
+ */
+function serveStdioGuarded(
+  factory: () => McpServer,
+  onerror: (error: unknown) => void,
+  sessionsOnly: boolean,
+) {
+  const stdin = process.stdin.pipe(
+    new StdinGuard((line) => process.stdout.write(line), DEFAULT_MAX_LINE_BYTES, sessionsOnly),
+  );
   return serveStdio(factory, {
     transport: new StdioServerTransport(stdin, process.stdout, {
       maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,

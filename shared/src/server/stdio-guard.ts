@@ -60,6 +60,14 @@ function claimedVersion(message: Record<string, unknown>): unknown {
 export class EraCheck {
   era: 'unknown' | 'legacy' | 'modern' = 'unknown';
 
+  /**
+   * `sessionsOnly`: the server keeps per-connection state in its instance (the browser's tabs and
+   * element refs), which the stateless 2026-07-28 era forbids carrying across requests; as over
+   * HTTP, every request of that era is refused with -32022 and `data.supported: ["2025-11-25"]`,
+   * so that a client falls back to the initialize handshake.
+   */
+  constructor(private readonly sessionsOnly = false) {}
+
   check(line: string): string | undefined {
     if (this.era === 'legacy') return undefined;
     let message: Record<string, unknown>;
@@ -72,6 +80,15 @@ export class EraCheck {
     if ((typeof id !== 'string' && typeof id !== 'number') || typeof message.method !== 'string')
       return undefined;
     const claim = claimedVersion(message);
+    if (this.sessionsOnly && claim !== undefined) {
+      const requested = String(claim).slice(0, 100);
+      return errorLine(
+        id,
+        -32022,
+        `Unsupported protocol version: ${requested}. This server keeps per-session state (one server instance per connection) and serves sessions only: connect with the 2025-11-25 initialize handshake.`,
+        { supported: ['2025-11-25'], requested },
+      );
+    }
     if (this.era === 'unknown') {
       if (typeof claim === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claim)) this.era = 'modern';
       else if (claim === undefined) this.era = 'legacy';
@@ -167,13 +184,16 @@ export class StdinGuard extends Transform {
   #pendingBytes = 0;
   /** Head of a line being discarded for its size (for the id), and its size so far. */
   #oversized: { head: string; bytes: number } | undefined;
-  readonly #era = new EraCheck();
+  readonly #era: EraCheck;
 
+  /** `sessionsOnly`: refuse the 2026-07-28 era ({@link EraCheck}). */
   constructor(
     private readonly reply: (line: string) => void,
     private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    sessionsOnly = false,
   ) {
     super();
+    this.#era = new EraCheck(sessionsOnly);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
