@@ -25,7 +25,7 @@ import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from './http-se
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { hookRequests } from './requests.js';
-import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
+import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from './stdio-guard.js';
 import { escapeLineSeparatorsOn } from './stdout.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
@@ -408,15 +408,17 @@ function serveStdioGuarded(
   onerror: (error: unknown) => void,
   sessionsOnly: boolean,
 ) {
-  const stdin = process.stdin.pipe(
-    new StdinGuard((line) => process.stdout.write(line), DEFAULT_MAX_LINE_BYTES, sessionsOnly),
-  );
-  return serveStdio(factory, {
-    transport: new StdioServerTransport(stdin, process.stdout, {
-      maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
-    }),
-    onerror,
+  const write = (line: string) => process.stdout.write(line);
+  const guard = new StdinGuard(write, DEFAULT_MAX_LINE_BYTES, sessionsOnly);
+  const transport = new StdioServerTransport(process.stdin.pipe(guard), process.stdout, {
+    maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
   });
+  // A 2025-03-26 connection's batches are answered as one array (stdio-guard.ts, BatchAnswers).
+  const batches = new BatchAnswers(write);
+  guard.batches = batches;
+  const send = transport.send.bind(transport);
+  transport.send = (message) => (batches.offer(message) ? Promise.resolve() : send(message));
+  return serveStdio(factory, { transport, onerror });
 }
 
 /** `--transport http`: serves until shutdown; a port that cannot be bound is one stderr line and exit 2. */
