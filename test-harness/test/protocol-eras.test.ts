@@ -135,3 +135,80 @@ describe('a call cancelled while the client has not answered roots/list (filesys
     }
   });
 });
+
+describe('browser over stdio: sessions only, as over HTTP', () => {
+  it('refuses a 2026-07-28 request with -32022 naming 2025-11-25, then serves an initialize session', async () => {
+    const conn = rawStdio('browser', []);
+    try {
+      conn.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META('2026-07-28') } });
+      expect(await conn.next(byId(1))).toMatchObject({
+        error: { code: -32022, data: { supported: ['2025-11-25'], requested: '2026-07-28' } },
+      });
+      conn.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect(await conn.next(byId(2))).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+      conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      conn.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+      expect(await conn.next(byId(3))).toMatchObject({ result: { tools: expect.any(Array) } });
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('JSON-RPC batches over stdio', () => {
+  const init = (version: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  for (const name of ['filesystem', 'search'] as const)
+    it(`${name}: a session negotiated at 2025-03-26 gets one array of answers; 2025-11-25 still refuses`, async () => {
+      const old = rawStdio(name, name === 'filesystem' ? [dir] : [], { BRAVE_API_KEY: '' });
+      try {
+        old.send(init('2025-03-26'));
+        expect(await old.next(byId(1))).toMatchObject({ result: { protocolVersion: '2025-03-26' } });
+        old.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        old.send([
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } },
+          { jsonrpc: '2.0', id: 3, method: 'ping' },
+          { jsonrpc: '1.0', id: 4, method: 'ping' },
+        ]);
+        const answers = (await old.next(Array.isArray)) as {
+          id: number;
+          result?: unknown;
+          error?: { code: number };
+        }[];
+        expect(answers.map((a) => a.id).sort()).toEqual([2, 3, 4]);
+        expect(answers.find((a) => a.id === 2)?.result).toMatchObject({ tools: expect.any(Array) });
+        expect(answers.find((a) => a.id === 3)?.result).toEqual({});
+        expect(answers.find((a) => a.id === 4)?.error?.code).toBe(-32600);
+        // A single request is answered as before, not wrapped.
+        old.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+        expect(await old.next(byId(5))).toMatchObject({ result: {} });
+      } finally {
+        await old.close();
+      }
+      const current = rawStdio(name, name === 'filesystem' ? [dir] : [], { BRAVE_API_KEY: '' });
+      try {
+        current.send(init('2025-11-25'));
+        await current.next(byId(1));
+        current.send([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
+        expect(await current.next((m) => (m as { error?: unknown }).error !== undefined)).toMatchObject({
+          error: { code: -32600, message: expect.stringMatching(/batches are not supported/) },
+        });
+      } finally {
+        await current.close();
+      }
+    });
+});

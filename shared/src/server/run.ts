@@ -10,7 +10,7 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { createAuditLog, type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
 import { unsafeBindReason } from '../transport/http/flags.js';
 import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transport/http/serve.js';
-import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
+import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
 import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { ConfigError, describeError } from './errors.js';
@@ -69,8 +69,9 @@ export interface ServerSpec<C> {
    * HTTP mode. `sessionsOnly`: the server keeps per-connection state in its instances (what
    * `register` sets up, e.g. the browser's tabs), so over HTTP it serves 2025-11-25 sessions only and
    * refuses 2026-07-28 stateless requests (a fresh instance per request would lose that state) with
-   * HTTP 400 and JSON-RPC -32022 naming the reason (see `sessionsOnlyRefusal`). stdio is unaffected:
-   * there one client is served by one instance in either era.
+   * HTTP 400 and JSON-RPC -32022 naming the reason (see `sessionsOnlyRefusal`). Over stdio too (issue
+   * 28): the 2026-07-28 era forbids state carried across requests, so its requests get the same
+   * -32022 (`data.supported: ["2025-11-25"]`) and a client falls back to the initialize handshake.
    */
   http?: { sessionsOnly?: boolean };
   /** Releases what the config holds (pools, browsers, watchers); bounded by the shutdown budget. */
@@ -387,7 +388,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     log.error(scrubSecrets(error instanceof Error ? error.message : String(error), secrets()));
   const handle = http
     ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
-    : serveStdioGuarded(factory, onerror);
+    : serveStdioGuarded(factory, onerror, spec.http?.sessionsOnly === true);
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -410,15 +411,26 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   );
 }
 
-/** stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only well-formed ones. */
-function serveStdioGuarded(factory: () => McpServer, onerror: (error: unknown) => void) {
-  const stdin = process.stdin.pipe(new StdinGuard((line) => process.stdout.write(line)));
-  return serveStdio(factory, {
-    transport: new StdioServerTransport(stdin, process.stdout, {
-      maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
-    }),
-    onerror,
+/**
+ * stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only
+ * well-formed ones. `sessionsOnly`: 2026-07-28 requests are refused (ServerSpec `http.sessionsOnly`).
+ */
+function serveStdioGuarded(
+  factory: () => McpServer,
+  onerror: (error: unknown) => void,
+  sessionsOnly: boolean,
+) {
+  const write = (line: string) => process.stdout.write(line);
+  const guard = new StdinGuard(write, DEFAULT_MAX_LINE_BYTES, sessionsOnly);
+  const transport = new StdioServerTransport(process.stdin.pipe(guard), process.stdout, {
+    maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
   });
+  // A 2025-03-26 connection's batches are answered as one array (stdio-guard.ts, BatchAnswers).
+  const batches = new BatchAnswers(write);
+  guard.batches = batches;
+  const send = transport.send.bind(transport);
+  transport.send = (message) => (batches.offer(message) ? Promise.resolve() : send(message));
+  return serveStdio(factory, { transport, onerror });
 }
 
 /** `--transport http`: serves until shutdown; a port that cannot be bound is one stderr line and exit 2. */

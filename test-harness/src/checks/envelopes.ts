@@ -5,6 +5,7 @@
 import type { Connection } from '../connect.js';
 import type { CheckContext, CheckResult } from './context.js';
 import { preview } from './context.js';
+import { sessionsOnlyRefusal } from './eras.js';
 
 /** One malformed envelope: what it is (for details) and the message without its id. */
 export interface Envelope {
@@ -140,7 +141,15 @@ export async function checkEveryRequestAnswered(ctx: CheckContext): Promise<Chec
   const summary: string[] = [];
   const envelopes = malformedEnvelopes();
   for (const era of ['legacy', 'modern'] as const) {
-    const conn = await ctx.open(`malformed envelopes (${era})`, { era });
+    let conn: Awaited<ReturnType<CheckContext['open']>>;
+    try {
+      conn = await ctx.open(`malformed envelopes (${era})`, { era });
+    } catch (error) {
+      const sessionsOnly = era === 'modern' ? sessionsOnlyRefusal(error) : undefined;
+      if (!sessionsOnly) throw error;
+      summary.push(`[${era}] ${sessionsOnly}`);
+      continue;
+    }
     await conn.client
       .request({ method: 'tools/list', params: {} }, { timeout: ctx.callTimeoutMs })
       .catch(() => {});

@@ -55,6 +55,24 @@ export function diffToolLists(legacy: Tool[], modern: Tool[]): string[] {
   return diffs;
 }
 
+/**
+ * The note for a sessions-only server's refusal of the 2026-07-28 era (per-connection state, e.g.
+ * the browser's tabs: that era forbids state across requests), or undefined for any other error:
+ * -32022 whose `data.supported` names only initialize-era versions (spec 2026-07-28, version
+ * negotiation). `error` may be the harness's connect error, the refusal as its cause.
+ */
+export function sessionsOnlyRefusal(error: unknown): string | undefined {
+  const refusal = ((error as { cause?: unknown }).cause ?? error) as {
+    code?: unknown;
+    data?: { supported?: unknown };
+  };
+  const supported = Array.isArray(refusal.data?.supported)
+    ? (refusal.data.supported as unknown[])
+    : undefined;
+  if (refusal.code !== -32022 || !supported || supported.includes('2026-07-28')) return undefined;
+  return `sessions only: the 2026-07-28 era is refused with -32022 (supported: ${supported.join(', ')})`;
+}
+
 /** ALL-08: main (legacy) vs a new modern-era connection: tool lists equal, read-only tools answer alike. */
 export async function checkEras(ctx: CheckContext): Promise<CheckResult> {
   const base = { id: 'ALL-08', name: 'both protocol eras' };
@@ -66,6 +84,8 @@ export async function checkEras(ctx: CheckContext): Promise<CheckResult> {
   try {
     modern = await ctx.open('modern', { era: 'modern' });
   } catch (error) {
+    const sessionsOnly = sessionsOnlyRefusal(error);
+    if (sessionsOnly) return { ...base, ok: true, details: [sessionsOnly] };
     return {
       ...base,
       ok: false,

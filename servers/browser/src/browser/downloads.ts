@@ -17,9 +17,14 @@ import path from 'node:path';
 import type { Download } from 'playwright-core';
 import type { Config } from '../config.js';
 import { writeOutputFile } from '../output.js';
-import type { ResourceStore } from '../resources.js';
 import { untrustedText } from '../sanitize.js';
 import { playwrightMessage } from './errors.js';
+
+/** Where saved downloads are kept as `download://` resources (resources.ts's ResourceStore). */
+export interface DownloadStore {
+  /** Records a saved file; returns its resource URI. */
+  addDownload(name: string, file: string, mimeType: string, size: number): string;
+}
 
 /** What a navigation response said about a body that became a download. */
 export interface DownloadHints {
@@ -61,7 +66,7 @@ export async function settleDownload(
   download: Download,
   hints: DownloadHints,
   config: Config,
-  store: ResourceStore,
+  store: DownloadStore,
 ): Promise<DownloadReport> {
   const name = safeFileName(download.suggestedFilename());
   const url = download.url();

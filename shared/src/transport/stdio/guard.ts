@@ -6,7 +6,10 @@
  * per line and has no batches since 2025-06-18. So each line is checked here first:
  * - over `maxLineBytes` → -32600 "request too large" (the line is discarded as it streams in);
  * - not JSON → -32700 Parse error;
- * - a JSON array (a batch) → -32600;
+ * - a JSON array (a batch) → -32600, except on a connection whose `initialize` asked for 2025-03-26
+ *   or 2024-11-05, versions whose JSON-RPC batches a server MUST accept (spec 2025-03-26, Transports:
+ *   "MUST support receiving JSON-RPC batches"): each member is checked as a line of its own and
+ *   passed on, and the answers go out together as one array (BatchAnswers), refusals included;
  * - not a JSON-RPC 2.0 object, or an id that is not a string or integer → -32600;
  * - a request (it has an `id` and is not a response) that the SDK's own JSON-RPC message schema
  *   rejects — the SDK would log it and drop it — → -32602 when `method` is a string (the params are
@@ -59,9 +62,19 @@ function claimedVersion(message: Record<string, unknown>): unknown {
  */
 export class EraCheck {
   era: 'unknown' | 'legacy' | 'modern' = 'unknown';
+  /** The client's initialize asked for a version with JSON-RPC batches (2025-03-26 or older). */
+  batches = false;
+
+  /**
+   * `sessionsOnly`: the server keeps per-connection state in its instance (the browser's tabs and
+   * element refs), which the stateless 2026-07-28 era forbids carrying across requests; as over
+   * HTTP, every request of that era is refused with -32022 and `data.supported: ["2025-11-25"]`,
+   * so that a client falls back to the initialize handshake.
+   */
+  constructor(private readonly sessionsOnly = false) {}
 
   check(line: string): string | undefined {
-    if (this.era === 'legacy') return undefined;
+    if (this.era === 'legacy' && !line.includes('"initialize"')) return undefined;
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(line) as Record<string, unknown>;
@@ -71,7 +84,21 @@ export class EraCheck {
     const id = message.id;
     if ((typeof id !== 'string' && typeof id !== 'number') || typeof message.method !== 'string')
       return undefined;
+    if (message.method === 'initialize') {
+      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      this.batches = typeof asked === 'string' && asked <= '2025-03-26';
+    }
+    if (this.era === 'legacy') return undefined;
     const claim = claimedVersion(message);
+    if (this.sessionsOnly && claim !== undefined) {
+      const requested = String(claim).slice(0, 100);
+      return errorLine(
+        id,
+        -32022,
+        `Unsupported protocol version: ${requested}. This server keeps per-session state (one server instance per connection) and serves sessions only: connect with the 2025-11-25 initialize handshake.`,
+        { supported: ['2025-11-25'], requested },
+      );
+    }
     if (this.era === 'unknown') {
       if (typeof claim === 'string' && MODERN_PROTOCOL_VERSIONS.includes(claim)) this.era = 'modern';
       else if (claim === undefined) this.era = 'legacy';
@@ -167,13 +194,18 @@ export class StdinGuard extends Transform {
   #pendingBytes = 0;
   /** Head of a line being discarded for its size (for the id), and its size so far. */
   #oversized: { head: string; bytes: number } | undefined;
-  readonly #era = new EraCheck();
+  readonly #era: EraCheck;
+  /** Gathers the answers to a batch's members (set by the bootstrap, which wraps the transport). */
+  batches: BatchAnswers | undefined;
 
+  /** `sessionsOnly`: refuse the 2026-07-28 era ({@link EraCheck}). */
   constructor(
     private readonly reply: (line: string) => void,
     private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    sessionsOnly = false,
   ) {
     super();
+    this.#era = new EraCheck(sessionsOnly);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -224,8 +256,79 @@ export class StdinGuard extends Transform {
     this.#pending = [];
     this.#pendingBytes = 0;
     if (!line) return;
+    if (this.#era.batches && this.batches && line.startsWith('[')) {
+      this.#batch(line);
+      return;
+    }
     const refusal = checkLine(line) ?? this.#era.check(line);
     if (refusal) this.reply(refusal);
     else this.push(`${line}\n`);
+  }
+
+  /** A batch on a 2025-03-26 connection: members checked and passed on one by one, answers gathered. */
+  #batch(line: string): void {
+    let members: unknown;
+    try {
+      members = JSON.parse(line);
+    } catch {
+      this.reply(errorLine(null, -32700, 'Parse error: the line is not valid JSON'));
+      return;
+    }
+    if (!Array.isArray(members) || members.length === 0) {
+      this.reply(errorLine(null, -32600, 'Invalid Request: an empty batch'));
+      return;
+    }
+    const refused: unknown[] = [];
+    const passed: string[] = [];
+    const ids: (string | number)[] = [];
+    for (const member of members) {
+      const text = JSON.stringify(member);
+      const refusal = checkLine(text) ?? this.#era.check(text);
+      if (refusal) refused.push(JSON.parse(refusal));
+      else {
+        passed.push(text);
+        const { id, method } = member as { id?: unknown; method?: unknown };
+        if ((typeof id === 'string' || typeof id === 'number') && typeof method === 'string') ids.push(id);
+      }
+    }
+    this.batches?.open(ids, refused);
+    for (const text of passed) this.push(`${text}\n`);
+  }
+}
+
+/**
+ * The answers to the requests of JSON-RPC batches (2025-03-26 connections), sent as one array once
+ * every request of the batch is answered (JSON-RPC 2.0 §6); a batch of notifications only gets no
+ * answer, one whose members were all refused gets the refusals at once. The transport's `send` is
+ * routed through {@link offer}, which holds the answers that belong to an open batch.
+ */
+export class BatchAnswers {
+  readonly #open: { waiting: Set<string | number>; answers: unknown[] }[] = [];
+
+  constructor(private readonly write: (line: string) => void) {}
+
+  /** A batch whose requests have `ids`, with answers already known (`refused`). */
+  open(ids: (string | number)[], refused: unknown[]): void {
+    if (ids.length === 0) {
+      if (refused.length) this.write(`${JSON.stringify(refused)}\n`);
+      return;
+    }
+    this.#open.push({ waiting: new Set(ids), answers: [...refused] });
+  }
+
+  /** True when `message` is an answer held for a batch (the batch is written once complete). */
+  offer(message: unknown): boolean {
+    const { id } = message as { id?: unknown };
+    if (!message || typeof message !== 'object' || !('result' in message || 'error' in message)) return false;
+    const index = this.#open.findIndex((b) => b.waiting.has(id as string | number));
+    const batch = this.#open[index];
+    if (!batch) return false;
+    batch.waiting.delete(id as string | number);
+    batch.answers.push(message);
+    if (batch.waiting.size === 0) {
+      this.#open.splice(index, 1);
+      this.write(`${JSON.stringify(batch.answers)}\n`);
+    }
+    return true;
   }
 }
