@@ -2,6 +2,10 @@
 //   sync-versions        after `changeset version`: each server.json and registry.json to the new versions
 //   pack --out DIR       the release tarballs (pnpm pack, once) into DIR, each through the gate;
 //                        prints one JSON line per tarball (name, version, file, bytes, sha512)
+//   bundle --tarball FILE --out DIR   the server's MCPB bundle from its release tarball; prints
+//                        {file, bytes, sha256} (the registry entry's fileSha256)
+//   image-context --tarball FILE --out DIR   the build context of container/Containerfile
+//                        (server/: the package with its runtime dependencies)
 //   plan [--registry URL] the servers whose version the registry (default: npm's) does not serve
 //                        yet, as one JSON array of {dir, name, version} (the workflow's matrix)
 import { parseArgs } from 'node:util';
@@ -10,13 +14,15 @@ import { syncVersions } from './versions.js';
 
 const USAGE = `usage: refmcp-release sync-versions
        refmcp-release pack --out DIR
-       refmcp-release plan [--registry URL]`;
+       refmcp-release plan [--registry URL]
+       refmcp-release bundle --tarball FILE --out DIR
+       refmcp-release image-context --tarball FILE --out DIR`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string' }, registry: { type: 'string' } },
+    options: { out: { type: 'string' }, registry: { type: 'string' }, tarball: { type: 'string' } },
   });
   const root = findRepoRoot();
   switch (positionals[0]) {
@@ -40,6 +46,24 @@ async function main(argv: string[]): Promise<number> {
         console.error(problems.join('\n'));
         return 1;
       }
+      return 0;
+    }
+    case 'bundle': {
+      if (!values.tarball || !values.out) break;
+      const { readTarball } = await import('./tarballs.js');
+      const { buildBundle } = await import('./mcpb/bundle.js');
+      const t = readTarball(/refmcp-server-([a-z]+)-/.exec(values.tarball)?.[1] ?? '', values.tarball);
+      const b = await buildBundle(t, values.out);
+      process.stdout.write(`${JSON.stringify({ file: b.file, bytes: b.bytes, sha256: b.sha256 })}\n`);
+      return 0;
+    }
+    case 'image-context': {
+      if (!values.tarball || !values.out) break;
+      const { readTarball } = await import('./tarballs.js');
+      const { stageServer } = await import('./stage.js');
+      const { join } = await import('node:path');
+      const t = readTarball(/refmcp-server-([a-z]+)-/.exec(values.tarball)?.[1] ?? '', values.tarball);
+      stageServer(t, join(values.out, 'server'), join(values.out, '.npm-cache'));
       return 0;
     }
     case 'plan': {

@@ -1,10 +1,10 @@
 /**
  * An MCPB bundle per server, from the release tarball: manifest from server.json and the live
- * tools/list, `mcpb validate`, `mcpb pack`; then the bundle is unpacked outside the repository and
+ * tools/list of the bundled server, `mcpb validate`, `mcpb pack`; then the bundle is unpacked outside the repository and
  * started as Claude Desktop starts it (`getMcpConfigForManifest`, the library the host uses to turn
  * the manifest and the user's answers into a command): handshake, every manifest tool listed.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { getMcpConfigForManifest, type McpbManifestAny } from '@anthropic-ai/mcp
 import { connect } from '@refmcp/test-harness';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Bundle, buildBundle, mcpb } from '../src/mcpb/bundle.js';
-import { launchFor, USER_CONFIG } from '../src/mcpb/user-config.js';
+import { smokeAnswers } from '../src/mcpb/smoke-answers.js';
 import { localPrebuildEnv } from '../src/native-prebuilds.js';
 import { packRelease } from '../src/tarballs.js';
 
@@ -30,61 +30,17 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** What a user enters in the install dialog, per server: enough to start it with no service behind. */
-function answers(dir: string, tmp: string): Record<string, string | string[]> {
-  switch (dir) {
-    case 'filesystem':
-      return { allowed_directories: [tmp] };
-    case 'sqlite':
-      writeFileSync(join(tmp, 'bundle.db'), ''); // an empty file is an empty SQLite database
-      return { db_path: join(tmp, 'bundle.db') };
-    case 'postgres': // connects on the first tool call
-      return { database_url: 'postgresql://refmcp@127.0.0.1:1/none' };
-    case 'github':
-      return { github_token: 'github_pat_bundle_smoke_test' };
-    case 'gitlab':
-      return { gitlab_token: 'glpat-bundle-smoke-test' };
-    case 'slack':
-      return { slack_bot_token: 'xoxb-bundle-smoke-test' };
-    case 'search':
-      return { brave_api_key: 'bundle-smoke-test' };
-    case 'drive':
-      writeFileSync(
-        join(tmp, 'keys.json'),
-        JSON.stringify({ installed: { client_id: 'id', client_secret: 'secret' } }),
-      );
-      writeFileSync(
-        join(tmp, 'token.json'),
-        JSON.stringify({ access_token: 'ya29.bundle', expiry_date: Date.now() + 3_600_000 }),
-      );
-      return { oauth_keys: join(tmp, 'keys.json'), credentials: join(tmp, 'token.json') };
-    default:
-      return {};
-  }
-}
-
 describe('MCPB bundles', () => {
   for (const t of tarballs) {
     it(`${t.name}: built from the tarball, validated, packed, unpacked elsewhere and started as Claude Desktop does`, async () => {
       const tmp = mkdtempSync(join(work, `${t.dir}-`));
-      const values = answers(t.dir, tmp);
-      const fields = USER_CONFIG[t.dir] ?? [];
-
-      // The live tools/list, from the built server with the same answers.
-      const launch = launchFor(fields, values);
-      const live = await connect({
-        command: process.execPath,
-        args: [join(repoRoot, 'servers', t.dir, 'dist/index.js'), ...launch.args],
-        env: launch.env,
-        timeoutMs: 60_000,
-      });
-      const { tools } = await live.client.listTools().finally(() => live.close());
+      const values = smokeAnswers(t.dir, tmp);
 
       const native =
         t.dir === 'sqlite'
           ? localPrebuildEnv('better-sqlite3', join(repoRoot, 'servers/sqlite'), join(work, 'prebuilds'))
           : {};
-      const bundle = buildBundle(t, tools, join(work, 'bundles'), native);
+      const bundle = await buildBundle(t, join(work, 'bundles'), native);
       built.push(bundle);
       expect(bundle.sha256).toMatch(/^[a-f0-9]{64}$/);
 

@@ -6,9 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { stageServer } from '../stage.js';
 import type { Tarball } from '../tarballs.js';
 import { buildManifest, type ListedTool } from './manifest.js';
 
@@ -35,36 +36,21 @@ export function mcpb(args: string[], cwd: string): string {
 }
 
 /**
- * Builds `<outDir>/<dir>/refmcp-server-<dir>-<version>.mcpb` from `t`. `tools` is the server's live
- * tools/list; `installEnv` is added to npm's environment (the native prebuild offer for sqlite).
+ * Builds `<outDir>/<dir>/refmcp-server-<dir>-<version>.mcpb` from `t`: the manifest lists the
+ * tools the staged server itself answers with (`liveTools`); `installEnv` is added to npm's
+ * environment (the native prebuild offer for sqlite).
  * Throws when npm, `mcpb validate` or `mcpb pack` fails.
  */
-export function buildBundle(
+export async function buildBundle(
   t: Tarball,
-  tools: ListedTool[],
   outDir: string,
   installEnv: Record<string, string> = {},
-): Bundle {
+): Promise<Bundle> {
   const base = join(outDir, t.dir);
   const stage = join(base, 'stage');
   rmSync(base, { recursive: true, force: true });
-  mkdirSync(stage, { recursive: true });
-  cpSync(t.unpacked, join(stage, 'server'), { recursive: true });
-  // The bundle installs runtime dependencies only: the workspace's devDependencies are not on npm.
-  const pkgPath = join(stage, 'server/package.json');
-  const { devDependencies: _dev, scripts: _scripts, ...pkg } = JSON.parse(readFileSync(pkgPath, 'utf8'));
-  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-  if (Object.keys(pkg.dependencies ?? {}).length > 0) {
-    execFileSync(
-      'npm',
-      ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund', '--no-save'],
-      {
-        cwd: join(stage, 'server'),
-        stdio: 'pipe',
-        env: { ...process.env, npm_config_cache: join(base, 'npm-cache'), ...installEnv },
-      },
-    );
-  }
+  stageServer(t, join(stage, 'server'), join(base, 'npm-cache'), installEnv);
+  const tools = await liveTools(t.dir, join(stage, 'server'), mkdtempSync(join(base, 'answers-')));
   const manifest = buildManifest(t, tools);
   writeFileSync(join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mcpb(['validate', join(stage, 'manifest.json')], stage);
@@ -78,4 +64,26 @@ export function buildBundle(
     sha256: createHash('sha256').update(data).digest('hex'),
     manifest,
   };
+}
+
+/**
+ * Lists the tools of the built server in `serverDir` (a dist/index.js inside), started with the
+ * smoke answers of its user_config; files it needs go to `tmp`.
+ */
+export async function liveTools(dir: string, serverDir: string, tmp: string): Promise<ListedTool[]> {
+  const { connect } = await import('@refmcp/test-harness');
+  const { smokeAnswers } = await import('./smoke-answers.js');
+  const { launchFor, USER_CONFIG } = await import('./user-config.js');
+  const launch = launchFor(USER_CONFIG[dir] ?? [], smokeAnswers(dir, tmp));
+  const conn = await connect({
+    command: process.execPath,
+    args: [join(serverDir, 'dist/index.js'), ...launch.args],
+    env: launch.env,
+    timeoutMs: 60_000,
+  });
+  try {
+    return (await conn.client.listTools()).tools;
+  } finally {
+    await conn.close();
+  }
 }
