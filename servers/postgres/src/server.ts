@@ -21,6 +21,8 @@ export const postgresServer: ServerSpec<Config> = {
   capabilities: { resources: { listChanged: false }, completions: {} },
   configure,
   tools: (config) => [...queryTools(config), ...schemaTools(config)],
+  offTools: (config): Record<string, string> =>
+    config.writes ? {} : { execute: 'start the server with --allow-writes (and without --read-only)' },
   instructions: (config) =>
     `PostgreSQL database "${config.target.database}" at ${describeTarget(config.target)}. ` +
     (config.writes

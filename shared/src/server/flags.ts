@@ -165,3 +165,32 @@ export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 
   if (flags.readOnly) selected = selected.filter((t) => t.annotations.readOnlyHint);
   return selected;
 }
+
+/**
+ * Why each tool of `all` that {@link selectTools} left out of `selected` is off, and the flag that
+ * turns it on: "--read-only hides it (it writes)", "--exclude-tools names it", "not in --tools",
+ * "in toolset X, not enabled: add --toolsets X (or all)". The bootstrap answers a call of such a
+ * tool with this, instead of a bare "not found".
+ */
+export function offReasons(
+  all: readonly Pick<ToolDefinition, 'name' | 'toolset' | 'annotations'>[],
+  selected: readonly Pick<ToolDefinition, 'name'>[],
+  flags: CommonFlags,
+): Map<string, string> {
+  const served = new Set(selected.map((t) => t.name));
+  const reasons = new Map<string, string>();
+  for (const tool of all) {
+    if (served.has(tool.name)) continue;
+    let why: string;
+    if (flags.readOnly && !tool.annotations.readOnlyHint)
+      why = 'the server runs with --read-only, which hides every tool that can change something';
+    else if (flags.excludeTools.includes(tool.name)) why = 'the server runs with --exclude-tools naming it';
+    else if (flags.tools)
+      why = `the server runs with --tools ${flags.tools.join(',')}; add ${tool.name} there`;
+    else if (tool.toolset)
+      why = `its toolset ${tool.toolset} is not enabled: start the server with --toolsets ${tool.toolset} (or --toolsets all)`;
+    else continue;
+    reasons.set(tool.name, why);
+  }
+  return reasons;
+}

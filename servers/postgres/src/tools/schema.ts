@@ -4,6 +4,7 @@
  */
 import { cursorString, safeString, z } from '@refmcp/shared/schema';
 import {
+  counted,
   decodeCursor,
   defineTool,
   encodeCursor,
@@ -79,7 +80,8 @@ export function schemaTools(config: Config): ToolDefinition[] {
       const nextCursor =
         rows.length > limit && last ? encodeCursor({ k: 'list_schemas', s: scope, a: last.name }) : undefined;
       const lines = page.map(
-        (s) => `${s.name} (owner ${s.owner}, ${s.tables} tables)${s.comment ? ` — ${s.comment}` : ''}`,
+        (s) =>
+          `${s.name} (owner ${s.owner}, ${counted(s.tables, 'tables')})${s.comment ? ` — ${s.comment}` : ''}`,
       );
       if (page.length === 0) lines.push('(no schemas)');
       if (nextCursor)
@@ -143,7 +145,10 @@ export function schemaTools(config: Config): ToolDefinition[] {
         lines.push(args.schema ? `(no tables in schema "${args.schema}")` : '(no tables)');
       if (nextCursor)
         lines.push(
-          truncationMarker(`${page.length} tables shown, more exist`, `pass cursor="${nextCursor}"`),
+          truncationMarker(
+            `${counted(page.length, 'tables')} shown, more exist`,
+            `pass cursor="${nextCursor}"`,
+          ),
         );
       return structuredResult({ tables: page, ...(nextCursor ? { nextCursor } : {}) }, lines.join('\n'));
     },

@@ -3,7 +3,15 @@
  * reference's names and arguments; cursors on all three, time windows on history). Every page is
  * bounded in bytes; a page cut short says so and its cursor continues inside it.
  */
-import { compact, defineTool, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor } from '@refmcp/shared';
+import {
+  compact,
+  counted,
+  defineTool,
+  makeCursor,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -81,8 +89,8 @@ export function channelTools(config: Config): SlackTool[] {
           [
             ...channels.map(renderChannel),
             nextCursor
-              ? `${channels.length} channels; more: call again with cursor.`
-              : `${channels.length} channels; no more.`,
+              ? `${counted(channels.length, 'channels')}; more: call again with cursor.`
+              : `${counted(channels.length, 'channels')}; no more.`,
           ],
           untrusted,
         );
