@@ -3,6 +3,7 @@ import {
   checkToolsets,
   commonFlags,
   defineToolsets,
+  offReasons,
   selectTools,
   splitList,
   toolsetsHelp,
@@ -71,6 +72,28 @@ describe('selectTools', () => {
   });
 });
 
+describe('offReasons (issue 27: a call of a tool that is off names the flag that turns it on)', () => {
+  const reasons = (values: Record<string, unknown>) => {
+    const flags = commonFlags(values, {});
+    return Object.fromEntries(offReasons(tools, selectTools(tools, flags, toolsets), flags));
+  };
+  it('names the toolset to enable, --read-only, --exclude-tools and --tools', () => {
+    expect(reasons({})).toEqual({
+      list_runs:
+        'its toolset actions is not enabled: start the server with --toolsets actions (or --toolsets all)',
+    });
+    expect(reasons({ 'read-only': true, toolsets: 'all' })).toEqual({
+      create_issue: 'the server runs with --read-only, which hides every tool that can change something',
+    });
+    expect(reasons({ 'exclude-tools': 'get_issue', toolsets: 'all' })).toEqual({
+      get_issue: 'the server runs with --exclude-tools naming it',
+    });
+    expect(reasons({ tools: 'get_issue' })).toMatchObject({
+      list_runs: 'the server runs with --tools get_issue; add list_runs there',
+    });
+  });
+});
+
 describe('unknownOptionMessage', () => {
   const parseError = (option: string) =>
     new Error(`Unknown option '${option}'. To specify a positional argument …`);
@@ -85,6 +108,25 @@ describe('unknownOptionMessage', () => {
     );
     expect(unknownOptionMessage(parseError('--excl'), known)).toBe(
       'unknown option --excl (did you mean --exclude-tools?)',
+    );
+  });
+
+  it('suggests the nearest option for a typo a few edits away (issue 27)', () => {
+    const all = [...known, 'allow-writes', 'toolsets', 'transport', 'port'];
+    expect(unknownOptionMessage(parseError('--alow-writes'), all)).toBe(
+      'unknown option --alow-writes (did you mean --allow-writes?)',
+    );
+    expect(unknownOptionMessage(parseError('--db-pth'), all)).toBe(
+      'unknown option --db-pth (did you mean --db-path?)',
+    );
+    expect(unknownOptionMessage(parseError('--toolset'), all)).toBe(
+      'unknown option --toolset (did you mean --toolsets?)',
+    );
+    expect(unknownOptionMessage(parseError('--trasnport'), all)).toBe(
+      'unknown option --trasnport (did you mean --transport?)',
+    );
+    expect(unknownOptionMessage(parseError('--db-pth=~/x.db'), all)).toBe(
+      'unknown option --db-pth=~/x.db (did you mean --db-path?)',
     );
   });
 

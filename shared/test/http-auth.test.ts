@@ -1,4 +1,4 @@
-// http-auth.ts units: the OAuth env settings' errors, and the JWT verifier's claim mapping and
+// transport/http/auth.ts units: the OAuth env settings' errors, and the JWT verifier's claim mapping and
 // failure kinds (token fault → invalid_token; unreachable keys → temporarily_unavailable), with keys
 // served by a local JWKS on 127.0.0.1.
 import { createServer, type Server } from 'node:http';

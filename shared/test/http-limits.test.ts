@@ -1,4 +1,4 @@
-// The HTTP mode's caps and timeouts (http-limits.ts): env parsing, and the connection cap on a
+// The HTTP mode's caps and timeouts (transport/http/limits.ts): env parsing, and the connection cap on a
 // plain node:http server (the oldest idle connection makes room; all busy → 503).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

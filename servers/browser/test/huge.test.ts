@@ -25,6 +25,9 @@ beforeAll(async () => {
   site = await servePages({
     '/': HUGE,
     '/small': '<title>Small</title><button>ok</button>',
+    // Busy for 2.5 s right after DOMContentLoaded, as a huge page is while it lays out.
+    '/busy': `<title>Busy</title><script>document.addEventListener('DOMContentLoaded', () =>
+      setTimeout(() => { const end = Date.now() + 2500; while (Date.now() < end); }, 0));</script><p>busy</p>`,
     // Pages that tamper with what the element-limit check reads (it runs in an isolated world).
     '/huge-claims-small': `<script>Document.prototype.getElementsByTagName = () => ({ length: 1 });</script>${HUGE}`,
     '/claims-huge': hostile('Document.prototype.getElementsByTagName = () => ({ length: 1e9 });'),
@@ -62,6 +65,13 @@ describe('BR-04 huge pages', () => {
     );
     expect(conn.exitStatus()).toBeUndefined();
   }, 120_000);
+
+  it('BR-04 the page line names a page too busy to answer document.title (the browser keeps its own copy)', async () => {
+    // The title was read from the page with a one-second cap, so a page still busy (a huge one
+    // laying out, on a loaded machine) lost it; the browser process has it as soon as it is parsed.
+    const nav = await callOk(conn, 'browser_navigate', { url: `${site.base}/busy`, snapshot: 'none' });
+    expect(nav).toMatch(/\nPage: \S+\/busy — "Busy"$/);
+  }, 60_000);
 
   it('BR-04 a page cannot fake its element count or break snapshots through the globals the check reads', async () => {
     const huge = await callOk(conn, 'browser_navigate', {

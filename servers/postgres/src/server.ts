@@ -24,6 +24,8 @@ export const postgresServer: ServerSpec<Config> = {
   configure,
   toolsets: TOOLSETS,
   tools: (config) => [...queryTools(config), ...schemaTools(config), ...insightTools(config)],
+  offTools: (config): Record<string, string> =>
+    config.writes ? {} : { execute: 'start the server with --allow-writes (and without --read-only)' },
   instructions: (config) =>
     `PostgreSQL database "${config.target.database}" at ${describeTarget(config.target)}. ` +
     (config.writes

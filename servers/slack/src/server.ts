@@ -32,6 +32,22 @@ export const slackServer: ServerSpec<Config> = {
       hasChannelArgument,
     ),
   secrets: (config) => config.tokens,
+  offTools: (config) => ({
+    ...(config.search
+      ? {}
+      : {
+          slack_search_messages:
+            "set SLACK_USER_TOKEN to a user token (xoxp-…): Slack's search.messages takes no bot token",
+        }),
+    ...(config.postTo
+      ? {}
+      : Object.fromEntries(
+          ['slack_post_message', 'slack_reply_to_thread', 'slack_add_reaction'].map((name) => [
+            name,
+            'start the server with --post-to CHANNEL[,CHANNEL…] (env SLACK_POST_TO), the channels it may post in',
+          ]),
+        )),
+  }),
   instructions: (config) =>
     [
       'Slack workspace. channel_id takes an ID (C…), #name, or @user or email for a DM; user_id an ID, @name or email; message ts values identify messages (thread_ts for replies); a pasted message link reads with slack_get_message.',

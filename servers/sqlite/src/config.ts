@@ -105,8 +105,17 @@ async function createDatabaseFile(file: string): Promise<void> {
   }
 }
 
-export async function configure({ values, common }: ConfigInput): Promise<Config> {
+export async function configure({ values, positionals, common }: ConfigInput): Promise<Config> {
   const raw = values['db-path'];
+  // The reference server takes the file as --db-path only; a bare path is the commonest first try.
+  if (positionals.length) {
+    const given = path.resolve(expandHome(positionals[0] ?? ''));
+    throw new ConfigError(
+      typeof raw === 'string'
+        ? `unexpected argument ${given}: the database is --db-path ${path.resolve(expandHome(raw))} already`
+        : `the database file is given with --db-path: mcp-server-sqlite --db-path ${given}`,
+    );
+  }
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw new ConfigError('--db-path is required, e.g. mcp-server-sqlite --db-path ~/data/app.db');
   }

@@ -22,6 +22,8 @@ export const sqliteServer: ServerSpec<Config> = {
   usage: 'mcp-server-sqlite --db-path FILE [--allow-writes] [options]',
   optionsHelp: OPTIONS_HELP,
   options: OPTIONS,
+  // Taken only to answer a bare path with "use --db-path" (config.ts).
+  allowPositionals: true,
   capabilities: { resources: { subscribe: true, listChanged: true } },
   configure,
   tools: (config) => [
@@ -31,6 +33,13 @@ export const sqliteServer: ServerSpec<Config> = {
     ...(config.allowWrites ? writeTools(config) : []),
     ...insightTools(config),
   ],
+  offTools: (config): Record<string, string> =>
+    config.allowWrites
+      ? {}
+      : {
+          write_query: 'start the server with --allow-writes (and without --read-only)',
+          create_table: 'start the server with --allow-writes (and without --read-only)',
+        },
   instructions: (config) =>
     `SQLite database ${config.dbPath}` +
     (config.allowWrites ? ' (writes enabled: write_query, create_table).' : ' (read-only).') +

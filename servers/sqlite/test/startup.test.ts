@@ -58,6 +58,32 @@ describe('startup', () => {
     expect(bad.stderr).toContain('--busy-timeout (2000 ms) must be below --statement-timeout (1000 ms)');
   }, 30_000);
 
+  it('issue 27: a bare path points to --db-path, a typo gets a did-you-mean, a flag without value says required', () => {
+    const bare = runToExit([file]);
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain(
+      `the database file is given with --db-path: mcp-server-sqlite --db-path ${file}`,
+    );
+    expect(runToExit(['--db-path', file, '--alow-writes']).stderr).toContain(
+      'unknown option --alow-writes (did you mean --allow-writes?)',
+    );
+    expect(runToExit(['--db-path']).stderr).toContain('a value is required after --db-path');
+  }, 30_000);
+
+  it('issue 27: write_query without --allow-writes is a JSON-RPC error naming the flag; a missing argument says required', async () => {
+    const conn = await startServer(['--db-path', file]);
+    try {
+      await expect(callChecked(conn, 'write_query', { query: 'DELETE FROM t' })).rejects.toThrow(
+        /Tool write_query not found: it is off here; start the server with --allow-writes/,
+      );
+      const r = await callChecked(conn, 'read_query', {});
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toContain('query: required (string)');
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('read-only by default: write tools are not listed and the file is never modified', async () => {
     const before = digest(file);
     const conn = await startServer(['--db-path', file]);

@@ -27,20 +27,22 @@ export class AllowedRoots implements RootSet {
     for (const dir of dirs) {
       const parsed = parseInput(dir);
       const configured = path.resolve(process.cwd(), parsed.path);
+      // The expanded, absolute path is what was looked for: `~` and relative spellings shown resolved.
+      const shown = configured === dir ? quote(dir) : `${quote(configured)} (given as ${quote(dir)})`;
       let real: string;
       try {
         real = await fs.realpath(configured);
       } catch (err) {
         if (errnoOf(err) === 'ENOENT') {
-          throw new PathError('not_found', dir, `Allowed directory ${quote(dir)} does not exist.`);
+          throw new PathError('not_found', dir, `Allowed directory ${shown} does not exist.`);
         }
         if (errnoOf(err) === 'ENOTDIR') {
-          throw new PathError('not_a_directory', dir, `Allowed directory ${quote(dir)} is not a directory.`);
+          throw new PathError('not_a_directory', dir, `Allowed directory ${shown} is not a directory.`);
         }
         throw err;
       }
       if (!(await fs.stat(real)).isDirectory()) {
-        throw new PathError('not_a_directory', dir, `Allowed directory ${quote(dir)} is not a directory.`);
+        throw new PathError('not_a_directory', dir, `Allowed directory ${shown} is not a directory.`);
       }
       if (!roots.some((r) => r.real === real)) roots.push({ configured, real });
     }

@@ -6,7 +6,7 @@
  *   --tools a,b            enable exactly these tools (instead of toolsets)
  *   --exclude-tools a,b    remove these tools
  *   --audit-log PATH       append one JSON line per tool call (env MCP_AUDIT_LOG)
- *   --transport/--port/--host  stdio (default) or Streamable HTTP, see http-flags.ts
+ *   --transport/--port/--host  stdio (default) or Streamable HTTP, see transport/http/flags.ts
  */
 import type { ParseArgsConfig } from 'node:util';
 
@@ -169,4 +169,33 @@ export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 
   selected = selected.filter((t) => !flags.excludeTools.includes(t.name));
   if (flags.readOnly) selected = selected.filter((t) => t.annotations.readOnlyHint);
   return selected;
+}
+
+/**
+ * Why each tool of `all` that {@link selectTools} left out of `selected` is off, and the flag that
+ * turns it on: "--read-only hides it (it writes)", "--exclude-tools names it", "not in --tools",
+ * "in toolset X, not enabled: add --toolsets X (or all)". The bootstrap answers a call of such a
+ * tool with this, instead of a bare "not found".
+ */
+export function offReasons(
+  all: readonly Pick<ToolDefinition, 'name' | 'toolset' | 'annotations'>[],
+  selected: readonly Pick<ToolDefinition, 'name'>[],
+  flags: CommonFlags,
+): Map<string, string> {
+  const served = new Set(selected.map((t) => t.name));
+  const reasons = new Map<string, string>();
+  for (const tool of all) {
+    if (served.has(tool.name)) continue;
+    let why: string;
+    if (flags.readOnly && !tool.annotations.readOnlyHint)
+      why = 'the server runs with --read-only, which hides every tool that can change something';
+    else if (flags.excludeTools.includes(tool.name)) why = 'the server runs with --exclude-tools naming it';
+    else if (flags.tools)
+      why = `the server runs with --tools ${flags.tools.join(',')}; add ${tool.name} there`;
+    else if (tool.toolset)
+      why = `its toolset ${tool.toolset} is not enabled: start the server with --toolsets ${tool.toolset} (or --toolsets all)`;
+    else continue;
+    reasons.set(tool.name, why);
+  }
+  return reasons;
 }

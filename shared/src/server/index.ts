@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './flags.js';
 export * from './hints.js';
 export * from './int-flag.js';
+export * from './invocation.js';
 export * from './lenient.js';
 export * from './log.js';
 export * from './pages.js';

@@ -66,6 +66,11 @@ export function pageLine(info: PageInfo, count: number, what: string, pageArg = 
     : `${head} No more pages.`;
 }
 
+/** `3 matches`, `1 match`: `n` and `plural` ("matches"), made singular (see {@link singular}) when n is 1. */
+export function counted(n: number, plural: string): string {
+  return `${n} ${n === 1 ? singular(plural) : plural}`;
+}
+
 /** "issues" → "issue", "entries" → "entry", "matches" → "match", "pull requests" → "pull request". */
 export function singular(plural: string): string {
   if (plural.endsWith('ies')) return `${plural.slice(0, -3)}y`;

@@ -22,6 +22,9 @@ interface RequestLike {
  *   returns every tool and prompt in one page and so never issues a cursor; it ignores one it is
  *   given, which would hand a client that follows a stale or forged cursor page one again (MCP spec
  *   2025-11-25, "Pagination": servers SHOULD reject invalid cursors with -32602; case ALL-05).
+ * - `tools/call` of a tool this configuration turned off (`off`: name → what turns it on) is
+ *   refused as the SDK refuses any unknown tool (JSON-RPC -32602 "Tool X not found"), with the
+ *   reason appended, e.g. "…: start the server with --allow-writes".
  * - `tools/call` writes one audit line per call when `audit` is given — every call, including those
  *   the SDK refuses before a tool runs (invalid arguments, unknown or hidden tools).
  * - The first `tools/list` answered lets a first start save its code cache again (launch/refresh.ts).
@@ -29,7 +32,10 @@ interface RequestLike {
  *   cursor, resources/read with a numeric uri) is answered -32602 Invalid params, as the SDK does
  *   for tools/call; the SDK throws a plain Error there, which goes out as -32603 Internal error.
  */
-export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {}): void {
+export function hookRequests(
+  server: McpServer,
+  opts: { audit?: AuditLog; off?: ReadonlyMap<string, string> } = {},
+): void {
   const low = server.server;
   refusedParamsAsInvalidParams(low);
   const setRequestHandler = low.setRequestHandler.bind(low) as (method: string, handler: unknown) => void;
@@ -39,8 +45,10 @@ export function hookRequests(server: McpServer, opts: { audit?: AuditLog } = {})
       return setRequestHandler(method, refreshingCodeCache(refusingCursors(method, handler as Handler)));
     if (SINGLE_PAGE_LISTS.has(method))
       return setRequestHandler(method, refusingCursors(method, handler as Handler));
-    if (method === 'tools/call' && opts.audit)
-      return setRequestHandler(method, audited(handler as Handler, opts.audit));
+    if (method === 'tools/call') {
+      const call = opts.off?.size ? namingOffTools(handler as Handler, opts.off) : (handler as Handler);
+      return setRequestHandler(method, opts.audit ? audited(call, opts.audit) : call);
+    }
     return setRequestHandler(method, handler);
   };
 }
@@ -94,6 +102,20 @@ function refusedParamsAsInvalidParams(low: McpServer['server']): void {
         };
   map.set = (method, handler) => set(method, wrap(method, handler));
   for (const [method, handler] of [...map]) set(method, wrap(method, handler));
+}
+
+function namingOffTools(handler: Handler, off: ReadonlyMap<string, string>): Handler {
+  return async (request, ctx) => {
+    try {
+      return await handler(request, ctx);
+    } catch (error) {
+      const name = request.params?.name;
+      const why = typeof name === 'string' ? off.get(name) : undefined;
+      if (!why || !(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.InvalidParams)
+        throw error;
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.message}: it is off here; ${why}`);
+    }
+  };
 }
 
 function refusingCursors(method: string, handler: Handler): Handler {

@@ -20,10 +20,12 @@ import {
   checkToolsets,
   commonFlags,
   commonHelp,
+  offReasons,
   selectTools,
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
+import { commandHint } from './invocation.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { type Progress, progressReporter } from './progress.js';
@@ -58,6 +60,12 @@ export interface ServerSpec<C> {
   configure(input: ConfigInput): C | Promise<C>;
   /** Every tool the server has; the bootstrap selects from them by the common flags. */
   tools(config: C): ToolDefinition[];
+  /**
+   * Tools this config does not serve at all (left out of `tools`), each with what turns it on, e.g.
+   * `{ write_query: 'start the server with --allow-writes' }`: a call of one is answered with that
+   * (still JSON-RPC -32602, as for any unknown tool), not only "not found".
+   */
+  offTools?(config: C): Record<string, string>;
   instructions?(config: C): string;
   /** Registers resources and prompts on a new connection's server instance. */
   register?(server: McpServer, config: C, context: ConnectionContext): void;
@@ -247,19 +255,56 @@ function usageText<C>(spec: ServerSpec<C>): string {
   return [`Usage: ${spec.usage}`, ...sections].join('\n\n');
 }
 
+/** Damerau–Levenshtein distance (adjacent swaps count 1) between `a` and `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
 /**
- * "unknown option --readonly (did you mean --read-only?)" instead of Node's parseArgs text: the
- * suggestion is a known option spelled the same but for case, hyphens and underscores, or one the
- * typo is a prefix of.
+ * "unknown option --readonly (did you mean --read-only?)" instead of Node's parseArgs text. The
+ * suggestion is the known option spelled the same but for case, hyphens and underscores; else one
+ * the typo is a prefix of; else the nearest within a few edits (one per four characters, at least
+ * one: `--alow-writes`, `--db-pth`, `--toolset`). Nothing is suggested for a word unlike them all.
  */
 export function unknownOptionMessage(error: Error, known: string[]): string {
   const typed = /'(-{1,2}[^']+)'/.exec(error.message)?.[1] ?? '';
   const bare = (name: string) => name.replace(/^-+/, '').replace(/[-_]/g, '').toLowerCase();
-  const wanted = bare(typed);
+  const wanted = bare(typed.split('=')[0] ?? '');
+  const nearest = () => {
+    const limit = Math.max(1, Math.floor(wanted.length / 4));
+    const scored = known
+      .map((k) => ({ k, d: editDistance(bare(k), wanted) }))
+      .filter((s) => s.d <= limit)
+      .sort((x, y) => x.d - y.d);
+    return scored[0]?.k;
+  };
   const guess =
     known.find((k) => bare(k) === wanted) ??
-    (wanted.length >= 3 ? known.find((k) => bare(k).startsWith(wanted)) : undefined);
+    (wanted.length >= 3 ? known.find((k) => bare(k).startsWith(wanted)) : undefined) ??
+    (wanted.length >= 3 ? nearest() : undefined);
   return `unknown option ${typed || '(unreadable)'}${guess ? ` (did you mean --${guess}?)` : ''}`;
+}
+
+/**
+ * Node's parseArgs messages a newcomer meets, in this CLI's words: a flag given without its value
+ * ("Option '--db-path <value>' argument missing") says the value is required.
+ */
+function parseArgsMessage(error: Error): string {
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(error.message);
+  if (missing) return `a value is required after ${missing[1]}: ${missing[1]} VALUE`;
+  return error.message;
 }
 
 /**
@@ -290,23 +335,29 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
     const all = spec.tools(config);
     checkToolsets(all, spec.toolsets ?? []);
     const tools = selectTools(all, common, spec.toolsets);
+    const off = new Map([
+      ...Object.entries(spec.offTools?.(config) ?? {}),
+      ...offReasons(all, tools, common),
+    ]);
     // A selection that leaves nothing (a toolset whose tools need a token not given, say) starts,
     // as hosts expect, but not silently.
     if (!tools.length && all.length)
       process.stderr.write(
         `mcp-server-${spec.name}: warn: the selected toolsets and tools serve no tool here (run with --help for what each needs)\n`,
       );
-    return { config, common, tools };
+    return { config, common, tools, off };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message =
       code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
         ? unknownOptionMessage(error as Error, Object.keys({ ...COMMON_OPTIONS, ...spec.options }))
-        : error instanceof ConfigError || code?.startsWith('ERR_PARSE_ARGS')
-          ? (error as Error).message
-          : describeError(error);
+        : code?.startsWith('ERR_PARSE_ARGS')
+          ? parseArgsMessage(error as Error)
+          : error instanceof ConfigError
+            ? (error as Error).message
+            : describeError(error);
     process.stderr.write(
-      `mcp-server-${spec.name}: ${message}\nRun mcp-server-${spec.name} --help for the options.\n`,
+      `mcp-server-${spec.name}: ${message}\nRun ${commandHint(`mcp-server-${spec.name}`, '--help')} for the options.\n`,
     );
     process.exit(2);
   }
@@ -337,7 +388,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   guardStdout();
   escapeLineSeparatorsOn(process.stdout);
   const log = createLogger(`refmcp-${spec.name}`);
-  const { config, common, tools } = await configureOrExit(spec, process.argv.slice(2), process.env);
+  const { config, common, tools, off } = await configureOrExit(spec, process.argv.slice(2), process.env);
   const http = common.http;
   const unsafe = http && unsafeBindReason(http);
   if (unsafe) {
@@ -365,7 +416,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       },
     );
     // Without a path the audit log drops entries: skip serialising each result to count its bytes.
-    hookRequests(server, common.auditLog ? { audit } : {});
+    hookRequests(server, { off, ...(common.auditLog ? { audit } : {}) });
     const shutdown = shutdownOf(server);
     registerTools(server, tools, {
       secrets,
@@ -425,7 +476,7 @@ function serveStdioGuarded(
   const transport = new StdioServerTransport(process.stdin.pipe(guard), process.stdout, {
     maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
   });
-  // A 2025-03-26 connection's batches are answered as one array (stdio-guard.ts, BatchAnswers).
+  // A 2025-03-26 connection's batches are answered as one array (transport/stdio/guard.ts, BatchAnswers).
   const batches = new BatchAnswers(write);
   guard.batches = batches;
   const send = transport.send.bind(transport);

@@ -6,6 +6,7 @@
  */
 import { z } from '@refmcp/shared/schema';
 import { ToolError, type ToolResult, textResult } from '@refmcp/shared/server';
+import type { CDPSession } from 'playwright-core';
 import type { DownloadReport } from '../browser/downloads.js';
 import type { BrowserSession } from '../browser/session.js';
 import type { Tab } from '../browser/tab.js';
@@ -40,7 +41,35 @@ export async function activeTab(ctx: Ctx, allowDialog = false): Promise<Tab> {
   return tab;
 }
 
-/** "Page: <url> — "<title>"" (title sanitised; `knownTitle` saves a round trip; none while a dialog blocks). */
+/** Resolves to `value` after `ms`. */
+const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+/** Each tab's CDP session for {@link browserTitle}, opened on first use; it ends with the page. */
+const titleSessions = new WeakMap<Tab, Promise<CDPSession>>();
+
+/**
+ * The title Chromium's browser process holds for the tab's current history entry (CDP
+ * `Page.getNavigationHistory`, answered without the page's main thread), '' when there is none or
+ * the entry is not the page's URL. The renderer sends a title to the browser as soon as it parses
+ * it, so a page too busy to answer `document.title` (a 200k-element page laying out) still has it.
+ */
+async function browserTitle(tab: Tab): Promise<string> {
+  let opened = titleSessions.get(tab);
+  if (!opened) {
+    opened = tab.page.context().newCDPSession(tab.page);
+    opened.catch(() => titleSessions.delete(tab));
+    titleSessions.set(tab, opened);
+  }
+  const history = await (await opened).send('Page.getNavigationHistory');
+  const entry = history.entries[history.currentIndex];
+  return entry && entry.url === tab.page.url() ? entry.title : '';
+}
+
+/**
+ * "Page: <url> — "<title>"" (title sanitised; `knownTitle` saves a round trip; none while a dialog
+ * blocks). The title is `document.title`, or, when the page does not answer within a second (busy
+ * or hung), the browser's own copy ({@link browserTitle}, itself bounded to a second).
+ */
 export async function pageLine(tab: Tab, knownTitle?: string): Promise<string> {
   const url = tab.page.url();
   if (tab.dialog) return `Page: ${url}`;
@@ -48,7 +77,7 @@ export async function pageLine(tab: Tab, knownTitle?: string): Promise<string> {
     knownTitle ??
     (await Promise.race([
       tab.page.title().catch(() => ''),
-      new Promise<string>((resolve) => setTimeout(() => resolve(''), 1000)),
+      after(1000, undefined).then(() => Promise.race([browserTitle(tab).catch(() => ''), after(1000, '')])),
     ]));
   return `Page: ${url}${title ? ` — "${untrustedText(title.slice(0, 300))}"` : ''}`;
 }

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { commandHint } from '@refmcp/shared/server';
 
 /** A credential file that is missing or unreadable; `message` is the one stderr line. */
 export class CredentialsError extends Error {
@@ -76,7 +77,7 @@ export function readOAuthKeys(file: string): OAuthKeys {
 
 /** The saved token at `file` (GDRIVE_CREDENTIALS_PATH). Errors: CredentialsError. */
 export function readSavedToken(file: string): SavedToken {
-  const advice = 'set GDRIVE_CREDENTIALS_PATH to the token file, or run `mcp-server-drive auth` to create it';
+  const advice = `set GDRIVE_CREDENTIALS_PATH to the token file, or run ${commandHint('mcp-server-drive', 'auth')} to create it`;
   const json = readJson(file, 'the Drive token', advice);
   if (!str(json.access_token) && !str(json.refresh_token))
     throw new CredentialsError(

@@ -10,7 +10,6 @@
  * - Writes are paced by the policy's write interval; at most `maxConcurrent` calls in flight.
  */
 import { type drive_v3, drive as driveApi } from '@googleapis/drive';
-import { ToolError } from '@refmcp/shared/server';
 import {
   ConcurrencyLimit,
   decideRetry,
@@ -19,6 +18,7 @@ import {
   IntervalGate,
   sleep,
 } from '@refmcp/shared/upstream';
+import { commandHint, ToolError } from '@refmcp/shared/server';
 import type { OAuth2Client } from 'google-auth-library';
 import { googleFailure, SERVICE, toDriveError } from './errors.js';
 
@@ -138,7 +138,8 @@ export class DriveClient {
   /** A fresh access token for a request outside the generated client (export links). */
   async accessToken(): Promise<string> {
     const { token } = await this.options.auth.getAccessToken();
-    if (!token) throw new ToolError('no Drive access token: run `mcp-server-drive auth` again');
+    if (!token)
+      throw new ToolError(`no Drive access token: run ${commandHint('mcp-server-drive', 'auth')} again`);
     return token;
   }
 }

@@ -5,7 +5,6 @@
  * failures people meet most (404 on a file the credentials cannot see, 403 scopes).
  */
 
-import { ToolError } from '@refmcp/shared/server';
 import {
   GOOGLE_HOOKS,
   type HeaderSource,
@@ -13,6 +12,7 @@ import {
   redact,
   summarizeHttpFailure,
 } from '@refmcp/shared/upstream';
+import { commandHint, ToolError } from '@refmcp/shared/server';
 
 /** The service name in messages. */
 export const SERVICE = 'Google Drive API';
@@ -62,7 +62,7 @@ export function googleFailure(error: unknown): GoogleFailure {
 }
 
 const HINTS: Record<number, string> = {
-  401: 'The credentials were refused: run `mcp-server-drive auth` again (or check GOOGLE_APPLICATION_CREDENTIALS).',
+  401: `The credentials were refused: run ${commandHint('mcp-server-drive', 'auth')} again (or check GOOGLE_APPLICATION_CREDENTIALS).`,
   404: 'Check the id; a file in a Shared Drive or shared with you is found only if these credentials can see it.',
 };
 
@@ -83,8 +83,8 @@ export function toDriveError(
   if (failure.url?.startsWith(tokenUrl) || failure.url === 'https://oauth2.googleapis.com/token')
     return new SignInExpired(
       vendor.reason === 'invalid_client'
-        ? `Google refused to refresh the Drive sign-in (${status} invalid_client): the OAuth client keys are missing or wrong. Point GDRIVE_OAUTH_PATH at the keys JSON of the client that signed in (Google Cloud console), or run \`mcp-server-drive auth\` again with the right keys.`
-        : `Google refused to refresh the Drive sign-in (${status}${vendor.reason ? ` ${vendor.reason}` : ''}): the saved token has expired or was revoked. Run \`mcp-server-drive auth\` again to sign in.`,
+        ? `Google refused to refresh the Drive sign-in (${status} invalid_client): the OAuth client keys are missing or wrong. Point GDRIVE_OAUTH_PATH at the keys JSON of the client that signed in (Google Cloud console), or run ${commandHint('mcp-server-drive', 'auth')} again with the right keys.`
+        : `Google refused to refresh the Drive sign-in (${status}${vendor.reason ? ` ${vendor.reason}` : ''}): the saved token has expired or was revoked. Run ${commandHint('mcp-server-drive', 'auth')} again to sign in.`,
     );
   const first = (failure.data as { error?: { errors?: Array<{ location?: unknown }> } } | undefined)?.error
     ?.errors?.[0];

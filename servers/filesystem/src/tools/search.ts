@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathFs as fs } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
+  counted,
   defineTool,
   LOCAL_HINTS,
   makeCursor,
@@ -190,7 +191,7 @@ export function searchTools(config: Config): ToolDefinition[] {
       if (page.stoppedBy && nextCursor) {
         lines.push(
           truncationMarker(
-            `${stopReason(page.stoppedBy, config)}; ${matches.length} matches on this page, the search is not finished`,
+            `${stopReason(page.stoppedBy, config)}; ${counted(matches.length, 'matches')} on this page, the search is not finished`,
             `call search_files again with the same arguments and cursor "${nextCursor}"`,
           ),
         );

@@ -4,7 +4,7 @@
  * as an embedded blob resource (up to 1 MB) or a note with the download URL, never decoded as
  * text. Files over 1 MB come through the raw media type.
  */
-import { count, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
+import { count, counted, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -68,7 +68,7 @@ export function fileContentsTool(config: Config): GitHubTool {
       const where = `${owner}/${repo}:${path || '/'}${branch ? `@${branch}` : ''}`;
       if (contents.kind === 'dir') {
         return respond({ ...base, path, type: 'dir', entries: contents.entries }, [
-          `${where} — directory, ${contents.entries.length} entries:`,
+          `${where} — directory, ${counted(contents.entries.length, 'entries')}:`,
           ...contents.entries.map(
             (e) =>
               `${e.type === 'dir' ? 'dir ' : 'file'} ${e.path}${e.type === 'file' ? ` (${e.size} B)` : ''}`,

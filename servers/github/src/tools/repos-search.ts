@@ -2,7 +2,7 @@
  * The repos toolset's searches (reference names and arguments): repositories and code. Under
  * --repos the query is confined with qualifiers and stray results are withheld.
  */
-import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
+import { count, counted, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -50,7 +50,7 @@ export function repoSearchTools(config: Config): GitHubTool[] {
         return respond(
           { totalCount: total, repositories, withheldOutOfScope: outside, ...pageFields(list.info) },
           [
-            `${total} repositories. ${pageLine(list.info, repositories.length, 'results', 'page')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
+            `${counted(total, 'repositories')}. ${pageLine(list.info, repositories.length, 'results', 'page')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
             ...repositories.map(renderRepo),
           ],
           text,
@@ -93,7 +93,7 @@ export function repoSearchTools(config: Config): GitHubTool[] {
         return respond(
           { totalCount: total, items, withheldOutOfScope: outside, ...pageFields(list.info) },
           [
-            `${total} matches. ${pageLine(list.info, items.length, 'matches')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
+            `${counted(total, 'matches')}. ${pageLine(list.info, items.length, 'matches')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
             ...items.map((h) => `${h.repository}: ${h.path} (${h.url})`),
           ],
           text,

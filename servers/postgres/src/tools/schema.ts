@@ -4,6 +4,7 @@
  */
 import { cursorString, safeString, z } from '@refmcp/shared/schema';
 import {
+  counted,
   decodeCursor,
   defineTool,
   encodeCursor,
@@ -80,7 +81,8 @@ export function schemaTools(config: Config): PostgresTool[] {
       const nextCursor =
         rows.length > limit && last ? encodeCursor({ k: 'list_schemas', s: scope, a: last.name }) : undefined;
       const lines = page.map(
-        (s) => `${s.name} (owner ${s.owner}, ${s.tables} tables)${s.comment ? ` — ${s.comment}` : ''}`,
+        (s) =>
+          `${s.name} (owner ${s.owner}, ${counted(s.tables, 'tables')})${s.comment ? ` — ${s.comment}` : ''}`,
       );
       if (page.length === 0) lines.push('(no schemas)');
       if (nextCursor)
@@ -145,7 +147,10 @@ export function schemaTools(config: Config): PostgresTool[] {
         lines.push(args.schema ? `(no tables in schema "${args.schema}")` : '(no tables)');
       if (nextCursor)
         lines.push(
-          truncationMarker(`${page.length} tables shown, more exist`, `pass cursor="${nextCursor}"`),
+          truncationMarker(
+            `${counted(page.length, 'tables')} shown, more exist`,
+            `pass cursor="${nextCursor}"`,
+          ),
         );
       return structuredResult({ tables: page, ...(nextCursor ? { nextCursor } : {}) }, lines.join('\n'));
     },

@@ -1,5 +1,5 @@
 /** Conversations as the model reads them: id, name, kind, members, topic and purpose (untrusted text). */
-import { count } from '@refmcp/shared';
+import { count, counted } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '@refmcp/shared/untrusted';
 
@@ -52,7 +52,7 @@ export function toChannel(
 export function renderChannel(c: Channel): string {
   const facts = [
     c.kind,
-    c.members !== undefined ? `${c.members} members` : '',
+    c.members !== undefined ? counted(c.members, 'members') : '',
     c.isMember === false ? 'app not in it' : '',
     c.archived ? 'archived' : '',
   ].filter(Boolean);

@@ -5,6 +5,7 @@
  */
 import {
   compact,
+  counted,
   defineTool,
   makeCursor,
   OPEN_WORLD_HINTS,
@@ -89,8 +90,8 @@ export function channelTools(config: Config): SlackTool[] {
           [
             ...channels.map(renderChannel),
             nextCursor
-              ? `${channels.length} channels; more: call again with cursor.`
-              : `${channels.length} channels; no more.`,
+              ? `${counted(channels.length, 'channels')}; more: call again with cursor.`
+              : `${counted(channels.length, 'channels')}; no more.`,
           ],
           untrusted,
         );

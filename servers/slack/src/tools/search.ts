@@ -4,7 +4,15 @@
  * `general` and `C…` name the same channel, added once as `in:#general`; an unknown one is an
  * error before any search), matches outside SLACK_CHANNEL_IDS dropped (case SL-03, SL-06).
  */
-import { compact, makeCursor, OPEN_WORLD_HINTS, queryKey, readCursor, ToolError } from '@refmcp/shared';
+import {
+  compact,
+  counted,
+  makeCursor,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+  ToolError,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -101,14 +109,14 @@ export function searchTools(config: Config): SlackTool[] {
         const total = config.channels ? undefined : found.total;
         const lines = [
           config.channels
-            ? `${fitted.used} matches on page ${page}; only matches in SLACK_CHANNEL_IDS are shown.`
-            : `${fitted.used} matches on page ${page} of ${pages}${total !== undefined ? ` (${total} in all)` : ''}.`,
+            ? `${counted(fitted.used, 'matches')} on page ${page}; only matches in SLACK_CHANNEL_IDS are shown.`
+            : `${counted(fitted.used, 'matches')} on page ${page} of ${pages}${total !== undefined ? ` (${total} in all)` : ''}.`,
           ...fitted.messages.map(
             (m, i) => `${fitted.lines[i]} in #${'channelName' in m ? m.channelName : m.channel}`,
           ),
           peopleLine(fitted.messages),
           fitted.used < inScope.length
-            ? `${inScope.length - fitted.used} matches of this page did not fit.`
+            ? `${counted(inScope.length - fitted.used, 'matches')} of this page did not fit.`
             : '',
           nextCursor ? 'More: call again with cursor.' : 'No more matches.',
         ].filter(Boolean);

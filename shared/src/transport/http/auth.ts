@@ -266,7 +266,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
         options.onerror?.(new Error(`OAuth: cannot fetch the authorization server's keys: ${reason}`));
         throw unavailable();
       }
-      // A session is bound to who the token names (http-serve.ts ownerOf), so it must name someone:
+      // A session is bound to who the token names (serve.ts ownerOf), so it must name someone:
       // `sub` is a StringOrURI (RFC 7519 §4.1.2), and RFC 9068 §2.2 requires `sub` and `client_id`.
       if (payload.sub !== undefined && !str(payload.sub))
         throw new OAuthError(OAuthErrorCode.InvalidToken, "the token's sub claim must be a non-empty string");

@@ -9,7 +9,7 @@
  * MCP_HTTP_ALLOWED_ORIGINS (comma-separated hostnames added to the DNS-rebinding allowlists; an
  * entry with a port, scheme or path would never match, so it refuses to start; the origins listed
  * get CORS, cors.ts), and the caps and
- * timeouts of http-limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
+ * timeouts of limits.ts (MCP_HTTP_MAX_BODY_BYTES, MCP_HTTP_MAX_REQUESTS, …).
  */
 import { isIP } from 'node:net';
 import type { ParseArgsConfig } from 'node:util';
@@ -37,13 +37,13 @@ export interface HttpServeConfig {
   port: number;
   /** Static bearer token every /mcp request must carry (env MCP_HTTP_TOKEN); undefined = no auth. */
   token?: string;
-  /** OAuth resource-server settings (env MCP_HTTP_OAUTH_*, http-auth.ts); undefined = none. */
+  /** OAuth resource-server settings (env MCP_HTTP_OAUTH_*, auth.ts); undefined = none. */
   oauth?: OAuthConfig;
   /** Extra allowed `Host` hostnames (no port), beyond loopback names / the bound host. */
   allowedHosts: string[];
   /** Extra allowed `Origin` hostnames (no scheme, no port), beyond the loopback ones. */
   allowedOrigins: string[];
-  /** Caps and timeouts (env MCP_HTTP_MAX_* and MCP_HTTP_*_MS, http-limits.ts); absent = the defaults. */
+  /** Caps and timeouts (env MCP_HTTP_MAX_* and MCP_HTTP_*_MS, limits.ts); absent = the defaults. */
   limits?: HttpLimits;
 }
 

@@ -10,7 +10,7 @@
  * behind the safety layer: `Host` and `Origin` allowlists (DNS rebinding: 403), a static bearer
  * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
  * concurrency cap (503; a session's idle SSE stream does not count), a session cap (503), and a
- * connection cap and slow-client timeouts (408), all set by env (http-limits.ts); a malformed `Host`
+ * connection cap and slow-client timeouts (408), all set by env (limits.ts); a malformed `Host`
  * is 400. Origins listed in MCP_HTTP_ALLOWED_ORIGINS get CORS (preflight and headers, cors.ts).
  * `GET /healthz` answers `{"status":"ok"}` with no auth, even at the concurrency cap. One
  * JSON line per request goes to stderr: method, path, status, ms (never headers/bodies).
