@@ -5,11 +5,13 @@
  * builder; every read has a byte budget and says how to continue.
  */
 
+import { documentInputShape } from '@refmcp/shared/documents';
 import { z } from '@refmcp/shared/schema';
 import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
+import { isUploadedDocument, readDriveDocument } from '../document-read.js';
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
@@ -107,7 +109,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
-      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
+      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; uploaded PDF/Office files as text by page (pages, cursor); other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
         offset: z.number().int().min(0).max(1e12).optional().describe('Byte offset to start at (default 0)'),
@@ -118,15 +120,23 @@ export function readingTools(config: Config): DriveTool[] {
           .max(100)
           .optional()
           .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
+        ...documentInputShape,
       }),
       outputSchema: readShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ file_id, offset = 0, start_line, line_count, range }, { signal }) => {
+      handler: async ({ file_id, offset = 0, start_line, line_count, range, pages, cursor }, { signal }) => {
         const id = fileIdOf(file_id);
         const file = await getFile(config, id, FILE_FIELDS, signal);
         const text = new UntrustedText();
         const name = text.line(file.name ?? id);
         const mimeType = file.mimeType ?? 'application/octet-stream';
+        const document = isUploadedDocument(file);
+        if ((pages !== undefined || cursor !== undefined) && !document)
+          throw new ToolError(
+            `${pages !== undefined ? 'pages' : 'cursor'}: ${id} is a ${kindOf(mimeType)}, not a PDF or Office file`,
+          );
+        if (document && offset === 0 && start_line === undefined && line_count === undefined)
+          return readDriveDocument(config, file, { id, name, mimeType }, { pages, cursor }, signal);
         if (range !== undefined && mimeType !== GOOGLE.sheet)
           throw new ToolError(`range: ${id} is a ${kindOf(mimeType)}, not a Google Sheet`);
         const a1 = range !== undefined ? parseA1(range) : undefined;
