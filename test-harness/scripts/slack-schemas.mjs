@@ -17,6 +17,7 @@ export const SLACK_METHODS = {
   'auth.test': 'AuthTestResponse',
   'chat.getPermalink': 'ChatGetPermalinkResponse',
   'chat.postMessage': 'ChatPostMessageResponse',
+  'files.info': 'FilesInfoResponse',
   'conversations.history': 'ConversationsHistoryResponse',
   'conversations.info': 'ConversationsInfoResponse',
   'conversations.list': 'ConversationsListResponse',

@@ -4,6 +4,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { channelTools } from './tools/channels.js';
 import { hasChannelArgument } from './tools/common.js';
+import { fileTools } from './tools/files.js';
 import { postingTools } from './tools/posting.js';
 import { searchTools } from './tools/search.js';
 import { userTools } from './tools/users.js';
@@ -21,7 +22,13 @@ export const slackServer: ServerSpec<Config> = {
   // Every tool naming a channel is confined to SLACK_CHANNEL_IDS (and writes to --post-to) before its handler runs.
   tools: (config) =>
     requireScoped(
-      [...channelTools(config), ...userTools(config), ...searchTools(config), ...postingTools(config)],
+      [
+        ...channelTools(config),
+        ...fileTools(config),
+        ...userTools(config),
+        ...searchTools(config),
+        ...postingTools(config),
+      ],
       hasChannelArgument,
     ),
   secrets: (config) => config.tokens,
