@@ -83,6 +83,14 @@ describe('files in Slack', () => {
       expect(deck.text).toMatch(/Welcome[\s\S]*Notes:[\s\S]*Say hello/);
       const download = slack.files?.requests.find((r) => r.path.includes(ids['contract.pdf'] ?? '?'));
       expect(download?.headers.authorization).toMatch(/^Bearer xoxb-/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('slack_read_file answers an encrypted PDF and a zip bomb with a clear error', async () => {
+    const conn = await startServer(slack);
+    try {
       for (const [name, message] of [
         ['locked.pdf', /password-protected/],
         ['bomb.docx', /zip bomb/],
