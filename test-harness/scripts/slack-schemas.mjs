@@ -19,6 +19,7 @@ export const SLACK_METHODS = {
   'chat.getPermalink': 'ChatGetPermalinkResponse',
   'chat.postMessage': 'ChatPostMessageResponse',
   'chat.update': 'ChatUpdateResponse',
+  'files.info': 'FilesInfoResponse',
   'conversations.history': 'ConversationsHistoryResponse',
   'conversations.info': 'ConversationsInfoResponse',
   'conversations.list': 'ConversationsListResponse',

@@ -424,11 +424,32 @@ describe('fake Slack through @slack/web-api', () => {
   });
 });
 
+describe('files.info and url_private_download', () => {
+  it('files.info answers a file shared in a conversation of the caller, and the download needs the token', async () => {
+    const message = slack.state.addMessage('C111', 'the plan');
+    const file = slack.state.addFile('C111', message, {
+      name: 'plan.txt',
+      mimetype: 'text/plain',
+      filetype: 'text',
+      content: Buffer.from('step one'),
+    });
+    const info = await bot.files.info({ file: file.id });
+    expect(info.file).toMatchObject({ id: file.id, name: 'plan.txt', size: 8, channels: ['C111'] });
+    const url = info.file?.url_private_download ?? '';
+    expect(url.startsWith(slack.state.filesOrigin)).toBe(true);
+    const denied = await fetch(url, { redirect: 'manual' });
+    expect(denied.status).toBe(302);
+    const got = await fetch(url, { headers: { authorization: `Bearer ${BOT_TOKEN}` } });
+    expect(await got.text()).toBe('step one');
+    await expect(bot.files.info({ file: 'F999999' })).rejects.toThrow(/file_not_found/);
+  });
+});
+
 describe('fake Slack against @slack/web-api response types', () => {
   it('serves only methods of the client, all described (undescribedRoutes empty)', () => {
     const methods = new Set(slackClientMethods());
     const served = [...new Set(slack.routes.map(([, t]) => t.slice(1)))];
-    expect(served).toHaveLength(16);
+    expect(served).toHaveLength(17);
     for (const m of served) expect(methods.has(m)).toBe(true);
     expect(undescribedRoutes(slack.routes, slackSpec())).toEqual([]);
     expect(slackSpec().hasOperation('POST', '/api/chat.postMessage')).toBe(true);

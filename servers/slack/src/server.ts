@@ -5,6 +5,7 @@ import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { channelTools } from './tools/channels.js';
 import { hasChannelArgument } from './tools/common.js';
 import { editingTools } from './tools/editing.js';
+import { fileTools } from './tools/files.js';
 import { postingTools } from './tools/posting.js';
 import { searchTools } from './tools/search.js';
 import { userTools } from './tools/users.js';
@@ -24,6 +25,7 @@ export const slackServer: ServerSpec<Config> = {
     requireScoped(
       [
         ...channelTools(config),
+        ...fileTools(config),
         ...userTools(config),
         ...searchTools(config),
         ...postingTools(config),

@@ -5,13 +5,22 @@
  * builder; every read has a byte budget and says how to continue.
  */
 
+<<<<<<< HEAD
 import type { drive_v3 } from '@googleapis/drive';
+=======
+import { documentInputShape } from '@refmcp/shared/documents';
+>>>>>>> heads/docs
 import { z } from '@refmcp/shared/schema';
 import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import { placeThreads, readThreads } from '../comments.js';
 import type { Config } from '../config.js';
+<<<<<<< HEAD
 import { type Content, EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
+=======
+import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
+import { isUploadedDocument, readDriveDocument } from '../document-read.js';
+>>>>>>> heads/docs
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
@@ -114,7 +123,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
-      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
+      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; uploaded PDF/Office files as text by page (pages, cursor); other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
         offset: z.number().int().min(0).max(1e12).optional().describe('Byte offset to start at (default 0)'),
@@ -125,6 +134,7 @@ export function readingTools(config: Config): DriveTool[] {
           .max(100)
           .optional()
           .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
+<<<<<<< HEAD
         comments: z.boolean().optional().describe('Docs only: open comment threads at their anchors'),
       }),
       outputSchema: readShape,
@@ -134,11 +144,27 @@ export function readingTools(config: Config): DriveTool[] {
         const asked = await getFile(config, fileIdOf(file_id), fields, signal);
         const { file, shortcut } = await followShortcut(config, asked, fields, signal);
         const id = file.id ?? fileIdOf(file_id);
+=======
+        ...documentInputShape,
+      }),
+      outputSchema: readShape,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ file_id, offset = 0, start_line, line_count, range, pages, cursor }, { signal }) => {
+        const id = fileIdOf(file_id);
+        const file = await getFile(config, id, FILE_FIELDS, signal);
+>>>>>>> heads/docs
         const text = new UntrustedText();
         const name = shortcut
           ? `${text.line(file.name ?? id)} (through shortcut ${text.line(shortcut.name ?? '')} ${shortcut.id})`
           : text.line(file.name ?? id);
         const mimeType = file.mimeType ?? 'application/octet-stream';
+        const document = isUploadedDocument(file);
+        if ((pages !== undefined || cursor !== undefined) && !document)
+          throw new ToolError(
+            `${pages !== undefined ? 'pages' : 'cursor'}: ${id} is a ${kindOf(mimeType)}, not a PDF or Office file`,
+          );
+        if (document && offset === 0 && start_line === undefined && line_count === undefined)
+          return readDriveDocument(config, file, { id, name, mimeType }, { pages, cursor }, signal);
         if (range !== undefined && mimeType !== GOOGLE.sheet)
           throw new ToolError(`range: ${id} is a ${kindOf(mimeType)}, not a Google Sheet`);
         const a1 = range !== undefined ? parseA1(range) : undefined;

@@ -7,10 +7,12 @@
  * Also the page walk every message list shares: a byte budget over the page, with the position to
  * continue from when it runs out (a huge page from Slack too).
  */
+
 import { count } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '@refmcp/shared/untrusted';
 import type { Directory } from '../directory.js';
+import { fileLabel } from './files.js';
 import { mentionedUsers } from './mrkdwn.js';
 import { messageBody, richUsers } from './rich.js';
 
@@ -26,7 +28,14 @@ export interface RawMessage {
   thread_ts?: string;
   reply_count?: number;
   reactions?: { name?: string; count?: number }[];
-  files?: { name?: string; title?: string }[];
+  files?: {
+    id?: string;
+    name?: string;
+    title?: string;
+    filetype?: string;
+    mimetype?: string;
+    size?: number;
+  }[];
   edited?: unknown;
   /** Block Kit blocks and secondary attachments: read by format/rich.ts. */
   blocks?: unknown[];
@@ -107,7 +116,7 @@ export function toMessage(
     .filter((r) => r.name)
     .map((r) => `${r.name} ${r.count ?? 1}`)
     .join(', ');
-  const files = (raw.files ?? []).map((f) => untrusted.line(f.title || f.name || 'file', 200));
+  const files = (raw.files ?? []).map(fileLabel(untrusted));
   return {
     ts,
     ...(raw.user ? { user: raw.user } : {}),

@@ -176,6 +176,45 @@ export class SlackClient {
     }
   }
 
+  /**
+   * Downloads a file's `url_private_download` with the token, under the same policy: the shared
+   * timed, size-capped fetch (`maxBytes`), no redirects followed (a redirect means the token was
+   * refused, and would carry nothing worth following). The token goes only to Slack's file host
+   * (https://files.slack.com or another *.slack.com) or, for self-hosted and test setups, the host
+   * of SLACK_API_URL. Errors: ToolError (another host, a redirect or error status), UpstreamTimeout,
+   * ResponseTooLarge.
+   */
+  async download(url: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+    const { apiUrl, token, policy, userAgent } = this.options;
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new ToolError('the file has no usable download URL');
+    }
+    const slackHost = target.protocol === 'https:' && /(^|\.)slack\.com$/.test(target.hostname);
+    const apiHost = target.hostname === apiUrl.hostname && target.protocol === apiUrl.protocol;
+    if (!slackHost && !apiHost) {
+      throw new ToolError(
+        `the file's download URL is on ${target.host}, not Slack's file host; it is not fetched`,
+      );
+    }
+    const fetchCapped = timedFetch('Slack files', policy.timeoutMs, maxBytes);
+    const response = await fetchCapped(target, {
+      headers: { 'user-agent': userAgent, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      redirect: 'manual',
+      ...(signal ? { signal } : {}),
+    });
+    if (response.status !== 200) {
+      throw new ToolError(
+        response.status >= 300 && response.status < 400
+          ? 'Slack redirected the download instead of serving the file: the token may not read this file (it needs files:read)'
+          : `Slack answered HTTP ${response.status} to the file download`,
+      );
+    }
+    return Buffer.from(await response.arrayBuffer());
+  }
+
   private toError(method: string, failure: Failure, rateLimited: boolean, write: boolean): SlackApiError {
     const status = failure.status ?? (failure.code ? 200 : 0);
     if (rateLimited) {

@@ -81,6 +81,8 @@ interface Window {
  */
 export class FakeSlack extends FakeVendor<SlackCaller> {
   readonly state: SlackState;
+  /** The files.slack.com stand-in serving downloads (set by startFakeSlack). */
+  files?: FakeApi;
   /** conversations.history / replies: largest (and default) page in messages, when capped. */
   messageLimitCap: number | undefined;
   /**
@@ -124,6 +126,10 @@ export class FakeSlack extends FakeVendor<SlackCaller> {
   }
 
   /** Registers Web API method `name` (GET and POST `/<name>`); `scopes` are what `x-accepted-oauth-scopes` names. */
+  override async close(): Promise<void> {
+    await Promise.all([super.close(), this.files?.close()]);
+  }
+
   method(name: string, handler: SlackHandler, scopes: string[] = []): this {
     this.scopes.set(name, scopes);
     const wrapped = async (req: FakeRequest, who: SlackCaller): Promise<FakeReply> =>

@@ -1,7 +1,7 @@
 // The fake Slack's wire shapes: conversations, users, profiles, messages and search matches as the
 // Web API answers them — only fields @slack/web-api's response types (recorded from real
 // answers) carry, which the spec check enforces.
-import type { ChannelRecord, MessageRecord, SlackState, UserRecord } from './state.js';
+import type { ChannelRecord, FileRecord, MessageRecord, SlackState, UserRecord } from './state.js';
 
 type Json = Record<string, unknown>;
 
@@ -160,7 +160,35 @@ export function messageObject(
   }
   if (m.reactions.size)
     out.reactions = [...m.reactions].map(([name, users]) => ({ name, users, count: users.length }));
+  const files = (m.files ?? []).map((id) => state.files.get(id)).filter((f) => f !== undefined);
+  if (files.length) out.files = files.map((f) => fileObject(f, state));
   return out;
+}
+
+/** A file as messages and files.info carry it (the fields of @slack/web-api's File type). */
+export function fileObject(f: FileRecord, state: SlackState): Json {
+  const path = `${state.team.id}-${f.id}`;
+  return {
+    id: f.id,
+    created: f.created,
+    timestamp: f.created,
+    name: f.name,
+    title: f.title,
+    mimetype: f.mimetype,
+    filetype: f.filetype,
+    pretty_type: f.filetype.toUpperCase(),
+    user: f.user,
+    mode: 'hosted',
+    editable: false,
+    is_external: false,
+    external_type: '',
+    size: f.content.length,
+    url_private: `${state.filesOrigin}/files-pri/${path}/${encodeURIComponent(f.name)}`,
+    url_private_download: `${state.filesOrigin}/files-pri/${path}/download/${encodeURIComponent(f.name)}`,
+    permalink: `${state.webUrl}files/${f.user}/${f.id}/${encodeURIComponent(f.name)}`,
+    is_public: true,
+    public_url_shared: false,
+  };
 }
 
 /** Permalink of message `ts` in `c` (replies: with `thread_ts` and `cid`). */

@@ -4,6 +4,7 @@ import { FakeSlack } from './fake-slack.js';
 import { slackError } from './http.js';
 import { registerChatRoutes } from './routes-chat.js';
 import { registerConversationRoutes } from './routes-conversations.js';
+import { registerDownloadRoutes, registerFileRoutes } from './routes-files.js';
 import { registerSearchRoutes } from './routes-search.js';
 import { registerUserRoutes } from './routes-users.js';
 
@@ -21,6 +22,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     notFound: () => slackError('unknown_method'),
   });
   const slack = new FakeSlack(api);
+  // files.slack.com's stand-in, on the same host (another port): downloads of url_private_download.
+  const files = await startFakeApi({});
+  slack.files = files;
+  slack.state.filesOrigin = files.url.replace(/\/+$/, '');
+  registerDownloadRoutes(files, slack.state);
+  registerFileRoutes(slack);
   registerUserRoutes(slack);
   registerConversationRoutes(slack);
   registerChatRoutes(slack);

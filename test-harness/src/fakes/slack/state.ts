@@ -65,6 +65,23 @@ export interface MessageRecord {
   /** What chat.postMessage asked for (recorded on posted messages). */
   unfurlLinks?: boolean;
   unfurlMedia?: boolean;
+  /** Ids of files shared with the message ({@link SlackState.files}). */
+  files?: string[];
+}
+
+/** A file shared in channels (files.info, downloads at `url_private_download`). */
+export interface FileRecord {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  filetype: string;
+  content: Buffer;
+  /** Uploader's user id. */
+  user: string;
+  /** Conversations it is shared in. */
+  channels: string[];
+  created: number;
 }
 
 /** A token: whose it is, which kind, which scopes. */
@@ -78,6 +95,7 @@ export interface TokenRecord {
 
 /** Scopes a bot token of the Slack server typically has. */
 export const BOT_SCOPES = [
+  'files:read',
   'channels:history',
   'channels:read',
   'chat:write',
@@ -140,6 +158,9 @@ export class SlackState {
   readonly users = new Map<string, UserRecord>();
   readonly channels = new Map<string, ChannelRecord>();
   readonly tokens = new Map<string, TokenRecord>();
+  readonly files = new Map<string, FileRecord>();
+  /** Origin of the files.slack.com stand-in (set by startFakeSlack): where downloads are served. */
+  filesOrigin = 'https://files.slack.com';
   /** Seconds part of the next generated ts; each generated ts is one second after the last. */
   private clock = 1_700_000_000;
   private serial = { user: 1, channel: 1, bot: 1 };
@@ -167,6 +188,32 @@ export class SlackState {
     };
     this.users.set(id, user);
     return user;
+  }
+
+  /**
+   * Shares a file in `message`'s channel: `F…` id generated, listed on the message, served by
+   * files.info and downloadable at its `url_private_download` with a token.
+   */
+  addFile(
+    channel: string,
+    message: MessageRecord,
+    seed: { name: string; mimetype: string; filetype: string; content: Buffer; title?: string },
+  ): FileRecord {
+    const id = `F${String(this.files.size + 1).padStart(8, '0')}`;
+    const file: FileRecord = {
+      id,
+      name: seed.name,
+      title: seed.title ?? seed.name,
+      mimetype: seed.mimetype,
+      filetype: seed.filetype,
+      content: seed.content,
+      user: message.user,
+      channels: [channel],
+      created: Math.floor(Number(message.ts)),
+    };
+    this.files.set(id, file);
+    message.files = [...(message.files ?? []), id];
+    return file;
   }
 
   /** Adds `token` for `userId` (kind from its prefix: `xoxb-` bot, otherwise user). */
