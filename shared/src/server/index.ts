@@ -1,4 +1,5 @@
 export * from './budget.js';
+export * from './confirm.js';
 export * from './errors.js';
 export * from './flags.js';
 export * from './hints.js';

@@ -13,6 +13,7 @@ import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transp
 import { DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
 import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
+import { type ConfirmPolicy, confirmCall } from './confirm.js';
 import { ConfigError, describeError } from './errors.js';
 import {
   COMMON_OPTIONS,
@@ -113,6 +114,8 @@ export function registerTools(
     shutdown: AbortSignal;
     maxResultBytes: number;
     ready?: () => Promise<void>;
+    /** Confirmation of tools that declare `confirm`; default `ask` (when the client can). */
+    confirm?: ConfirmPolicy;
   },
 ): void {
   // Calls in flight, aborted together at shutdown. One plain controller per call, chained to the request's
@@ -168,6 +171,19 @@ export function registerTools(
         let result: ToolResult;
         try {
           await opts.ready?.();
+          const question = tool.confirm && (await tool.confirm(args as never));
+          if (question) {
+            const asked = await confirmCall(ctx, question, opts.confirm ?? 'ask', () =>
+              server.server.getClientCapabilities(),
+            );
+            // 2026-07-28: the input-required result that asks goes out as it is (no content to cap or scrub).
+            if (!asked.proceed && !('content' in asked.result)) return asked.result as never;
+            if (!asked.proceed)
+              return capText(
+                scrubResult(asked.result as ToolResult, secretsOf(opts.secrets)),
+                opts.maxResultBytes,
+              );
+          }
           result = await tool.handler(args as never, context);
         } catch (error) {
           result = errorResult(describeError(error));
@@ -349,6 +365,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       shutdown,
       maxResultBytes,
       ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
+      confirm: common.requireConfirmation ? 'require' : 'ask',
     });
     const closed = new AbortController();
     const previous = server.server.onclose;
