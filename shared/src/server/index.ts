@@ -5,6 +5,7 @@ export * from './flags.js';
 export * from './hints.js';
 export * from './int-flag.js';
 export * from './lenient.js';
+export * from './links.js';
 export * from './log.js';
 export * from './pages.js';
 export * from './progress.js';
