@@ -3,6 +3,7 @@ export * from './confirm.js';
 export * from './errors.js';
 export * from './flags.js';
 export * from './hints.js';
+export * from './icons.js';
 export * from './int-flag.js';
 export * from './lenient.js';
 export * from './links.js';

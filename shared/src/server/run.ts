@@ -25,6 +25,7 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
+import { serverIcons } from './icons.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { type Progress, progressReporter } from './progress.js';
@@ -226,6 +227,12 @@ function capText(result: ToolResult, maxBytes: number): ToolResult {
   return changed ? { ...result, content } : result;
 }
 
+/** `{ icons }` for serverInfo when the server has an icon (see icons.ts), else nothing. */
+function iconsOf(name: string): { icons?: ReturnType<typeof serverIcons> } {
+  const icons = serverIcons(name);
+  return icons.length ? { icons } : {};
+}
+
 function withoutKeys<T extends object>(object: T, keys: string[]): T {
   return Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k))) as T;
 }
@@ -348,7 +355,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   const shutdownOf = http ? perInstanceShutdown(shutdownController.signal) : () => shutdownController.signal;
   const factory = () => {
     const server = new McpServer(
-      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
+      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version, ...iconsOf(spec.name) },
       {
         // tools/prompts capabilities are declared by the first registration, after
         // hookRequests has hooked their handlers (declaring them here would install
