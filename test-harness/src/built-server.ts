@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { validateJson } from '@refmcp/shared/json-schema';
 import { listAllTools, resultText } from './checks/context.js';
-import { type Connection, connect, type Era, serverBin } from './connect.js';
+import { type Connection, type ConnectOptions, connect, type Era, serverBin } from './connect.js';
 
 /** A connection to a built server, with its tool list (fetched once, all pages). */
 export interface BuiltServer extends Connection {
@@ -24,6 +24,8 @@ export interface StartBuiltServerOptions {
   env?: Record<string, string>;
   /** Protocol era; default `legacy`. */
   era?: Era;
+  /** Capabilities the client declares (see {@link connect}). */
+  capabilities?: ConnectOptions['capabilities'];
   /**
    * Wraps the launch, e.g. `(bin) => ({ command: 'setpriv', args: [...flags, bin.command, ...bin.args] })`
    * to run the server as another user. Gets and returns `{ command, args }` with the server's args
@@ -111,6 +113,7 @@ export async function startBuiltServer(
     ...(opts.wrap ? opts.wrap(target) : target),
     era: opts.era ?? 'legacy',
     ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
   });
   // Fetch the tool list and compile the output schemas now, so that a test timing its first call
   // does not time them too. A server that cannot answer yet is left to its test (the list is

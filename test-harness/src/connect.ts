@@ -1,7 +1,7 @@
 // Spawn a stdio MCP server and connect an SDK client to it, in either protocol era, keeping the
 // raw stdout and stderr for the checks.
 import { fileURLToPath } from 'node:url';
-import { Client, type Implementation } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities, type Implementation } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { killAndWait, type ProcessId } from './process-tree.js';
 import { type LaunchTarget, type ProcessExit, RecordingStdioTransport } from './transport.js';
@@ -16,6 +16,8 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 export interface ConnectOptions extends LaunchTarget {
   /** Protocol era to negotiate; default `legacy`. */
   era?: Era;
+  /** Capabilities the client declares (e.g. `{ elicitation: { form: {} } }`); default none. */
+  capabilities?: ClientCapabilities;
   /** Time allowed for spawn + handshake, in milliseconds; default 10 000. */
   timeoutMs?: number;
   /** Grace between stdin EOF, SIGTERM and SIGKILL when closing, in milliseconds; default 500. */
@@ -82,7 +84,10 @@ export async function connect(opts: ConnectOptions): Promise<Connection> {
   });
   const client = new Client(
     { name: 'refmcp-test-harness', version: '0.1.0' },
-    { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' } },
+    {
+      versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' },
+      ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
+    },
   );
   // Transport-level errors (EPIPE after the child died) surface as failed requests; keep them quiet.
   client.onerror = () => {};

@@ -6,6 +6,7 @@
  *   --tools a,b            enable exactly these tools (instead of toolsets)
  *   --exclude-tools a,b    remove these tools
  *   --audit-log PATH       append one JSON line per tool call (env MCP_AUDIT_LOG)
+ *   --require-confirmation refuse destructive calls the client cannot ask the user about (see confirm.ts)
  *   --transport/--port/--host  stdio (default) or Streamable HTTP, see transport/http/flags.ts
  */
 import type { ParseArgsConfig } from 'node:util';
@@ -27,6 +28,8 @@ export interface CommonFlags {
   tools?: string[];
   excludeTools: string[];
   auditLog?: string;
+  /** `--require-confirmation`: a tool that asks before it runs is refused when the client cannot ask. */
+  requireConfirmation?: boolean;
   /** Streamable HTTP settings for `--transport http`; undefined = stdio. */
   http?: HttpServeConfig;
 }
@@ -88,6 +91,7 @@ export const COMMON_OPTIONS = {
   tools: { type: 'string' },
   'exclude-tools': { type: 'string' },
   'audit-log': { type: 'string' },
+  'require-confirmation': { type: 'boolean' },
   ...HTTP_TRANSPORT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -102,6 +106,7 @@ export function commonHelp(hasToolsets: boolean): string {
     '  --tools a,b            enable exactly these tools',
     '  --exclude-tools a,b    disable these tools',
     '  --audit-log PATH       append one JSON line per tool call to PATH (env MCP_AUDIT_LOG)',
+    '  --require-confirmation refuse destructive calls unless the client can ask the user to confirm them',
     ...httpHelp(),
     '  -h, --help             show this help',
     '  --version              print the version',
@@ -126,6 +131,7 @@ export function commonFlags(values: Record<string, unknown>, env: NodeJS.Process
     tools: splitList(values.tools),
     excludeTools: splitList(values['exclude-tools']) ?? [],
     auditLog,
+    requireConfirmation: values['require-confirmation'] === true,
     http: httpServeConfig(values, env),
   };
 }

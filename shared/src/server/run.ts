@@ -13,6 +13,7 @@ import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transp
 import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
 import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
+import { type ConfirmPolicy, confirmCall } from './confirm.js';
 import { ConfigError, describeError } from './errors.js';
 import {
   COMMON_OPTIONS,
@@ -26,6 +27,7 @@ import {
   toolsetsHelp,
 } from './flags.js';
 import { commandHint } from './invocation.js';
+import { serverIcons } from './icons.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { type Progress, progressReporter } from './progress.js';
@@ -122,6 +124,8 @@ export function registerTools(
     shutdown: AbortSignal;
     maxResultBytes: number;
     ready?: () => Promise<void>;
+    /** Confirmation of tools that declare `confirm`; default `ask` (when the client can). */
+    confirm?: ConfirmPolicy;
   },
 ): void {
   // Calls in flight, aborted together at shutdown. One plain controller per call, chained to the request's
@@ -179,7 +183,23 @@ export function registerTools(
           // A call the client cancels (notifications/cancelled) while it waits for the server's
           // readiness is released at once, and its handler never runs.
           const ready = opts.ready ? await untilCancelled(request, opts.ready) : true;
-          result = ready ? await tool.handler(args as never, context) : CANCELLED_RESULT;
+          if (!ready) result = CANCELLED_RESULT;
+          else {
+            const question = tool.confirm && (await tool.confirm(args as never));
+            if (question) {
+              const asked = await confirmCall(ctx, question, opts.confirm ?? 'ask', () =>
+                server.server.getClientCapabilities(),
+              );
+              // 2026-07-28: the input-required result that asks goes out as it is (no content to cap or scrub).
+              if (!asked.proceed && !('content' in asked.result)) return asked.result as never;
+              if (!asked.proceed)
+                return capText(
+                  scrubResult(asked.result as ToolResult, secretsOf(opts.secrets)),
+                  opts.maxResultBytes,
+                );
+            }
+            result = await tool.handler(args as never, context);
+          }
         } catch (error) {
           result = errorResult(describeError(error));
         } finally {
@@ -239,6 +259,12 @@ function capText(result: ToolResult, maxBytes: number): ToolResult {
     return { ...block, text: `${cut.text}\n${marker}` };
   });
   return changed ? { ...result, content } : result;
+}
+
+/** `{ icons }` for serverInfo when the server has an icon (see icons.ts), else nothing. */
+function iconsOf(name: string): { icons?: ReturnType<typeof serverIcons> } {
+  const icons = serverIcons(name);
+  return icons.length ? { icons } : {};
 }
 
 function withoutKeys<T extends object>(object: T, keys: string[]): T {
@@ -406,7 +432,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   const shutdownOf = http ? perInstanceShutdown(shutdownController.signal) : () => shutdownController.signal;
   const factory = () => {
     const server = new McpServer(
-      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version },
+      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version, ...iconsOf(spec.name) },
       {
         // tools/prompts capabilities are declared by the first registration, after
         // hookRequests has hooked their handlers (declaring them here would install
@@ -423,6 +449,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       shutdown,
       maxResultBytes,
       ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
+      confirm: common.requireConfirmation ? 'require' : 'ask',
     });
     const closed = new AbortController();
     const previous = server.server.onclose;

@@ -56,6 +56,11 @@ export interface ToolDefinition<
   /** Shape of `structuredContent` when the result has real structure. */
   outputSchema?: O;
   annotations: ToolHints;
+  /**
+   * The question put to the user before the handler runs (what will happen, to what), or undefined
+   * when these arguments need none: asked through elicitation where the client can (see confirm.ts).
+   */
+  confirm?: (args: z.infer<I>) => string | undefined | Promise<string | undefined>;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult>;
 }
 

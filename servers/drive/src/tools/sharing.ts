@@ -189,6 +189,8 @@ export function sharingTools(config: Config): DriveTool[] {
       }),
       outputSchema: z.object({ removed: z.string() }),
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
+      confirm: (a) =>
+        `Remove permission ${a.permission_id} from Drive file ${a.file_id} (stop sharing it with that grantee)?`,
       handler: async ({ file_id, permission_id }, { signal }) => {
         const id = fileIdOf(file_id);
         const permissionId = permissionIdOf(permission_id);

@@ -241,6 +241,7 @@ export function writeTools(config: Config): DriveTool[] {
       inputSchema: z.strictObject({ file_id: fileIdArg() }),
       outputSchema: resultShape,
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
+      confirm: (a) => `Move Drive file ${a.file_id} to Drive's trash (restorable there for 30 days)?`,
       handler: async ({ file_id }, { signal }) => {
         const id = fileIdOf(file_id);
         refuseScopeRoot(config, id, 'move to the trash');

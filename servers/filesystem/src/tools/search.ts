@@ -5,7 +5,8 @@
  */
 
 import path from 'node:path';
-import { pathFs as fs } from '@refmcp/shared/paths';
+import { pathToFileURL } from 'node:url';
+import { pathFs as fs, hasRawBytes } from '@refmcp/shared/paths';
 import { cursorString, pathString, safeString } from '@refmcp/shared/schema';
 import {
   counted,
@@ -18,6 +19,7 @@ import {
   type ToolDefinition,
   ToolError,
   truncationMarker,
+  withResourceLinks,
 } from '@refmcp/shared/server';
 import * as z from 'zod'; // zod itself: through shared/schema's re-exported namespace every zod export stays in the bundle (+100 KB)
 import type { Config } from '../config.js';
@@ -199,7 +201,11 @@ export function searchTools(config: Config): ToolDefinition[] {
       if (page.skippedLinks > 0)
         lines.push(`(${page.skippedLinks} symlink(s) outside the allowed directories skipped)`);
       if (page.depthLimited > 0) lines.push(depthNote(page.depthLimited));
-      return structuredResult(
+      // Files found are resources too (file://{+path}): link the first few for the host to open or attach.
+      const links = matches
+        .filter((m) => m.type === 'file' && !hasRawBytes(m.path))
+        .map((m) => ({ uri: pathToFileURL(m.path).href, name: path.basename(m.path) }));
+      const result = structuredResult(
         {
           path: dir.absolute,
           pattern: args.pattern,
@@ -212,6 +218,7 @@ export function searchTools(config: Config): ToolDefinition[] {
         },
         lines.join('\n'),
       );
+      return withResourceLinks(result, links);
     },
   });
 

@@ -43,6 +43,11 @@ export function writeTools(config: Config): ToolDefinition[] {
       content: safeString({ max: MAX_WRITE_CHARS }).describe('The whole new content'),
     }),
     annotations: LOCAL_HINTS.destructiveIdempotent,
+    // Only an overwrite asks: the operator's directories say whether the file is there (a client's roots only narrow them).
+    confirm: async (args) =>
+      (await config.workspace.roots.resolve(args.path).catch(() => undefined))?.exists
+        ? `Overwrite ${JSON.stringify(args.path)}? Its whole content is replaced.`
+        : undefined,
     handler: async (args) => {
       const before = await config.workspace.roots.resolve(args.path);
       await writeFileAtomic(config.workspace.roots, args.path, args.content);
@@ -138,6 +143,10 @@ export function writeTools(config: Config): ToolDefinition[] {
       overwrite: z.boolean().default(false).describe('Replace an existing destination file'),
     }),
     annotations: LOCAL_HINTS.destructive,
+    confirm: (args) =>
+      args.overwrite
+        ? `Copy ${JSON.stringify(args.source)} to ${JSON.stringify(args.destination)}, replacing it if it exists?`
+        : undefined,
     handler: async (args, context) => {
       const copied = await copyInside(config.workspace.roots, args.source, args.destination, {
         overwrite: args.overwrite,
@@ -168,6 +177,8 @@ export function writeTools(config: Config): ToolDefinition[] {
         .describe('Also a directory that is not empty, with everything in it'),
     }),
     annotations: LOCAL_HINTS.destructive,
+    confirm: (args) =>
+      `Move ${JSON.stringify(args.path)}${args.recursive ? ' and everything in it' : ''} to the trash? It can be restored from there.`,
     handler: async (args) => {
       const trashed = await trashInside(config.workspace.roots, args.path, { recursive: args.recursive });
       return textResult(

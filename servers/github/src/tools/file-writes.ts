@@ -143,6 +143,7 @@ export function fileWriteTools(config: Config): GitHubTool[] {
         branch: arg.branch('Branch to commit to'),
         sha: arg.sha('Current blob sha (default: fetched)').optional(),
       }),
+      confirm: (a) => `Delete ${a.path} from ${a.owner}/${a.repo} on branch ${a.branch} (a new commit)?`,
       outputSchema: z.object({
         repository: z.string(),
         path: z.string(),

@@ -97,6 +97,8 @@ export function pullWriteTools(config: Config): GitHubTool[] {
           .describe('Merge method to use (default merge)'),
         sha: arg.sha('Head sha that must still be current').optional(),
       }),
+      confirm: (a) =>
+        `Merge pull request #${a.pull_number} of ${a.owner}/${a.repo} (${a.merge_method ?? 'merge'})?`,
       outputSchema: z.object({
         repository: z.string(),
         pullNumber: count(),

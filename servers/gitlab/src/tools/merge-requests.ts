@@ -319,6 +319,8 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
           .describe('Delete the source branch after merging'),
         merge_commit_message: arg.text('Merge commit message', 65_536).optional(),
       }),
+      confirm: (a) =>
+        `Merge merge request !${a.merge_request_iid} of project ${a.project_id}${a.should_remove_source_branch ? ' and delete its source branch' : ''}?`,
       outputSchema: one,
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ project_id, merge_request_iid, ...fields }, { signal }) => {
