@@ -5,22 +5,15 @@
  * builder; every read has a byte budget and says how to continue.
  */
 
-<<<<<<< HEAD
 import type { drive_v3 } from '@googleapis/drive';
-=======
 import { documentInputShape } from '@refmcp/shared/documents';
->>>>>>> heads/docs
 import { z } from '@refmcp/shared/schema';
 import { compact, count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import { placeThreads, readThreads } from '../comments.js';
 import type { Config } from '../config.js';
-<<<<<<< HEAD
 import { type Content, EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
-=======
-import { EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
 import { isUploadedDocument, readDriveDocument } from '../document-read.js';
->>>>>>> heads/docs
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
 import { fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
@@ -134,25 +127,19 @@ export function readingTools(config: Config): DriveTool[] {
           .max(100)
           .optional()
           .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
-<<<<<<< HEAD
         comments: z.boolean().optional().describe('Docs only: open comment threads at their anchors'),
-      }),
-      outputSchema: readShape,
-      annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ file_id, offset = 0, start_line, line_count, range, comments }, { signal }) => {
-        const fields = withShortcut(FILE_FIELDS);
-        const asked = await getFile(config, fileIdOf(file_id), fields, signal);
-        const { file, shortcut } = await followShortcut(config, asked, fields, signal);
-        const id = file.id ?? fileIdOf(file_id);
-=======
         ...documentInputShape,
       }),
       outputSchema: readShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ file_id, offset = 0, start_line, line_count, range, pages, cursor }, { signal }) => {
-        const id = fileIdOf(file_id);
-        const file = await getFile(config, id, FILE_FIELDS, signal);
->>>>>>> heads/docs
+      handler: async (
+        { file_id, offset = 0, start_line, line_count, range, comments, pages, cursor },
+        { signal },
+      ) => {
+        const fields = withShortcut(FILE_FIELDS);
+        const asked = await getFile(config, fileIdOf(file_id), fields, signal);
+        const { file, shortcut } = await followShortcut(config, asked, fields, signal);
+        const id = file.id ?? fileIdOf(file_id);
         const text = new UntrustedText();
         const name = shortcut
           ? `${text.line(file.name ?? id)} (through shortcut ${text.line(shortcut.name ?? '')} ${shortcut.id})`
