@@ -112,7 +112,8 @@ beforeAll(async () => {
   await call('GET', `${r}/pulls/${pr.number}`, undefined, 'application/vnd.github.diff');
   await call('PATCH', `${r}/pulls/${pr.number}`, { title: 'Improve app (v2)' });
   await call('GET', `${r}/pulls/${pr.number}/files`);
-  await call('GET', `${r}/pulls/${pr.number}/comments`);
+  const reviewComments = (await call('GET', `${r}/pulls/${pr.number}/comments`)).body as { id: number }[];
+  await call('POST', `${r}/pulls/${pr.number}/comments/${reviewComments[0]?.id}/replies`, { body: 'reply' });
   await call('GET', `${r}/pulls/${pr.number}/reviews`);
   await call('POST', `${r}/pulls/${pr.number}/reviews`, {
     body: 'ok',

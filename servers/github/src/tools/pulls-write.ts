@@ -7,7 +7,15 @@ import { count, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
+import {
+  pullShape,
+  renderPull,
+  reviewCommentShape,
+  reviewShape,
+  toPull,
+  toReview,
+  toReviewComment,
+} from '../format/pulls.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { repoPath, repoTool, scopeNote } from './common.js';
@@ -28,6 +36,37 @@ export function pullWriteTools(config: Config): GitHubTool[] {
   const pullOutput = z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField });
 
   return [
+    repoTool(config, {
+      name: 'add_reply_to_pull_request_comment',
+      title: 'Reply in a review thread',
+      toolset: 'pull_requests',
+      description: `Reply in the review thread of a pull request review comment (comment_id from get_pull_request_comments).${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        comment_id: arg.number('Review comment id (any comment of the thread)'),
+        body: arg.text('Markdown'),
+      }),
+      outputSchema: z.object({ repository: z.string(), comment: reviewCommentShape, ...neutralizedField }),
+      annotations: OPEN_WORLD_HINTS.additive,
+      handler: async ({ owner, repo, pull_number, comment_id, body }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/comments/${comment_id}/replies`,
+          body: { body },
+          signal,
+        });
+        const text = new UntrustedText();
+        const comment = toReviewComment(res.data, text, budgets.bodyBytes);
+        return respond(
+          { repository: `${owner}/${repo}`, comment },
+          [
+            `Replied in the thread of comment ${comment.inReplyTo ?? comment_id} on ${comment.path}${comment.line ? `:${comment.line}` : ''}: comment ${comment.id} — ${comment.url}`,
+          ],
+          text,
+        );
+      },
+    }),
+
     repoTool(config, {
       name: 'create_pull_request',
       title: 'Create pull request',

@@ -270,5 +270,6 @@ export function reviewCommentObject(
     },
     line: c.line,
     side: 'RIGHT',
+    ...(c.inReplyTo ? { in_reply_to_id: c.inReplyTo } : {}),
   };
 }

@@ -40,6 +40,8 @@ export interface ReviewCommentRecord {
   line: number;
   commitId: string;
   createdAt: string;
+  /** The thread's first comment, for a reply. */
+  inReplyTo?: number;
 }
 
 export interface PullRecord {
@@ -421,7 +423,7 @@ export class GitHubState {
   addReviewComment(
     repo: RepoRecord,
     issue: IssueRecord,
-    opts: { user: string; body: string; path: string; line?: number; reviewId?: number },
+    opts: { user: string; body: string; path: string; line?: number; reviewId?: number; inReplyTo?: number },
   ): ReviewCommentRecord {
     this.addUser(opts.user);
     const comment: ReviewCommentRecord = {
@@ -433,6 +435,7 @@ export class GitHubState {
       line: opts.line ?? 1,
       commitId: this.headSha(repo, issue),
       createdAt: this.now(),
+      ...(opts.inReplyTo ? { inReplyTo: opts.inReplyTo } : {}),
     };
     issue.pull?.reviewComments.push(comment);
     return comment;
