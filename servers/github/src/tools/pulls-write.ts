@@ -19,6 +19,7 @@ import {
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { repoPath, repoTool, scopeNote } from './common.js';
+import { checkSuggestions } from './suggestions.js';
 
 export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
@@ -168,7 +169,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a review on a pull request, with a body and optional line comments. You cannot approve your own pull request.${scope}`,
+      description: `Submit a review on a pull request with a verdict, a body and line comments (a line or range, either side). A \`\`\`suggestion is checked to apply to the head first. You cannot approve your own pull request.${scope}`,
       inputSchema: z.strictObject({
         ...target,
         commit_id: arg.sha('Commit to review (default: the head)').optional(),
@@ -180,11 +181,17 @@ export function pullWriteTools(config: Config): GitHubTool[] {
               .strictObject({
                 path: arg.repoPath('File path'),
                 position: z.number().int().min(1).optional().describe('Position in the diff'),
-                line: z.number().int().min(1).optional().describe('Line in the file'),
+                line: z.number().int().min(1).optional().describe('Line in the file (last line of a range)'),
+                side: z.enum(['LEFT', 'RIGHT']).optional().describe('LEFT: old file, RIGHT: new (default)'),
+                start_line: z.number().int().min(1).optional().describe('First line of a range'),
+                start_side: z.enum(['LEFT', 'RIGHT']).optional(),
                 body: arg.text('Comment text'),
               })
               .refine((c) => (c.position === undefined) !== (c.line === undefined), {
                 message: 'give either position or line, not both and not neither',
+              })
+              .refine((c) => c.start_line === undefined || (c.line !== undefined && c.start_line < c.line), {
+                message: 'start_line needs line and must be less than it',
               }),
           )
           .max(100)
@@ -199,9 +206,11 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       }),
       annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
+        const base = repoPath(config, owner, repo);
+        await checkSuggestions(config, base, pull_number, fields.comments ?? [], fields.commit_id, signal);
         const res = await config.github.request({
           method: 'POST',
-          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/reviews`,
+          path: `${base}/pulls/${pull_number}/reviews`,
           body: fields,
           signal,
         });

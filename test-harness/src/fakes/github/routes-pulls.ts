@@ -307,7 +307,15 @@ export function registerPullRoutes(gh: FakeGitHub): void {
       body?: string;
       event?: string;
       commit_id?: string;
-      comments?: { path?: string; body?: string; line?: number; position?: number }[];
+      comments?: {
+        path?: string;
+        body?: string;
+        line?: number;
+        position?: number;
+        side?: 'LEFT' | 'RIGHT';
+        start_line?: number;
+        start_side?: 'LEFT' | 'RIGHT';
+      }[];
     }>(req);
     const event = body.event ?? 'PENDING';
     if (!['APPROVE', 'REQUEST_CHANGES', 'COMMENT', 'PENDING'].includes(event))
@@ -339,6 +347,9 @@ export function registerPullRoutes(gh: FakeGitHub): void {
         path: c.path,
         line: c.line ?? c.position ?? 1,
         reviewId: review.id,
+        ...(c.side ? { side: c.side } : {}),
+        ...(c.start_line ? { startLine: c.start_line } : {}),
+        ...(c.start_side ? { startSide: c.start_side } : {}),
       });
     }
     return { body: reviewObject(state, repo, issue, review, urls) };

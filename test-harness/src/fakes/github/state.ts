@@ -42,6 +42,10 @@ export interface ReviewCommentRecord {
   createdAt: string;
   /** The thread's first comment, for a reply. */
   inReplyTo?: number;
+  side?: 'LEFT' | 'RIGHT';
+  /** First line of a multi-line comment, and its side. */
+  startLine?: number;
+  startSide?: 'LEFT' | 'RIGHT';
 }
 
 export interface PullRecord {
@@ -423,7 +427,17 @@ export class GitHubState {
   addReviewComment(
     repo: RepoRecord,
     issue: IssueRecord,
-    opts: { user: string; body: string; path: string; line?: number; reviewId?: number; inReplyTo?: number },
+    opts: {
+      user: string;
+      body: string;
+      path: string;
+      line?: number;
+      reviewId?: number;
+      inReplyTo?: number;
+      side?: 'LEFT' | 'RIGHT';
+      startLine?: number;
+      startSide?: 'LEFT' | 'RIGHT';
+    },
   ): ReviewCommentRecord {
     this.addUser(opts.user);
     const comment: ReviewCommentRecord = {
@@ -436,6 +450,10 @@ export class GitHubState {
       commitId: this.headSha(repo, issue),
       createdAt: this.now(),
       ...(opts.inReplyTo ? { inReplyTo: opts.inReplyTo } : {}),
+      ...(opts.side ? { side: opts.side } : {}),
+      ...(opts.startLine
+        ? { startLine: opts.startLine, startSide: opts.startSide ?? opts.side ?? 'RIGHT' }
+        : {}),
     };
     issue.pull?.reviewComments.push(comment);
     return comment;
