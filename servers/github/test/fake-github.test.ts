@@ -135,6 +135,14 @@ beforeAll(async () => {
   await call('GET', `${r}/actions/jobs/${jobs.jobs[0]?.id}/logs`);
   await call('GET', `${r}/commits/main/check-runs?filter=latest`);
   await call('GET', `${r}/check-runs/${jobs.jobs[0]?.id}`);
+  await call('POST', `${r}/actions/runs/${runId}/cancel`); // 409: completed
+  await call('POST', `${r}/actions/runs/${runId}/rerun-failed-jobs`, {});
+  await call('POST', `${r}/actions/runs/${runId}/cancel`);
+  await call('POST', `${r}/actions/runs/${runId}/rerun`, {});
+  await call('POST', `${r}/actions/workflows/ci.yml/dispatches`, {
+    ref: 'main',
+    inputs: { dry_run: 'true' },
+  });
 }, 60_000);
 afterAll(() => gh.close());
 

@@ -121,6 +121,8 @@ export interface RunRecord {
   createdAt: string;
   updatedAt: string;
   jobs: JobRecord[];
+  /** workflow_dispatch inputs. */
+  inputs?: Record<string, unknown>;
 }
 
 /** A check run by an app other than GitHub Actions (Actions jobs are check runs of their own). */
