@@ -169,7 +169,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a review on a pull request with a verdict, a body and line comments (a line or range, either side). A \`\`\`suggestion is checked to apply to the head first. You cannot approve your own pull request.${scope}`,
+      description: `Submit a PR review: verdict, body, comments on a line or range (either side); suggestions checked against the head. Not on your own PR.${scope}`,
       inputSchema: z.strictObject({
         ...target,
         commit_id: arg.sha('Commit to review (default: the head)').optional(),
@@ -181,9 +181,9 @@ export function pullWriteTools(config: Config): GitHubTool[] {
               .strictObject({
                 path: arg.repoPath('File path'),
                 position: z.number().int().min(1).optional().describe('Position in the diff'),
-                line: z.number().int().min(1).optional().describe('Line in the file (last line of a range)'),
-                side: z.enum(['LEFT', 'RIGHT']).optional().describe('LEFT: old file, RIGHT: new (default)'),
-                start_line: z.number().int().min(1).optional().describe('First line of a range'),
+                line: z.number().int().min(1).optional().describe('Line in the file (range end)'),
+                side: z.enum(['LEFT', 'RIGHT']).optional().describe('Default RIGHT (new)'),
+                start_line: z.number().int().min(1).optional().describe('Range start'),
                 start_side: z.enum(['LEFT', 'RIGHT']).optional(),
                 body: arg.text('Comment text'),
               })
@@ -196,7 +196,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
           )
           .max(100)
           .optional()
-          .describe('Line comments: path, body, and position (in the diff) or line (in the file)'),
+          .describe('Line comments: position (in the diff) or line'),
       }),
       outputSchema: z.object({
         repository: z.string(),
