@@ -8,6 +8,7 @@ import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { actionsTools } from './tools/actions.js';
+import { actionsWriteTools } from './tools/actions-write.js';
 import { ciDigestTools } from './tools/ci-digest.js';
 import { hasRepoArguments } from './tools/common.js';
 import { contextTools, userTools } from './tools/context.js';
@@ -43,6 +44,7 @@ export const githubServer: ServerSpec<Config> = {
         ...userTools(config),
         ...actionsTools(config),
         ...ciDigestTools(config),
+        ...actionsWriteTools(config),
       ],
       hasRepoArguments,
     ),

@@ -21,7 +21,7 @@ export const TOOLSETS = defineToolsets([
   { name: 'users', description: 'User search', default: true },
   {
     name: 'actions',
-    description: 'GitHub Actions workflow runs, jobs and job logs (read-only)',
+    description: 'GitHub Actions: runs, jobs, logs, why CI is red; re-run, cancel, dispatch',
     default: false,
   },
 ]);

@@ -112,7 +112,8 @@ beforeAll(async () => {
   await call('GET', `${r}/pulls/${pr.number}`, undefined, 'application/vnd.github.diff');
   await call('PATCH', `${r}/pulls/${pr.number}`, { title: 'Improve app (v2)' });
   await call('GET', `${r}/pulls/${pr.number}/files`);
-  await call('GET', `${r}/pulls/${pr.number}/comments`);
+  const reviewComments = (await call('GET', `${r}/pulls/${pr.number}/comments`)).body as { id: number }[];
+  await call('POST', `${r}/pulls/${pr.number}/comments/${reviewComments[0]?.id}/replies`, { body: 'reply' });
   await call('GET', `${r}/pulls/${pr.number}/reviews`);
   await call('POST', `${r}/pulls/${pr.number}/reviews`, {
     body: 'ok',
@@ -134,6 +135,14 @@ beforeAll(async () => {
   await call('GET', `${r}/actions/jobs/${jobs.jobs[0]?.id}/logs`);
   await call('GET', `${r}/commits/main/check-runs?filter=latest`);
   await call('GET', `${r}/check-runs/${jobs.jobs[0]?.id}`);
+  await call('POST', `${r}/actions/runs/${runId}/cancel`); // 409: completed
+  await call('POST', `${r}/actions/runs/${runId}/rerun-failed-jobs`, {});
+  await call('POST', `${r}/actions/runs/${runId}/cancel`);
+  await call('POST', `${r}/actions/runs/${runId}/rerun`, {});
+  await call('POST', `${r}/actions/workflows/ci.yml/dispatches`, {
+    ref: 'main',
+    inputs: { dry_run: 'true' },
+  });
 }, 60_000);
 afterAll(() => gh.close());
 

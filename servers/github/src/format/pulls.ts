@@ -187,6 +187,8 @@ export const reviewCommentShape = z.object({
   author: z.string().nullable(),
   path: z.string(),
   line: count().nullable(),
+  startLine: count().optional(),
+  side: z.enum(['LEFT', 'RIGHT']).optional(),
   inReplyTo: count().optional(),
   createdAt: z.string(),
   url: z.string(),
@@ -209,6 +211,8 @@ export function toReviewComment(
     line?: number | null;
     original_line?: number | null;
     in_reply_to_id?: number;
+    start_line?: number | null;
+    side?: 'LEFT' | 'RIGHT';
     created_at: string;
     html_url: string;
     body: string;
@@ -219,6 +223,8 @@ export function toReviewComment(
     author: login(r.user),
     path: text.line(r.path),
     line: r.line ?? r.original_line ?? null,
+    startLine: r.start_line ?? undefined,
+    side: r.side,
     inReplyTo: r.in_reply_to_id,
     createdAt: r.created_at,
     url: r.html_url,

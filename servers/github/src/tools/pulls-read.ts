@@ -257,7 +257,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
       name: 'get_pull_request_status',
       title: 'Get pull request status',
       toolset: 'pull_requests',
-      description: `Get the checks of a pull request's head commit: check runs (Actions jobs, apps) and commit statuses, with one verdict over both.${scope}`,
+      description: `Check runs and commit statuses of a pull request's head, with one verdict.${scope}`,
       inputSchema: z.strictObject(target),
       outputSchema: z.object({
         repository: z.string(),

@@ -7,10 +7,19 @@ import { count, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { pullShape, renderPull, reviewShape, toPull, toReview } from '../format/pulls.js';
+import {
+  pullShape,
+  renderPull,
+  reviewCommentShape,
+  reviewShape,
+  toPull,
+  toReview,
+  toReviewComment,
+} from '../format/pulls.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { repoPath, repoTool, scopeNote } from './common.js';
+import { checkSuggestions } from './suggestions.js';
 
 export function pullWriteTools(config: Config): GitHubTool[] {
   const { budgets } = config;
@@ -28,6 +37,37 @@ export function pullWriteTools(config: Config): GitHubTool[] {
   const pullOutput = z.object({ repository: z.string(), pullRequest: pullShape, ...neutralizedField });
 
   return [
+    repoTool(config, {
+      name: 'add_reply_to_pull_request_comment',
+      title: 'Reply in a review thread',
+      toolset: 'pull_requests',
+      description: `Reply in the review thread of a pull request review comment (comment_id from get_pull_request_comments).${scope}`,
+      inputSchema: z.strictObject({
+        ...target,
+        comment_id: arg.number('Review comment id (any comment of the thread)'),
+        body: arg.text('Markdown'),
+      }),
+      outputSchema: z.object({ repository: z.string(), comment: reviewCommentShape, ...neutralizedField }),
+      annotations: OPEN_WORLD_HINTS.additive,
+      handler: async ({ owner, repo, pull_number, comment_id, body }, { signal }) => {
+        const res = await config.github.request({
+          method: 'POST',
+          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/comments/${comment_id}/replies`,
+          body: { body },
+          signal,
+        });
+        const text = new UntrustedText();
+        const comment = toReviewComment(res.data, text, budgets.bodyBytes);
+        return respond(
+          { repository: `${owner}/${repo}`, comment },
+          [
+            `Replied in the thread of comment ${comment.inReplyTo ?? comment_id} on ${comment.path}${comment.line ? `:${comment.line}` : ''}: comment ${comment.id} — ${comment.url}`,
+          ],
+          text,
+        );
+      },
+    }),
+
     repoTool(config, {
       name: 'create_pull_request',
       title: 'Create pull request',
@@ -131,7 +171,7 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a review on a pull request, with a body and optional line comments. You cannot approve your own pull request.${scope}`,
+      description: `Submit a PR review: verdict, body, comments on a line or range (either side); suggestions checked against the head. Not on your own PR.${scope}`,
       inputSchema: z.strictObject({
         ...target,
         commit_id: arg.sha('Commit to review (default: the head)').optional(),
@@ -143,16 +183,22 @@ export function pullWriteTools(config: Config): GitHubTool[] {
               .strictObject({
                 path: arg.repoPath('File path'),
                 position: z.number().int().min(1).optional().describe('Position in the diff'),
-                line: z.number().int().min(1).optional().describe('Line in the file'),
+                line: z.number().int().min(1).optional().describe('Line in the file (range end)'),
+                side: z.enum(['LEFT', 'RIGHT']).optional().describe('Default RIGHT (new)'),
+                start_line: z.number().int().min(1).optional().describe('Range start'),
+                start_side: z.enum(['LEFT', 'RIGHT']).optional(),
                 body: arg.text('Comment text'),
               })
               .refine((c) => (c.position === undefined) !== (c.line === undefined), {
                 message: 'give either position or line, not both and not neither',
+              })
+              .refine((c) => c.start_line === undefined || (c.line !== undefined && c.start_line < c.line), {
+                message: 'start_line needs line and must be less than it',
               }),
           )
           .max(100)
           .optional()
-          .describe('Line comments: path, body, and position (in the diff) or line (in the file)'),
+          .describe('Line comments: position (in the diff) or line'),
       }),
       outputSchema: z.object({
         repository: z.string(),
@@ -162,9 +208,11 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       }),
       annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
+        const base = repoPath(config, owner, repo);
+        await checkSuggestions(config, base, pull_number, fields.comments ?? [], fields.commit_id, signal);
         const res = await config.github.request({
           method: 'POST',
-          path: `${repoPath(config, owner, repo)}/pulls/${pull_number}/reviews`,
+          path: `${base}/pulls/${pull_number}/reviews`,
           body: fields,
           signal,
         });

@@ -269,6 +269,11 @@ export function reviewCommentObject(
       pull_request: link(pullApi),
     },
     line: c.line,
-    side: 'RIGHT',
+    original_line: c.line,
+    side: c.side ?? 'RIGHT',
+    start_line: c.startLine ?? null,
+    original_start_line: c.startLine ?? null,
+    start_side: c.startLine ? (c.startSide ?? 'RIGHT') : null,
+    ...(c.inReplyTo ? { in_reply_to_id: c.inReplyTo } : {}),
   };
 }

@@ -268,6 +268,26 @@ export function registerPullRoutes(gh: FakeGitHub): void {
     return { body: page.items, headers: page.headers };
   });
 
+  // A reply joins the thread of the comment it answers (GitHub threads replies under the first
+  // comment: "replies to replies are not supported", so a reply's id stands for its thread here).
+  gh.route('POST', '/repos/:owner/:repo/pulls/:pull_number/comments/:comment_id/replies', (req, who) => {
+    const repo = repoFor(state, req, who);
+    if (!who) throw new Reply(ghError(401, 'Requires authentication'));
+    const issue = pullFor(repo, req);
+    const target = issue.pull.reviewComments.find((c) => c.id === Number(req.params.comment_id));
+    if (!target) throw new Reply(ghError(404, 'Not Found'));
+    const text = jsonBody<{ body?: string }>(req).body;
+    if (!text) throw invalid('PullRequestReviewComment', 'body');
+    const reply = state.addReviewComment(repo, issue, {
+      user: who,
+      body: text,
+      path: target.path,
+      line: target.line,
+      inReplyTo: target.inReplyTo ?? target.id,
+    });
+    return { status: 201, body: reviewCommentObject(state, repo, issue, reply, urls) };
+  });
+
   gh.route('GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', (req, who) => {
     const repo = repoFor(state, req, who);
     const issue = pullFor(repo, req);
@@ -287,7 +307,15 @@ export function registerPullRoutes(gh: FakeGitHub): void {
       body?: string;
       event?: string;
       commit_id?: string;
-      comments?: { path?: string; body?: string; line?: number; position?: number }[];
+      comments?: {
+        path?: string;
+        body?: string;
+        line?: number;
+        position?: number;
+        side?: 'LEFT' | 'RIGHT';
+        start_line?: number;
+        start_side?: 'LEFT' | 'RIGHT';
+      }[];
     }>(req);
     const event = body.event ?? 'PENDING';
     if (!['APPROVE', 'REQUEST_CHANGES', 'COMMENT', 'PENDING'].includes(event))
@@ -319,6 +347,9 @@ export function registerPullRoutes(gh: FakeGitHub): void {
         path: c.path,
         line: c.line ?? c.position ?? 1,
         reviewId: review.id,
+        ...(c.side ? { side: c.side } : {}),
+        ...(c.start_line ? { startLine: c.start_line } : {}),
+        ...(c.start_side ? { startSide: c.start_side } : {}),
       });
     }
     return { body: reviewObject(state, repo, issue, review, urls) };

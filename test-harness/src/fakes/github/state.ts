@@ -40,6 +40,12 @@ export interface ReviewCommentRecord {
   line: number;
   commitId: string;
   createdAt: string;
+  /** The thread's first comment, for a reply. */
+  inReplyTo?: number;
+  side?: 'LEFT' | 'RIGHT';
+  /** First line of a multi-line comment, and its side. */
+  startLine?: number;
+  startSide?: 'LEFT' | 'RIGHT';
 }
 
 export interface PullRecord {
@@ -115,6 +121,8 @@ export interface RunRecord {
   createdAt: string;
   updatedAt: string;
   jobs: JobRecord[];
+  /** workflow_dispatch inputs. */
+  inputs?: Record<string, unknown>;
 }
 
 /** A check run by an app other than GitHub Actions (Actions jobs are check runs of their own). */
@@ -421,7 +429,17 @@ export class GitHubState {
   addReviewComment(
     repo: RepoRecord,
     issue: IssueRecord,
-    opts: { user: string; body: string; path: string; line?: number; reviewId?: number },
+    opts: {
+      user: string;
+      body: string;
+      path: string;
+      line?: number;
+      reviewId?: number;
+      inReplyTo?: number;
+      side?: 'LEFT' | 'RIGHT';
+      startLine?: number;
+      startSide?: 'LEFT' | 'RIGHT';
+    },
   ): ReviewCommentRecord {
     this.addUser(opts.user);
     const comment: ReviewCommentRecord = {
@@ -433,6 +451,11 @@ export class GitHubState {
       line: opts.line ?? 1,
       commitId: this.headSha(repo, issue),
       createdAt: this.now(),
+      ...(opts.inReplyTo ? { inReplyTo: opts.inReplyTo } : {}),
+      ...(opts.side ? { side: opts.side } : {}),
+      ...(opts.startLine
+        ? { startLine: opts.startLine, startSide: opts.startSide ?? opts.side ?? 'RIGHT' }
+        : {}),
     };
     issue.pull?.reviewComments.push(comment);
     return comment;
