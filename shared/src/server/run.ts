@@ -26,8 +26,8 @@ import {
   type ToolsetInfo,
   toolsetsHelp,
 } from './flags.js';
-import { commandHint } from './invocation.js';
 import { serverIcons } from './icons.js';
+import { commandHint } from './invocation.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { type Progress, progressReporter } from './progress.js';

@@ -10,6 +10,7 @@
  * - Writes are paced by the policy's write interval; at most `maxConcurrent` calls in flight.
  */
 import { type drive_v3, drive as driveApi } from '@googleapis/drive';
+import { commandHint, ToolError } from '@refmcp/shared/server';
 import {
   ConcurrencyLimit,
   decideRetry,
@@ -18,7 +19,6 @@ import {
   IntervalGate,
   sleep,
 } from '@refmcp/shared/upstream';
-import { commandHint, ToolError } from '@refmcp/shared/server';
 import type { OAuth2Client } from 'google-auth-library';
 import { googleFailure, SERVICE, toDriveError } from './errors.js';
 

@@ -5,6 +5,7 @@
  * failures people meet most (404 on a file the credentials cannot see, 403 scopes).
  */
 
+import { commandHint, ToolError } from '@refmcp/shared/server';
 import {
   GOOGLE_HOOKS,
   type HeaderSource,
@@ -12,7 +13,6 @@ import {
   redact,
   summarizeHttpFailure,
 } from '@refmcp/shared/upstream';
-import { commandHint, ToolError } from '@refmcp/shared/server';
 
 /** The service name in messages. */
 export const SERVICE = 'Google Drive API';
