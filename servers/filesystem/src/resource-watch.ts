@@ -8,7 +8,7 @@ import type { FSWatcher } from 'chokidar';
 export interface ResourceWatchOptions {
   /** Called with the URI of a watched resource that changed. */
   onChange(uri: string): void;
-  /** Most watches held at once; `add` beyond it refuses (or evicts, with `evictOldest`). */
+  /** Most watches held at once; `add` beyond it refuses. */
   max: number;
   /** Milliseconds a burst of events is collapsed into one notification. */
   debounceMs?: number;
@@ -34,28 +34,14 @@ export class ResourceWatches {
 
   /**
    * Watches `real` (a contained, canonical path; it need not exist yet) for `uri`. Idempotent.
-   * Returns false when the limit is reached (and `evictOldest` is not set).
+   * Returns false when the limit is reached.
    */
-  async add(
-    uri: string,
-    real: string,
-    opts: { directory?: boolean; evictOldest?: boolean } = {},
-  ): Promise<boolean> {
+  async add(uri: string, real: string, opts: { directory?: boolean } = {}): Promise<boolean> {
     // chokidar is loaded on the first subscription, not at startup (first, so the checks below stay atomic).
     const { watch } = await import('chokidar');
     if (this.#closed) return false;
-    if (this.#watches.has(uri)) {
-      // Refresh recency for LRU eviction.
-      const entry = this.#watches.get(uri);
-      this.#watches.delete(uri);
-      if (entry) this.#watches.set(uri, entry);
-      return true;
-    }
-    if (this.#watches.size >= this.opts.max) {
-      if (!opts.evictOldest) return false;
-      const oldest = this.#watches.keys().next().value;
-      if (oldest !== undefined) await this.remove(oldest);
-    }
+    if (this.#watches.has(uri)) return true;
+    if (this.#watches.size >= this.opts.max) return false;
     const watcher = watch(real, {
       ignoreInitial: true,
       followSymlinks: false,

@@ -7,10 +7,10 @@
  * - 2025-11-25 era: resources/subscribe / unsubscribe watch the file (chokidar) and send
  *   notifications/resources/updated on change;
  * - 2026-07-28 era: there is no resources/subscribe; clients open `subscriptions/listen` with
- *   `resourceSubscriptions`, which the SDK's stdio entry serves itself, filtering our
- *   resources/updated notifications by URI. The server never sees that filter, so it watches the
- *   files a modern client has read (bounded, least recently read evicted) and lets the entry drop
- *   updates nobody listens for.
+ *   `resourceSubscriptions`, which the SDK's stdio entry serves itself; the bootstrap hands us the
+ *   URIs of each acknowledgment (ConnectionContext.serveResourceListen), we watch those inside the
+ *   allowed directories and the acknowledgment lists only them. A cancelled listen releases its
+ *   watches (a file stays watched while another listen still names it).
  * Watchers are closed on shutdown and when the connection closes.
  */
 
@@ -22,7 +22,6 @@ import {
   type ReadResourceResult,
   type Resource,
   ResourceNotFoundError,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { pathFs as fs, openInside, PathError } from '@refmcp/shared/paths';
 import { z } from '@refmcp/shared/schema';
@@ -31,6 +30,7 @@ import {
   describeError,
   invalidParams as invalid,
   parseResourceUri,
+  type ResourceListen,
   type ResourcePage,
   registerResourceSet,
 } from '@refmcp/shared/server';
@@ -43,8 +43,8 @@ import { Walker } from './walk.js';
 
 /** Most explicit subscriptions (2025 era) held at once. */
 export const MAX_SUBSCRIPTIONS = 1000;
-/** Most files watched for a modern client's listen streams (the files it read most recently). */
-export const MAX_READ_WATCHES = 256;
+/** Most files watched for a modern client's listen streams, across all of them. */
+export const MAX_LISTEN_WATCHES = 1000;
 
 const TEXT_TYPES: Record<string, string> = {
   '.md': 'text/markdown',
@@ -105,10 +105,16 @@ function toProtocolError(error: unknown, uri: string): Error {
   return invalid(describeError(error));
 }
 
-/** Is this request served on the 2026-07-28 era (it carries the per-request `_meta` envelope)? */
-function isModernRequest(ctx: ServerContext): boolean {
-  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } }).mcpReq?.envelope;
-  return envelope !== undefined && Object.keys(envelope).length > 0;
+/** The canonical path to watch for `uri` (inside the allowed directories; it need not exist yet). */
+async function watchTarget(config: Config, uri: string): Promise<{ real: string; directory: boolean }> {
+  const filePath = uriToPath(uri);
+  try {
+    const resolved = await config.workspace.roots.resolve(filePath);
+    const directory = resolved.exists && (await fs.stat(resolved.real)).isDirectory();
+    return { real: resolved.real, directory };
+  } catch (error) {
+    throw toProtocolError(error, uri);
+  }
 }
 
 /** The text of `bytes` if they are valid UTF-8, else undefined (served as a blob). */
@@ -224,8 +230,9 @@ export function registerResources(server: McpServer, config: Config, context: Co
   };
   const onError = (error: unknown) => log.warn(`file watch: ${describeError(error)}`);
   const subscribed = new ResourceWatches({ onChange: notify, max: MAX_SUBSCRIPTIONS, onError });
-  const readWatches = new ResourceWatches({ onChange: notify, max: MAX_READ_WATCHES, onError });
-  const closeAll = () => Promise.all([subscribed.closeAll(), readWatches.closeAll()]);
+  const listened = new ResourceWatches({ onChange: notify, max: MAX_LISTEN_WATCHES, onError });
+  const closeAll = () => Promise.all([subscribed.closeAll(), listened.closeAll()]);
+  context.serveResourceListen(listenWatches(config, listened, onError));
 
   registerResourceSet(server, {
     templates: [
@@ -238,27 +245,14 @@ export function registerResources(server: McpServer, config: Config, context: Co
     ],
     // Pages through the walk of every allowed directory.
     list: { cursor: LIST_POSITION, page: (after) => listResources(config, after) },
-    read: async (uri, ctx) => {
+    read: async (uri) => {
       const url = parseResourceUri(uri);
       if (url.protocol !== 'file:') return undefined; // the one template, file://{+path}, matches no other URI
-      const { result, real } = await readResource(config, url.href);
-      if (isModernRequest(ctx)) {
-        await readWatches.add(url.href, real, { evictOldest: true }).catch(onError);
-      }
-      return result;
+      return (await readResource(config, url.href)).result;
     },
     subscriptions: {
       subscribe: async (uri) => {
-        const filePath = uriToPath(uri);
-        let real: string;
-        let directory = false;
-        try {
-          const resolved = await config.workspace.roots.resolve(filePath);
-          real = resolved.real;
-          directory = resolved.exists && (await fs.stat(real)).isDirectory();
-        } catch (error) {
-          throw toProtocolError(error, uri);
-        }
+        const { real, directory } = await watchTarget(config, uri);
         if (!(await subscribed.add(uri, real, { directory }))) {
           throw invalid(`Too many subscriptions (limit ${MAX_SUBSCRIPTIONS}); unsubscribe from some first`);
         }
@@ -272,5 +266,51 @@ export function registerResources(server: McpServer, config: Config, context: Co
   server.server.onclose = () => {
     previousOnClose?.();
     void closeAll();
+  };
+}
+
+/**
+ * The 2026-07-28 listen streams' share of `watches`: each acknowledged URI inside the allowed
+ * directories is watched until every listen naming it is cancelled; the others (outside, not
+ * file://, over MAX_LISTEN_WATCHES) are left out of the acknowledgment.
+ */
+function listenWatches(
+  config: Config,
+  watches: ResourceWatches,
+  onError: (error: unknown) => void,
+): ResourceListen {
+  type Id = string | number;
+  const uris = new Map<Id, string[]>();
+  const holders = new Map<string, Set<Id>>();
+  const watch = async (id: Id, uri: string): Promise<boolean> => {
+    try {
+      const { real, directory } = await watchTarget(config, uri);
+      if (!(await watches.add(uri, real, { directory }))) return false;
+    } catch {
+      return false; // not a file:// URI inside the allowed directories: not acknowledged
+    }
+    const held = holders.get(uri) ?? new Set<Id>();
+    held.add(id);
+    holders.set(uri, held);
+    return true;
+  };
+  return {
+    open: async (id, asked) => {
+      const distinct = [...new Set(asked)].slice(0, MAX_LISTEN_WATCHES);
+      const kept = await Promise.all(distinct.map((uri) => watch(id, uri)));
+      const honoured = distinct.filter((_, i) => kept[i]);
+      uris.set(id, [...(uris.get(id) ?? []), ...honoured]);
+      return honoured;
+    },
+    close: (id) => {
+      for (const uri of uris.get(id) ?? []) {
+        const held = holders.get(uri);
+        held?.delete(id);
+        if (held?.size) continue;
+        holders.delete(uri);
+        void watches.remove(uri).catch(onError);
+      }
+      uris.delete(id);
+    },
   };
 }

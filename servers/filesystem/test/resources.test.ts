@@ -1,7 +1,8 @@
 /**
  * Files as resources through the built server over stdio: the file:// template, paginated
  * resources/list (ALL-05), resources/read (text, blob, containment, budget), and subscriptions:
- * resources/subscribe on the 2025-11-25 era, subscriptions/listen on the 2026-07-28 era.
+ * resources/subscribe on the 2025-11-25 era, subscriptions/listen on the 2026-07-28 era (only
+ * URIs inside the allowed directories acknowledged, each then watched: issue 28).
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
@@ -169,6 +170,43 @@ describe('resources', () => {
       expect(await update).toBe(target);
     } finally {
       await subscription.close();
+    }
+  });
+
+  it('2026-07-28: listen acknowledges a file never read and then delivers its updates (issue 28)', async () => {
+    const target = uri('notes/f.txt');
+    const subscription = await modern.client.listen({ resourceSubscriptions: [target] });
+    try {
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([target]);
+      const update = nextUpdate(modern, 5000);
+      await appendFile(join(dir, 'notes', 'f.txt'), 'changed\n');
+      expect(await update).toBe(target);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it('2026-07-28: listen acknowledges only URIs inside the allowed directories (issue 28)', async () => {
+    const inside = uri('docs/d.txt');
+    const asked = [
+      pathToFileURL(join(outside, 'secret.txt')).href,
+      uri('escape.txt'),
+      'https://example.com/x',
+      inside,
+    ];
+    const subscription = await modern.client.listen({ resourceSubscriptions: asked });
+    try {
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([inside]);
+    } finally {
+      await subscription.close();
+    }
+    const none = await modern.client.listen({
+      resourceSubscriptions: [pathToFileURL(join(outside, 'secret.txt')).href],
+    });
+    try {
+      expect(none.honoredFilter.resourceSubscriptions).toBeUndefined();
+    } finally {
+      await none.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import { createAuditLog, type SecretSource, scrubSecrets, secretsOf } from '../a
 import { unsafeBindReason } from '../transport/http/flags.js';
 import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transport/http/serve.js';
 import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
+import { ListenAcks, type ResourceListen } from '../transport/stdio/listen.js';
 import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { type ConfirmPolicy, confirmCall } from './confirm.js';
@@ -100,6 +101,12 @@ export interface ConnectionContext {
   closed: AbortSignal;
   /** The tools served on this connection (after selection). */
   tools: readonly ToolDefinition[];
+  /**
+   * Hands this instance's 2026-07-28 resource subscriptions over stdio to `handler`: it decides
+   * which URIs a `subscriptions/listen` acknowledges and starts their updates (see
+   * transport/stdio/listen.ts). Without it no URI is acknowledged. Unused over HTTP.
+   */
+  serveResourceListen(handler: ResourceListen): void;
 }
 
 export interface ServeOptions {
@@ -430,6 +437,8 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
 
   // Over HTTP an instance is made per request or session: each gets its own shutdown signal.
   const shutdownOf = http ? perInstanceShutdown(shutdownController.signal) : () => shutdownController.signal;
+  // The latest instance's handler: over stdio one instance serves the 2026-07-28 era.
+  let resourceListen: ResourceListen | undefined;
   const factory = () => {
     const server = new McpServer(
       { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version, ...iconsOf(spec.name) },
@@ -457,7 +466,10 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       closed.abort();
       previous?.();
     };
-    spec.register?.(server, config, { log, shutdown, closed: closed.signal, tools });
+    const serveResourceListen = (handler: ResourceListen) => {
+      resourceListen = handler;
+    };
+    spec.register?.(server, config, { log, shutdown, closed: closed.signal, tools, serveResourceListen });
     return server;
   };
 
@@ -466,7 +478,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
     log.error(scrubSecrets(error instanceof Error ? error.message : String(error), secrets()));
   const handle = http
     ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
-    : serveStdioGuarded(factory, onerror, spec.http?.sessionsOnly === true);
+    : serveStdioGuarded(factory, onerror, spec.http?.sessionsOnly === true, () => resourceListen);
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -492,11 +504,13 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
 /**
  * stdio: malformed or oversized lines are answered by the guard; the SDK transport sees only
  * well-formed ones. `sessionsOnly`: 2026-07-28 requests are refused (ServerSpec `http.sessionsOnly`).
+ * Listen acknowledgments list only the resource URIs `resourceListen()` honours (ListenAcks).
  */
 function serveStdioGuarded(
   factory: () => McpServer,
   onerror: (error: unknown) => void,
   sessionsOnly: boolean,
+  resourceListen: () => ResourceListen | undefined,
 ) {
   const write = (line: string) => process.stdout.write(line);
   const guard = new StdinGuard(write, DEFAULT_MAX_LINE_BYTES, sessionsOnly);
@@ -506,9 +520,17 @@ function serveStdioGuarded(
   // A 2025-03-26 connection's batches are answered as one array (transport/stdio/guard.ts, BatchAnswers).
   const batches = new BatchAnswers(write);
   guard.batches = batches;
+  const acks = new ListenAcks(resourceListen);
   const send = transport.send.bind(transport);
-  transport.send = (message) => (batches.offer(message) ? Promise.resolve() : send(message));
-  return serveStdio(factory, { transport, onerror });
+  transport.send = (message) => (batches.offer(message) ? Promise.resolve() : acks.send(message, send));
+  const handle = serveStdio(factory, { transport, onerror });
+  // serveStdio has installed its inbound handler: see each message first (a cancelled listen).
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    acks.received(message);
+    deliver?.(message);
+  };
+  return handle;
 }
 
 /** `--transport http`: serves until shutdown; a port that cannot be bound is one stderr line and exit 2. */
