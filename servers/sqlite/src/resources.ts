@@ -2,7 +2,9 @@
  * Resources:
  * - `memo://insights` (as in the reference server): the insights memo; after every append_insight
  *   the server sends notifications/resources/updated for it (as the reference does; on the
- *   2026-07-28 era the SDK's stdio entry forwards it only to listening clients).
+ *   2026-07-28 era the SDK's stdio entry forwards it only to listening clients). It is the only
+ *   resource that changes while the server runs, so a 2026-07-28 `subscriptions/listen` is
+ *   acknowledged with memo://insights alone (ConnectionContext.serveResourceListen; issue 28).
  * - `sqlite://schema/{table}`: one table's or view's schema as JSON (describe_table's data), with
  *   completion of table names. resources/list pages through the memo and every table's schema
  *   resource with a cursor; resources/templates/list has one page. Made-up cursors are refused with
@@ -20,6 +22,7 @@ import {
   describeError,
   invalidParams as invalid,
   parseResourceUri,
+  type ResourceListen,
   type ResourcePage,
   registerResourceSet,
 } from '@refmcp/shared/server';
@@ -97,8 +100,19 @@ async function readResource(config: Config, uri: string): Promise<ReadResourceRe
   return { contents: [{ uri: href, mimeType: 'application/json', text: JSON.stringify(table, null, 2) }] };
 }
 
+/**
+ * 2026-07-28 listens: of the URIs asked for, only memo://insights (spelt exactly so, as its updates
+ * are) is honoured; its updates are sent on every change already (below), so there is nothing to
+ * start or stop.
+ */
+export const memoListen: ResourceListen = {
+  open: async (_id, uris) => uris.filter((uri) => uri === MEMO_URI),
+  close: () => {},
+};
+
 /** memo://insights and sqlite://schema/{table}, with completion of table names and memo updates. */
 export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
+  context.serveResourceListen(memoListen);
   /** Whether this connection's client subscribed to memo://insights (2025-era resources/subscribe). */
   let subscribed = false;
   registerResourceSet(server, {

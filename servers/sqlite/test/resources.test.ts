@@ -86,6 +86,26 @@ describe('memo://insights', () => {
       await subscription.close();
     }
   });
+
+  it('2026-07-28: listen acknowledges memo://insights only, then delivers its update (issue 28)', async () => {
+    const subscription = await modern.client.listen({
+      resourceSubscriptions: ['sqlite://schema/users', 'memo://insights', 'memo://other'],
+    });
+    try {
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual(['memo://insights']);
+      const update = next(modern, 'notifications/resources/updated', 5000);
+      await callChecked(modern, 'append_insight', { insight: 'Cy has two notes.' });
+      expect(await update).toMatchObject({ uri: 'memo://insights' });
+    } finally {
+      await subscription.close();
+    }
+    const none = await modern.client.listen({ resourceSubscriptions: ['sqlite://schema/users'] });
+    try {
+      expect(none.honoredFilter.resourceSubscriptions).toBeUndefined();
+    } finally {
+      await none.close();
+    }
+  });
 });
 
 describe('sqlite://schema/{table}', () => {
