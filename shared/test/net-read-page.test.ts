@@ -47,7 +47,8 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
       ),
   '/big.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(BIG),
   '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2]}'),
-  '/file.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7'),
+  '/file.mp4': (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end('....ftypisom'),
+  '/broken.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7'),
   '/missing': (_req, res) =>
     res.writeHead(404, 'Not Found', { 'content-type': 'text/html' }).end('<p>gone</p>'),
   '/slow': (_req, res) => {
@@ -301,14 +302,22 @@ describe('readPage: failures name the cause', () => {
     expect(error.message).toBe(`${base}/missing answered HTTP 404 Not Found`);
   });
 
-  it('a type that is not HTML, text or JSON, named', async () => {
-    const error = await failure(readPage(`${base}/file.pdf`, options()));
+  it('a type that is not HTML, text, JSON or a document, named', async () => {
+    const error = await failure(readPage(`${base}/file.mp4`, options()));
     expect(error.reason).toBe('content-type');
-    expect(error.message).toContain('application/pdf');
+    expect(error.message).toContain('video/mp4');
   });
 
-  it('a type that is not read closes the connection instead of reading the body', async () => {
-    const error = await failure(readPage(`${base}/blob`, options()));
+  it('a document that cannot be read says which kind and why', async () => {
+    const error = await failure(readPage(`${base}/broken.pdf`, options()));
+    expect(error.reason).toBe('content-type');
+    expect(error.message).toMatch(/is a PDF that cannot be read/);
+  });
+
+  it('an octet-stream whose first bytes are no document is refused without reading on', async () => {
+    // The body is 64 KiB and then never ends: refused on its first bytes, not at the time limit.
+    const error = await failure(readPage(`${base}/blob`, options({ timeoutMs: 20_000 })));
+    expect(error.reason).toBe('content-type');
     expect(error.message).toContain('application/octet-stream');
     await expect.poll(() => closed.has('/blob')).toBe(true);
   });

@@ -31,26 +31,44 @@ export function bodyKind(type: string, head?: Uint8Array): BodyKind | undefined 
 /** A body as read: all of it, or the prefix that fit the size cap or arrived before the deadline. */
 export interface BodyRead {
   bytes: Uint8Array;
-  /** Why the body was cut ('size': over the cap; 'time': the time limit passed); undefined when whole. */
-  cut?: 'size' | 'time';
+  /**
+   * Why the body was cut ('size': over the cap; 'time': the time limit passed; 'refused': its first
+   * bytes were not what `accept` reads); undefined when whole.
+   */
+  cut?: 'size' | 'time' | 'refused';
 }
+
+/** How many first bytes `accept` is shown (enough for every magic number and %PDF- within 1 KiB). */
+export const SNIFF_BYTES = 1024;
 
 /**
  * Reads `body` to the end or until it passes `maxBytes` (decoded bytes, as the body arrives after
  * Content-Encoding), then stops reading and calls `close` (closing the connection). When `signal` aborts with a
  * TimeoutError after some bytes arrived, the prefix is returned (`cut: 'time'`); with none, or for
- * any other abort or error, the error is thrown.
+ * any other abort or error, the error is thrown. With `accept`, the first {@link SNIFF_BYTES} bytes
+ * (or the whole body, if shorter) are shown to it once: false stops reading there (`cut: 'refused'`),
+ * so an endless or huge body of the wrong kind is not read to its cap.
  */
 export async function readBody(
   body: AsyncIterable<Uint8Array>,
   maxBytes: number,
   signal: AbortSignal,
   close: () => void,
+  accept?: (head: Uint8Array) => boolean,
 ): Promise<BodyRead> {
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let sniffed = !accept;
   try {
     for await (const chunk of body) {
+      if (!sniffed && size + chunk.byteLength >= SNIFF_BYTES) {
+        sniffed = true;
+        const head = Buffer.concat([...chunks, chunk]);
+        if (!accept?.(head)) {
+          close();
+          return { bytes: head, cut: 'refused' };
+        }
+      }
       if (size + chunk.byteLength > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size));
         close();
@@ -59,7 +77,9 @@ export async function readBody(
       chunks.push(chunk);
       size += chunk.byteLength;
     }
-    return { bytes: Buffer.concat(chunks) };
+    const bytes = Buffer.concat(chunks);
+    if (!sniffed && !accept?.(bytes)) return { bytes, cut: 'refused' };
+    return { bytes };
   } catch (error) {
     close();
     const timedOut = signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError';

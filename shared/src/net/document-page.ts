@@ -32,6 +32,24 @@ export function mayBeDocument(type: string): boolean {
   return DOCUMENT_TYPES.has(type) || type === 'application/octet-stream';
 }
 
+/** True when a document read here is that `kind` (images, SVG and CSV are pages' business, not ours). */
+function isDocumentKind(kind: string | undefined): boolean {
+  return kind !== undefined && kind !== 'image' && kind !== 'svg' && kind !== 'csv';
+}
+
+/**
+ * True when a body's first bytes may start a document: `%PDF-` within them, or a ZIP (OOXML,
+ * OpenDocument) or OLE2 (.xls) signature. Which document it is needs the whole body.
+ */
+export function mayStartDocument(head: Uint8Array): boolean {
+  const start = Buffer.from(head.subarray(0, 1024)).toString('latin1');
+  return (
+    start.includes('%PDF-') ||
+    start.startsWith('PK\x03\x04') ||
+    start.startsWith('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1')
+  );
+}
+
 const UNIT: Record<string, string> = {
   pdf: 'Page',
   pptx: 'Slide',
@@ -53,7 +71,7 @@ export async function documentMarkdown(
   opts: { timeoutMs: number; cut: boolean; signal?: AbortSignal },
 ): Promise<string | undefined> {
   const kind = detectDocument(bytes, { mediaType: type });
-  if (!kind || kind === 'image' || kind === 'svg' || kind === 'csv') return undefined;
+  if (!kind || !isDocumentKind(kind)) return undefined;
   if (opts.cut) {
     throw new PageReadError(
       `${href} is a ${KIND_NAMES[kind]} larger than ${DOCUMENT_BODY_BYTES / 2 ** 20} MiB (or slower to arrive than the time limit), which fetch_url does not read`,

@@ -19,7 +19,7 @@
 import { truncationMarker } from '../server/budget.js';
 import { htmlToArticle } from './article.js';
 import { bodyKind, decodeBody, mediaType, readBody } from './body.js';
-import { DOCUMENT_BODY_BYTES, documentMarkdown, mayBeDocument } from './document-page.js';
+import { DOCUMENT_BODY_BYTES, documentMarkdown, mayBeDocument, mayStartDocument } from './document-page.js';
 import { PageReadError } from './errors.js';
 import { fetchFailure, fetchPage } from './fetch-page.js';
 import { keepSnapshot, snapshotOf } from './page-cache.js';
@@ -111,15 +111,20 @@ async function loadPage(rawUrl: string, opts: ReadPageOptions, maxBodyBytes: num
   if (type && !bodyKind(type) && mayBeDocument(type)) {
     let body: Awaited<ReturnType<typeof readBody>>;
     try {
-      body = await readBody(response.body, DOCUMENT_BODY_BYTES, signal, response.close);
+      // A generic octet-stream is read on only when its first bytes are a document's.
+      const accept = type === 'application/octet-stream' ? mayStartDocument : undefined;
+      body = await readBody(response.body, DOCUMENT_BODY_BYTES, signal, response.close, accept);
     } catch (error) {
       throw fetchFailure(error, url, signal, opts.timeoutMs);
     }
-    const markdown = await documentMarkdown(body.bytes, type, url.href, {
-      timeoutMs: opts.timeoutMs,
-      cut: body.cut !== undefined,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const markdown =
+      body.cut === 'refused'
+        ? undefined
+        : await documentMarkdown(body.bytes, type, url.href, {
+            timeoutMs: opts.timeoutMs,
+            cut: body.cut !== undefined,
+            ...(opts.signal ? { signal: opts.signal } : {}),
+          });
     if (markdown !== undefined) {
       return {
         url: url.href,
@@ -168,7 +173,7 @@ async function loadPage(rawUrl: string, opts: ReadPageOptions, maxBodyBytes: num
     extraction: page.extraction,
     markdown: page.markdown,
     bodyBytes: body.bytes.byteLength,
-    bodyCut: body.cut,
+    bodyCut: body.cut as 'size' | 'time' | undefined, // read without `accept`: never 'refused'
     fetchedAt,
   };
 }
