@@ -16,8 +16,11 @@ import { createGenerator } from 'ts-json-schema-generator';
 export const SLACK_METHODS = {
   'auth.test': 'AuthTestResponse',
   'chat.delete': 'ChatDeleteResponse',
+  'chat.deleteScheduledMessage': 'ChatDeleteScheduledMessageResponse',
   'chat.getPermalink': 'ChatGetPermalinkResponse',
   'chat.postMessage': 'ChatPostMessageResponse',
+  'chat.scheduleMessage': 'ChatScheduleMessageResponse',
+  'chat.scheduledMessages.list': 'ChatScheduledMessagesListResponse',
   'chat.update': 'ChatUpdateResponse',
   'conversations.history': 'ConversationsHistoryResponse',
   'conversations.info': 'ConversationsInfoResponse',

@@ -6,6 +6,7 @@ import { channelTools } from './tools/channels.js';
 import { hasChannelArgument } from './tools/common.js';
 import { editingTools } from './tools/editing.js';
 import { postingTools } from './tools/posting.js';
+import { schedulingTools } from './tools/scheduling.js';
 import { searchTools } from './tools/search.js';
 import { userTools } from './tools/users.js';
 import { TOOLSETS } from './toolsets.js';
@@ -28,6 +29,7 @@ export const slackServer: ServerSpec<Config> = {
         ...searchTools(config),
         ...postingTools(config),
         ...editingTools(config),
+        ...schedulingTools(config),
       ],
       hasChannelArgument,
     ),

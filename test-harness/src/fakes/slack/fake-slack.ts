@@ -24,7 +24,10 @@ export const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
   'auth.test': 4,
   'chat.getPermalink': 4,
   'chat.delete': 3,
+  'chat.deleteScheduledMessage': 3,
   'chat.postMessage': 4, // special: about one message a second per channel
+  'chat.scheduleMessage': 3,
+  'chat.scheduledMessages.list': 3,
   'chat.update': 3,
   'conversations.history': 3,
   'conversations.info': 3,

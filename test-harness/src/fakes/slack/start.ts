@@ -4,6 +4,7 @@ import { FakeSlack } from './fake-slack.js';
 import { slackError } from './http.js';
 import { registerChatRoutes } from './routes-chat.js';
 import { registerConversationRoutes } from './routes-conversations.js';
+import { registerScheduledRoutes } from './routes-scheduled.js';
 import { registerSearchRoutes } from './routes-search.js';
 import { registerUserRoutes } from './routes-users.js';
 
@@ -24,6 +25,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   registerUserRoutes(slack);
   registerConversationRoutes(slack);
   registerChatRoutes(slack);
+  registerScheduledRoutes(slack);
   registerSearchRoutes(slack);
   return slack;
 }

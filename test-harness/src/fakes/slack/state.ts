@@ -68,6 +68,19 @@ export interface MessageRecord {
 }
 
 /** A token: whose it is, which kind, which scopes. */
+/** A message chat.scheduleMessage will post at `postAt` (Unix seconds). */
+export interface ScheduledRecord {
+  id: string;
+  channel: string;
+  /** The scheduling user (the bot user for a bot token). */
+  user: string;
+  postAt: number;
+  dateCreated: number;
+  text: string;
+  threadTs?: string;
+  unfurlLinks?: boolean;
+}
+
 export interface TokenRecord {
   userId: string;
   kind: 'bot' | 'user';
@@ -140,6 +153,8 @@ export class SlackState {
   readonly users = new Map<string, UserRecord>();
   readonly channels = new Map<string, ChannelRecord>();
   readonly tokens = new Map<string, TokenRecord>();
+  /** Messages waiting to be posted (chat.scheduleMessage), in the order scheduled. */
+  readonly scheduled: ScheduledRecord[] = [];
   /** Seconds part of the next generated ts; each generated ts is one second after the last. */
   private clock = 1_700_000_000;
   private serial = { user: 1, channel: 1, bot: 1 };
