@@ -25,6 +25,7 @@ export const SLACK_METHODS = {
   'conversations.history': 'ConversationsHistoryResponse',
   'conversations.info': 'ConversationsInfoResponse',
   'conversations.list': 'ConversationsListResponse',
+  'conversations.mark': 'ConversationsMarkResponse',
   'conversations.replies': 'ConversationsRepliesResponse',
   'reactions.add': 'ReactionsAddResponse',
   'reactions.remove': 'ReactionsRemoveResponse',

@@ -8,6 +8,7 @@ import { editingTools } from './tools/editing.js';
 import { postingTools } from './tools/posting.js';
 import { schedulingTools } from './tools/scheduling.js';
 import { searchTools } from './tools/search.js';
+import { unreadTools } from './tools/unread.js';
 import { userTools } from './tools/users.js';
 import { TOOLSETS } from './toolsets.js';
 
@@ -30,6 +31,7 @@ export const slackServer: ServerSpec<Config> = {
         ...postingTools(config),
         ...editingTools(config),
         ...schedulingTools(config),
+        ...unreadTools(config),
       ],
       hasChannelArgument,
     ),

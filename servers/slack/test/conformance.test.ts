@@ -54,6 +54,6 @@ describeToolsetSelection({
   snapshots: new URL('./__toolsnaps__/', import.meta.url),
   start: (args) => startServer(slack, [...ALL, ...args], { env: { SLACK_USER_TOKEN: USER_TOKEN } }),
   parity: PARITY,
-  offByDefault: ['editing', 'scheduling'],
+  offByDefault: ['editing', 'scheduling', 'unread'],
   sample: { toolset: 'channels', read: 'slack_get_channel_history', write: 'slack_post_message' },
 });

@@ -32,6 +32,7 @@ export const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
   'conversations.history': 3,
   'conversations.info': 3,
   'conversations.list': 2,
+  'conversations.mark': 3,
   'conversations.replies': 3,
   'reactions.add': 3,
   'reactions.remove': 2,

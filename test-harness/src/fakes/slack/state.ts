@@ -38,6 +38,8 @@ export interface ChannelRecord {
   imUser?: string;
   /** Top-level messages (thread broadcasts included), oldest first. */
   messages: MessageRecord[];
+  /** Each member's read marker (conversations.mark), by user id; unset reads as nothing read. */
+  lastRead?: Map<string, string>;
   /** Errors a method answers for this conversation whatever the token (method → `{error, ...extra}`); survive `resetFaults`. */
   errors?: Record<string, { error: string } & Record<string, unknown>>;
 }
