@@ -34,6 +34,35 @@ afterAll(async () => {
 });
 
 describe('fake Drive through @googleapis/drive', () => {
+  it('revisions: listed with export links for a Doc; a binary revision downloads, a Doc revision only exports', async () => {
+    const doc = fake.state.files.get('DOC1');
+    const text = fake.state.files.get('TEXT1');
+    if (!doc || !text) throw new Error('scene changed');
+    doc.revisions = [
+      { id: '3', modifiedTime: '2026-01-01T00:00:00.000Z', exports: { 'text/plain': Buffer.from('old') } },
+    ];
+    text.revisions = [{ id: 'r1', modifiedTime: '2026-01-01T00:00:00.000Z', content: Buffer.from('v1') }];
+    const list = await api.revisions.list({ fileId: 'DOC1', fields: 'revisions(id,exportLinks)' });
+    const link = list.data.revisions?.[0]?.exportLinks?.['text/plain'] ?? '';
+    expect(link).toContain('revision=3');
+    const token = (await oauth.getAccessToken()).token;
+    expect(await (await fetch(link, { headers: { authorization: `Bearer ${token}` } })).text()).toBe('old');
+    expect(await failure(api.revisions.get({ fileId: 'DOC1', revisionId: '3', alt: 'media' }))).toMatchObject(
+      {
+        status: 403,
+      },
+    );
+    const bytes = await api.revisions.get(
+      { fileId: 'TEXT1', revisionId: 'r1', alt: 'media' },
+      { responseType: 'text' },
+    );
+    expect(bytes.data).toBe('v1');
+    expect((await api.revisions.get({ fileId: 'TEXT1', revisionId: 'r1' })).data).toMatchObject({ id: 'r1' });
+    expect(await failure(api.revisions.get({ fileId: 'TEXT1', revisionId: 'x' }))).toMatchObject({
+      status: 404,
+    });
+  });
+
   it('comments: list requires fields and shows anchors; a reply resolves and reopens', async () => {
     const doc = fake.state.files.get('DOC1');
     if (doc)

@@ -449,7 +449,7 @@ describe('fake Slack against @slack/web-api response types', () => {
   it('serves only methods of the client, all described (undescribedRoutes empty)', () => {
     const methods = new Set(slackClientMethods());
     const served = [...new Set(slack.routes.map(([, t]) => t.slice(1)))];
-    expect(served).toHaveLength(17);
+    expect(served).toHaveLength(21);
     for (const m of served) expect(methods.has(m)).toBe(true);
     expect(undescribedRoutes(slack.routes, slackSpec())).toEqual([]);
     expect(slackSpec().hasOperation('POST', '/api/chat.postMessage')).toBe(true);

@@ -227,6 +227,23 @@ async function readExportLink(
     throw new ToolError(
       `${id} is over Drive's 10 MB export limit (exportSizeLimitExceeded) and has no export link to read it through. Open it in Google Docs and split it, or download it as a file.`,
     );
+  return readLink(client, id, link, type, offset, maxBytes, signal);
+}
+
+/**
+ * A window of what export `link` (trusted, module comment) answers, read as `type` with the
+ * access token: Range from `offset`, at most `maxBytes`. Errors: ToolError (timeout, refused
+ * redirect, no answer, a failure status).
+ */
+export async function readLink(
+  client: DriveClient,
+  id: string,
+  link: string,
+  type: string,
+  offset: number,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Content> {
   const token = await client.accessToken();
   const timeout = AbortSignal.timeout(client.options.policy.timeoutMs);
   const response = await fetchTrusted(
@@ -245,7 +262,7 @@ async function readExportLink(
   if (!response.ok && response.status !== 206) {
     await response.body?.cancel().catch(() => {});
     throw new ToolError(
-      `${id} is over Drive's 10 MB export limit, and its export link answered ${response.status}. Open it in Google Docs to read it.`,
+      `${SERVICE} export link of ${id} answered ${response.status}. Open it in Google Docs to read it.`,
     );
   }
   const skip = response.status === 206 ? 0 : offset;
@@ -264,4 +281,49 @@ async function readExportLink(
     ...windowOf(all, 0, maxBytes, type, 'export link', size),
     start: offset,
   };
+}
+
+/**
+ * A window of revision `revision` of `file` (revisions.get with `exportLinks`): a Google type
+ * through the revision's export link in the type's export format (Drive refuses `alt=media` on a
+ * Docs Editors revision), anything else through revisions.get `alt=media` with a Range. Errors:
+ * HttpError (revision not found: 404), ToolError (no export of that revision).
+ */
+export async function readRevision(
+  client: DriveClient,
+  file: drive_v3.Schema$File,
+  revision: string,
+  window: ReadWindow,
+  signal: AbortSignal,
+): Promise<Content> {
+  const id = file.id ?? '';
+  const offset = window.offset ?? 0;
+  const exportType = exportTypeOf(file);
+  if (exportType) {
+    const meta = await client.call<drive_v3.Schema$Revision>(
+      'GET',
+      `revisions.get ${id} ${revision}`,
+      (o) => client.api.revisions.get({ fileId: id, revisionId: revision, fields: 'id,exportLinks' }, o),
+      signal,
+    );
+    const links = meta.data.exportLinks ?? {};
+    const type = links[exportType] ? exportType : links['text/plain'] ? 'text/plain' : undefined;
+    const link = type ? links[type] : undefined;
+    if (!type || !link || !trustedLink(link))
+      throw new ToolError(
+        `Drive offers no ${exportType} export of revision ${revision} of ${id} (Drive keeps exports of Docs Editors revisions only for some; list_revisions shows which)`,
+      );
+    return readLink(client, id, link, type, offset, window.maxBytes, signal);
+  }
+  const res = await client.call<ArrayBuffer>(
+    'GET',
+    `revisions.get ${id} ${revision} (media)`,
+    (o) => client.api.revisions.get({ fileId: id, revisionId: revision, alt: 'media' }, o),
+    signal,
+    { responseType: 'arraybuffer', headers: { range: `bytes=${offset}-${offset + window.maxBytes}` } },
+  );
+  const bytes = Buffer.from(res.data);
+  const whole = res.status === 206 ? bytes : bytes.subarray(offset);
+  const mimeType = file.mimeType ?? 'application/octet-stream';
+  return { ...windowOf(whole, 0, window.maxBytes, mimeType, 'download', undefined), start: offset };
 }

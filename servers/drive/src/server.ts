@@ -7,6 +7,7 @@ import { commentTools } from './tools/comments.js';
 import { namesAFile } from './tools/common.js';
 import { listingTools } from './tools/listing.js';
 import { readingTools } from './tools/reading.js';
+import { revisionTools } from './tools/revisions.js';
 import { sharingTools } from './tools/sharing.js';
 import { writeTools } from './tools/writes.js';
 import { TOOLSETS } from './toolsets.js';
@@ -27,6 +28,7 @@ export const driveServer: ServerSpec<Config> = {
         ...listingTools(config),
         ...readingTools(config),
         ...commentTools(config),
+        ...revisionTools(config),
         ...writeTools(config),
         ...sharingTools(config),
       ],

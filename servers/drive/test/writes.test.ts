@@ -103,6 +103,39 @@ describe('files_write and sharing', () => {
     }
   });
 
+  it('copies a file into a folder or beside the original, with a new name or "Copy of …"', async () => {
+    const conn = await startServer(fake, files, ['--toolsets', 'files,files_write']);
+    try {
+      const into = await callChecked(conn, 'copy_file', {
+        file_id: 'DOC1',
+        parent_id: 'FOLDER1',
+        name: 'Report (draft)',
+      });
+      expect(into.isError, into.text).toBeFalsy();
+      const copy = structured(into).file as { id: string; name: string; parentId: string; mimeType: string };
+      expect(copy).toMatchObject({ name: 'Report (draft)', parentId: 'FOLDER1' });
+      expect(copy.mimeType).toBe('application/vnd.google-apps.document');
+      expect(copy.id).not.toBe('DOC1');
+      const asked = fake.api.requests.filter((r) => r.path === '/drive/v3/files/DOC1/copy').at(-1);
+      expect(JSON.parse(asked?.body ?? '{}')).toEqual({ parents: ['FOLDER1'], name: 'Report (draft)' });
+      const original = await callChecked(conn, 'read_file', { file_id: 'DOC1' });
+      expect((await callChecked(conn, 'read_file', { file_id: copy.id })).text).toContain(
+        original.text
+          .split('\n')
+          .find((l) => l.trim().length > 20)
+          ?.trim() ?? '<none>',
+      );
+      const beside = await callChecked(conn, 'copy_file', { file_id: 'TEXT1' });
+      expect(beside.isError, beside.text).toBeFalsy();
+      expect((structured(beside).file as { name: string }).name).toMatch(/^Copy of /);
+      const folder = await callChecked(conn, 'copy_file', { file_id: 'FOLDER1', parent_id: 'root' });
+      expect(folder.isError).toBe(true);
+      expect(folder.text).toContain('cannotCopyFile');
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('the loopback guard does see a request that leaves loopback', async () => {
     const conn = await startServer(fake, files, [], {
       env: { ...loopbackGuardEnv(), GDRIVE_API_URL: 'https://www.googleapis.com/' },
@@ -123,6 +156,7 @@ describe('files_write and sharing', () => {
         const names = (await conn.tools()).map((t) => t.name);
         expect(names).toContain('read_file');
         expect(names).not.toContain('create_file');
+        expect(names).not.toContain('copy_file');
         expect(names).not.toContain('share_file');
       } finally {
         await conn.close();
@@ -160,6 +194,9 @@ describe('--folders', () => {
         ['list_folder', { folder_id: 'root' }],
         ['create_file', { name: 'x.txt', content: 'x' }],
         ['move_file', { file_id: 'DOC1', new_parent_id: 'root' }],
+        ['copy_file', { file_id: 'SHEET1', parent_id: 'FOLDER1' }],
+        ['copy_file', { file_id: 'DOC1', parent_id: 'root' }],
+        ['copy_file', { file_id: 'DOC1' }],
         ['list_permissions', { file_id: 'SHEET1' }],
       ] as const) {
         fake.api.clearRequests();
@@ -168,7 +205,9 @@ describe('--folders', () => {
         expect(r.text, tool).toContain('--folders');
         expect(r.text).not.toContain('rent,1200');
         expect(
-          fake.api.requests.some((q) => q.path.endsWith('/export') || q.query.get('alt') === 'media'),
+          fake.api.requests.some(
+            (q) => q.path.endsWith('/export') || q.path.endsWith('/copy') || q.query.get('alt') === 'media',
+          ),
         ).toBe(false);
       }
       const search = await callChecked(conn, 'search', { query: 'report' });

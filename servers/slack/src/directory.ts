@@ -7,11 +7,12 @@
  * - users: id → display name, from users.list answers and single users.info look-ups for the ids a
  *   result mentions, bounded in time (names not known in time stay ids; the look-ups finish in the
  *   background and serve the next call);
- * - the workspace URL (auth.test, once), for permalinks.
+ * - the workspace URL and the token's own user and bot ids (auth.test, once), for permalinks and
+ *   for checking a message's author before an edit or delete.
  */
 import { ConcurrencyLimit, ToolError } from '@refmcp/shared';
 import { bareChannelName, isChannelId } from './names.js';
-import type { SlackClient } from './slack/client.js';
+import type { SlackAnswer, SlackClient } from './slack/client.js';
 
 /** A conversation as the server knows it. */
 export interface ChannelInfo {
@@ -47,7 +48,7 @@ export class Directory {
   private readonly users = new Map<string, string>();
   private readonly pendingUsers = new Map<string, Promise<void>>();
   private readonly lookups = new ConcurrencyLimit(8);
-  private workspace: Promise<string | undefined> | undefined;
+  private auth: Promise<SlackAnswer> | undefined;
 
   constructor(
     private readonly slack: SlackClient,
@@ -180,18 +181,35 @@ export class Directory {
     clearTimeout(timer);
   }
 
+  /** auth.test's answer, asked once; a failure is forgotten so the next caller asks again. */
+  private authTest(): Promise<SlackAnswer> {
+    this.auth ??= this.slack.call('auth.test').catch((error: unknown) => {
+      this.auth = undefined;
+      throw error;
+    });
+    return this.auth;
+  }
+
+  /**
+   * Who the token is (auth.test, once): `userId` (`user_id`) and, for a bot token, `botId`
+   * (`bot_id`). Errors: the SlackApiError of auth.test.
+   */
+  async identity(): Promise<{ userId?: string; botId?: string }> {
+    const a = await this.authTest();
+    return {
+      ...(typeof a.user_id === 'string' ? { userId: a.user_id } : {}),
+      ...(typeof a.bot_id === 'string' ? { botId: a.bot_id } : {}),
+    };
+  }
+
   /** The workspace's web URL (`https://team.slack.com/`, from auth.test once), or undefined if unknown in time. */
   async workspaceUrl(): Promise<string | undefined> {
-    this.workspace ??= this.slack
-      .call('auth.test')
+    const workspace = this.authTest()
       .then((a) => (typeof a.url === 'string' ? a.url : undefined))
-      .catch(() => {
-        this.workspace = undefined;
-        return undefined;
-      });
+      .catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const url = await Promise.race([
-      this.workspace,
+      workspace,
       new Promise<undefined>((resolve) => {
         timer = setTimeout(() => resolve(undefined), NAME_WAIT_MS);
       }),

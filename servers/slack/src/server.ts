@@ -7,7 +7,9 @@ import { hasChannelArgument } from './tools/common.js';
 import { editingTools } from './tools/editing.js';
 import { fileTools } from './tools/files.js';
 import { postingTools } from './tools/posting.js';
+import { schedulingTools } from './tools/scheduling.js';
 import { searchTools } from './tools/search.js';
+import { unreadTools } from './tools/unread.js';
 import { userTools } from './tools/users.js';
 import { TOOLSETS } from './toolsets.js';
 
@@ -30,6 +32,8 @@ export const slackServer: ServerSpec<Config> = {
         ...searchTools(config),
         ...postingTools(config),
         ...editingTools(config),
+        ...schedulingTools(config),
+        ...unreadTools(config),
       ],
       hasChannelArgument,
     ),

@@ -20,9 +20,19 @@ export const TOOLSETS = defineToolsets([
     description: "Editing and deleting the app's own messages (needs --post-to)",
     default: false,
   },
+  {
+    name: 'scheduling',
+    description: 'Scheduling messages, listing and cancelling them (needs --post-to)',
+    default: false,
+  },
+  {
+    name: 'unread',
+    description: 'Unread messages per conversation; marking read (needs --post-to)',
+    default: false,
+  },
 ]);
 
-/** "channels" | "users" | "search" | "posting" | "editing". */
+/** "channels" | "users" | "search" | "posting" | "editing" | "scheduling" | "unread". */
 export type SlackToolset = ToolsetName<typeof TOOLSETS>;
 
 /** A Slack tool: its `toolset` is one of {@link TOOLSETS}. */

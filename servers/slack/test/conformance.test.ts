@@ -30,7 +30,7 @@ describeConformance({
   args: () => [...NO_PACING, ...ALL],
   env: () => ({ ...fakeEnv(slack), SLACK_USER_TOKEN: USER_TOKEN }),
   allTools: ['--toolsets', 'all'],
-  readOnly: ['--read-only'],
+  readOnly: ['--toolsets', 'all', '--read-only'],
   toolsets: TOOLSETS.map((t) => t.name),
   check: () => ({
     secrets: [BOT_TOKEN, USER_TOKEN, 'TESTTOKEN123'],
@@ -54,6 +54,6 @@ describeToolsetSelection({
   snapshots: new URL('./__toolsnaps__/', import.meta.url),
   start: (args) => startServer(slack, [...ALL, ...args], { env: { SLACK_USER_TOKEN: USER_TOKEN } }),
   parity: PARITY,
-  offByDefault: ['editing'],
+  offByDefault: ['editing', 'scheduling', 'unread'],
   sample: { toolset: 'channels', read: 'slack_get_channel_history', write: 'slack_post_message' },
 });

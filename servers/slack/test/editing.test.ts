@@ -4,9 +4,9 @@
  * --read-only or without the toolset, and edits under the broadcast and unfurl rules.
  */
 import { callChecked } from '@refmcp/test-harness';
-import { ALICE, BOT_USER, type FakeSlack, THREAD_TS } from '@refmcp/test-harness/fakes/slack';
+import { ALICE, BOB, BOT_USER, type FakeSlack, THREAD_TS } from '@refmcp/test-harness/fakes/slack';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startScene, startServer } from './support.js';
+import { startScene, startServer, USER_TOKEN } from './support.js';
 
 let slack: FakeSlack;
 let own: string;
@@ -48,7 +48,7 @@ describe('opt-in', () => {
 });
 
 describe('edits and deletes', () => {
-  it('edits its own message as Markdown; another author is refused by Slack; outside --post-to nothing is sent', async () => {
+  it("edits its own message as Markdown; another author's is refused before chat.update; outside --post-to nothing is sent", async () => {
     const conn = await startServer(slack, EDIT_ARGS);
     try {
       const r = await callChecked(conn, 'slack_update_message', {
@@ -69,7 +69,8 @@ describe('edits and deletes', () => {
         text: 'x',
       });
       expect(theirs.isError).toBe(true);
-      expect(theirs.text).toContain('cant_update_message');
+      expect(theirs.text).toContain(`not posted by this app (its author is ${ALICE})`);
+      expect(slack.calls('chat.update')).toHaveLength(1);
       const before = slack.api.requests.length;
       const fenced = await callChecked(conn, 'slack_update_message', {
         channel_id: 'C111',
@@ -109,10 +110,74 @@ describe('edits and deletes', () => {
     try {
       const theirs = await callChecked(conn, 'slack_delete_message', { channel_id: 'C0TEST', ts: other });
       expect(theirs.isError).toBe(true);
-      expect(theirs.text).toContain('cant_delete_message');
+      expect(theirs.text).toContain('not posted by this app');
+      expect(slack.calls('chat.delete')).toHaveLength(0);
       const r = await callChecked(conn, 'slack_delete_message', { channel_id: '#test', ts: own });
       expect(r.isError, r.text).toBeFalsy();
       expect(slack.state.findMessage(slack.state.channel('C0TEST'), own)).toBeUndefined();
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('authorship is checked before any change', () => {
+  it("a workspace admin's user token, which Slack lets delete anyone's message, is refused another author's", async () => {
+    const bobs = slack.state.addMessage('C0TEST', 'bob wrote this', { user: BOB }).ts;
+    // Slack (and the fake) would delete it for this token: the refusal is the server's own.
+    const spare = slack.state.addMessage('C0TEST', 'bob again', { user: BOB }).ts;
+    const direct = await fetch(new URL('chat.delete', slack.apiUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${USER_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'C0TEST', ts: spare }),
+    });
+    expect(await direct.json()).toMatchObject({ ok: true });
+    slack.api.clearRequests();
+    const conn = await startServer(slack, EDIT_ARGS, {
+      env: { SLACK_BOT_TOKEN: '', SLACK_USER_TOKEN: USER_TOKEN },
+    });
+    try {
+      for (const tool of ['slack_delete_message', 'slack_update_message']) {
+        const args = tool === 'slack_delete_message' ? {} : { text: 'x' };
+        const r = await callChecked(conn, tool, { channel_id: 'C0TEST', ts: bobs, ...args });
+        expect(r.isError, tool).toBe(true);
+        expect(r.text).toContain(`not posted by this app (its author is ${BOB})`);
+      }
+      expect(slack.calls('chat.delete')).toHaveLength(0);
+      expect(slack.calls('chat.update')).toHaveLength(0);
+      expect(slack.state.findMessage(slack.state.channel('C0TEST'), bobs)?.text).toBe('bob wrote this');
+      // Alice's own message, through the same token, is deleted.
+      const hers = slack.state.addMessage('C0TEST', 'mine', { user: ALICE }).ts;
+      const ok = await callChecked(conn, 'slack_delete_message', { channel_id: 'C0TEST', ts: hers });
+      expect(ok.isError, ok.text).toBeFalsy();
+      expect(slack.state.findMessage(slack.state.channel('C0TEST'), hers)).toBeUndefined();
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('a reply is found in its thread (thread_ts); without it, the answer says to pass it', async () => {
+    const reply = slack.state.addReply('C0TEST', THREAD_TS, 'bot reply', { user: BOT_USER }).ts;
+    const conn = await startServer(slack, EDIT_ARGS);
+    try {
+      const lost = await callChecked(conn, 'slack_update_message', {
+        channel_id: 'C0TEST',
+        ts: reply,
+        text: 'y',
+      });
+      expect(lost.isError).toBe(true);
+      expect(lost.text).toContain('needs thread_ts');
+      const r = await callChecked(conn, 'slack_update_message', {
+        channel_id: 'C0TEST',
+        ts: reply,
+        thread_ts: THREAD_TS,
+        text: 'edited reply',
+      });
+      expect(r.isError, r.text).toBeFalsy();
+      expect(slack.state.findMessage(slack.state.channel('C0TEST'), reply)?.text).toBe('edited reply');
+      const parent = await callChecked(conn, 'slack_delete_message', { channel_id: 'C0TEST', ts: THREAD_TS });
+      expect(parent.text).toContain(`its author is ${ALICE}`);
+      expect(slack.calls('chat.delete')).toHaveLength(0);
     } finally {
       await conn.close();
     }

@@ -1,6 +1,7 @@
 /**
  * The opt-in `files_write` toolset: create and update text files (uploads: the per-call root URL
- * keeps them on GDRIVE_API_URL), create folders, move and rename, move to the trash. There is no
+ * keeps them on GDRIVE_API_URL), create folders, copy a file (files.copy), move and rename, move to
+ * the trash. There is no
  * permanent delete: a trashed file can be restored from Drive's trash for 30 days. Under
  * --folders, both the file and the destination folder must be inside.
  */
@@ -188,6 +189,49 @@ export function writeTools(config: Config): DriveTool[] {
           signal,
         );
         return written('Created folder', res.data);
+      },
+    }),
+    fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {
+      name: 'copy_file',
+      title: 'Copy file',
+      toolset: 'files_write',
+      description: `Copy a file (not a folder) into a folder (default: the original's).${scope}`,
+      inputSchema: z.strictObject({
+        file_id: fileIdArg(),
+        parent_id: fileIdArg("Destination folder id or URL (default: the original's folder)").optional(),
+        name: name('Name of the copy (default "Copy of …")').optional(),
+      }),
+      outputSchema: resultShape,
+      annotations: OPEN_WORLD_HINTS.additive,
+      handler: async ({ file_id, parent_id, name: copyName }, { signal }) => {
+        const id = fileIdOf(file_id);
+        // Without parent_id Drive puts the copy beside the original, whose other parents may lie
+        // outside --folders: under --folders the destination is required and checked.
+        if (config.scope && !parent_id)
+          throw new ToolError(
+            `parent_id: required while --folders limits where files may be created (${config.scope.description})`,
+          );
+        const target = parent_id ? fileIdOf(parent_id, 'parent_id') : undefined;
+        if (target) await config.scope?.check(target, signal);
+        const res = await drive.call<drive_v3.Schema$File>(
+          'POST',
+          `files.copy ${id}`,
+          (o) =>
+            drive.api.files.copy(
+              {
+                fileId: id,
+                requestBody: {
+                  ...(target ? { parents: [target] } : {}),
+                  ...(copyName ? { name: fileName(copyName, 'name') } : {}),
+                },
+                supportsAllDrives: true,
+                fields: FILE_FIELDS,
+              },
+              o,
+            ),
+          signal,
+        );
+        return written('Created copy', res.data);
       },
     }),
     fileTool(config, (a: { file_id: string }) => a.file_id, 'file_id', {

@@ -2,8 +2,9 @@
  * The token's own messages, after they are posted: slack_update_message and slack_delete_message
  * (toolset `editing`, off by default: `--toolsets …,editing`) and slack_remove_reaction (with the
  * posting tools) — all served only with --post-to, never under --read-only, confined to
- * SLACK_CHANNEL_IDS and --post-to before any request. Slack itself refuses another author's
- * message (`cant_update_message`, `cant_delete_message`) for bot tokens; the answer says so.
+ * SLACK_CHANNEL_IDS and --post-to before any request. An edit or delete first checks that the
+ * message is the token's own (ownership.ts: a workspace admin's user token could otherwise delete
+ * anyone's message) and refuses another author's before chat.update or chat.delete is sent.
  *
  * An edit follows the posting rules: broadcast mentions refused unless --allow-broadcast, the text
  * sent as Markdown (`markdown_text`). chat.update has no `unfurl_links`, so an edit may carry links
@@ -18,6 +19,7 @@ import { linkHosts, mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import { channelLabel, postTool, resolveChannel } from './common.js';
+import { requireOwnMessage } from './ownership.js';
 import { MAX_MARKDOWN_CHARS } from './posting.js';
 
 /** Refuses an edit's `text` that a post would send with a broadcast or unfurled link (module comment). */
@@ -45,14 +47,17 @@ export function editingTools(config: Config): SlackTool[] {
       inputSchema: z.strictObject({
         channel_id: arg.channel(),
         ts: arg.ts('Message ts'),
+        thread_ts: arg.ts('Its thread, for a reply').optional(),
         text: arg.text('Markdown', MAX_MARKDOWN_CHARS),
       }),
       outputSchema: z.object({ channel: z.string(), ts: z.string(), permalink: z.string().optional() }),
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ channel_id, ts: raw, text }, { signal }) => {
+      handler: async ({ channel_id, ts: raw, thread_ts, text }, { signal }) => {
         const ts = arg.normalizeTs(raw, 'ts');
+        const thread = thread_ts === undefined ? undefined : arg.normalizeTs(thread_ts, 'thread_ts');
         checkEdit(config, text);
         const channel = await resolveChannel(config, channel_id, signal, { post: true });
+        await requireOwnMessage(config, channel.id, ts, thread, 'edit', signal);
         await config.slack.call(
           'chat.update',
           { channel: channel.id, ts, markdown_text: text },
@@ -71,12 +76,18 @@ export function editingTools(config: Config): SlackTool[] {
       title: 'Delete message',
       toolset: 'editing',
       description: `Delete a message this app posted (a thread parent leaves its replies).${where}`,
-      inputSchema: z.strictObject({ channel_id: arg.channel(), ts: arg.ts('Message ts') }),
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        ts: arg.ts('Message ts'),
+        thread_ts: arg.ts('Its thread, for a reply').optional(),
+      }),
       outputSchema: z.object({ channel: z.string(), ts: z.string() }),
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ channel_id, ts: raw }, { signal }) => {
+      handler: async ({ channel_id, ts: raw, thread_ts }, { signal }) => {
         const ts = arg.normalizeTs(raw, 'ts');
+        const thread = thread_ts === undefined ? undefined : arg.normalizeTs(thread_ts, 'thread_ts');
         const channel = await resolveChannel(config, channel_id, signal, { post: true });
+        await requireOwnMessage(config, channel.id, ts, thread, 'delete', signal);
         await config.slack.call('chat.delete', { channel: channel.id, ts }, { write: true, signal });
         return structuredResult({ channel: channel.id, ts }, `Deleted ${ts} in ${channelLabel(channel)}.`);
       },

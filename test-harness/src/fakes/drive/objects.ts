@@ -22,9 +22,18 @@ const KIND_PATH: Record<string, string> = {
   'application/vnd.google-apps.drawing': 'drawings',
 };
 
-/** The export link of `file` as `mimeType` on the docs host `docsOrigin`. */
-export function exportLink(docsOrigin: string, file: FileRecord, mimeType: string): string {
-  const q = new URLSearchParams({ id: file.id, exportFormat: EXPORT_EXTENSIONS[mimeType] ?? mimeType });
+/** The export link of `file` (at `revision`, when given) as `mimeType` on the docs host `docsOrigin`. */
+export function exportLink(
+  docsOrigin: string,
+  file: FileRecord,
+  mimeType: string,
+  revision?: string,
+): string {
+  const q = new URLSearchParams({
+    id: file.id,
+    ...(revision ? { revision } : {}),
+    exportFormat: EXPORT_EXTENSIONS[mimeType] ?? mimeType,
+  });
   return `${docsOrigin}/feeds/download/${KIND_PATH[file.mimeType] ?? 'documents'}/export/Export?${q}`;
 }
 

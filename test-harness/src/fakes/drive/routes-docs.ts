@@ -22,7 +22,9 @@ export function registerDocsRoutes(docs: FakeApi, state: DriveState): void {
     const file = state.files.get(req.query.get('id') ?? '');
     const format = req.query.get('exportFormat') ?? '';
     const mimeType = MIME_OF_EXTENSION[format] ?? format;
-    const bytes = file?.exports?.[mimeType];
+    const revision = req.query.get('revision');
+    const source = revision ? file?.revisions?.find((r) => r.id === revision) : file;
+    const bytes = source?.exports?.[mimeType];
     return bytes ? mediaReply(req, bytes, mimeType) : missing;
   });
   docs.route('GET', '/uc', (req) => {

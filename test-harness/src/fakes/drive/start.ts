@@ -7,6 +7,7 @@ import { registerCommentRoutes } from './routes-comments.js';
 import { registerDocsRoutes } from './routes-docs.js';
 import { registerDriveRoutes } from './routes-drives.js';
 import { registerFileRoutes } from './routes-files.js';
+import { registerRevisionRoutes } from './routes-revisions.js';
 import { registerTokenRoutes } from './routes-token.js';
 import { registerUploadRoutes } from './routes-upload.js';
 import { DriveState } from './state.js';
@@ -29,6 +30,7 @@ export async function startFakeDrive(): Promise<FakeDrive> {
   registerTokenRoutes(drive);
   registerFileRoutes(drive);
   registerCommentRoutes(drive);
+  registerRevisionRoutes(drive);
   registerUploadRoutes(drive);
   registerDriveRoutes(drive);
   registerDocsRoutes(docs, state);

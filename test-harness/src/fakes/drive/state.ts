@@ -42,6 +42,15 @@ export interface PermissionRecord {
 }
 
 /** One file or folder. */
+/** One stored version of a file: bytes for a binary file, exports for a Google type. */
+export interface RevisionRecord {
+  id: string;
+  modifiedTime: string;
+  content?: Buffer;
+  exports?: Record<string, Buffer>;
+  keepForever?: boolean;
+}
+
 export interface FileRecord {
   id: string;
   name: string;
@@ -57,6 +66,8 @@ export interface FileRecord {
   content?: Buffer;
   /** Exported content of a Google type, by export MIME type (generated when seeded from text). */
   exports?: Record<string, Buffer>;
+  /** Earlier versions, oldest first (revisions.list); seeded by tests. */
+  revisions?: RevisionRecord[];
   permissions: PermissionRecord[];
   version: number;
   starred: boolean;

@@ -1,5 +1,5 @@
 // chat.postMessage, chat.update, chat.delete, chat.getPermalink, reactions.add and reactions.remove
-// of the fake Slack (edits and deletes of the caller's own messages only): posting only where the
+// of the fake Slack (edits of the caller's own messages only; deletes also of others' by an admin's user token): posting only where the
 // caller is a member (`not_in_channel`), threads (`thread_ts`, `reply_broadcast`), what was asked
 // of unfurling recorded on the message, permalinks, and reactions with Slack's refusals.
 import type { FakeSlack } from './fake-slack.js';
@@ -94,7 +94,10 @@ export function registerChatRoutes(slack: FakeSlack): void {
       const ts = need(args, 'ts', 'message_not_found');
       const m = state.findMessage(c, ts);
       if (!m) fail('message_not_found');
-      if (m.user !== who.user.id) fail('cant_delete_message');
+      // A user token deletes what its user may delete in Slack: a workspace admin, anyone's message
+      // (chat.delete: "may only delete messages that user themselves can delete in Slack").
+      const admin = who.record.kind === 'user' && who.user.isAdmin;
+      if (m.user !== who.user.id && !admin) fail('cant_delete_message');
       state.removeMessage(c, ts);
       return { body: { ok: true, channel: c.id, ts } };
     },

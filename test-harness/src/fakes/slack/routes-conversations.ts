@@ -127,9 +127,31 @@ export function registerConversationRoutes(slack: FakeSlack): void {
     (_req, args, who) => {
       const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
       requireScopes(who, [scopeFor(c.kind, 'read')]);
-      return { body: { ok: true, channel: channelObject(c, who.user.id, { info: true }) } };
+      // A member's read marker (`last_read`); Slack's current conversations.info has no unread count.
+      const lastRead = c.members.has(who.user.id)
+        ? { last_read: c.lastRead?.get(who.user.id) ?? '0000000000.000000' }
+        : {};
+      return {
+        body: { ok: true, channel: { ...channelObject(c, who.user.id, { info: true }), ...lastRead } },
+      };
     },
     ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
+  );
+
+  slack.method(
+    'conversations.mark',
+    (_req, args, who) => {
+      const c = visibleChannel(slack, need(args, 'channel', 'channel_not_found'), who);
+      const kind = { public: 'channels', private: 'groups', im: 'im', mpim: 'mpim' }[c.kind];
+      requireScopes(who, [`${kind}:write`]);
+      if (!c.members.has(who.user.id)) fail('not_in_channel');
+      const ts = need(args, 'ts', 'invalid_timestamp');
+      if (!/^\d{10}\.\d{6}$/.test(ts)) fail('invalid_timestamp');
+      c.lastRead ??= new Map();
+      c.lastRead.set(who.user.id, ts);
+      return { body: { ok: true } };
+    },
+    ['channels:write', 'groups:write', 'im:write', 'mpim:write'],
   );
 
   slack.method(

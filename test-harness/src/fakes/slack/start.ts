@@ -5,6 +5,7 @@ import { slackError } from './http.js';
 import { registerChatRoutes } from './routes-chat.js';
 import { registerConversationRoutes } from './routes-conversations.js';
 import { registerDownloadRoutes, registerFileRoutes } from './routes-files.js';
+import { registerScheduledRoutes } from './routes-scheduled.js';
 import { registerSearchRoutes } from './routes-search.js';
 import { registerUserRoutes } from './routes-users.js';
 
@@ -31,6 +32,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   registerUserRoutes(slack);
   registerConversationRoutes(slack);
   registerChatRoutes(slack);
+  registerScheduledRoutes(slack);
   registerSearchRoutes(slack);
   return slack;
 }

@@ -38,6 +38,8 @@ export interface ChannelRecord {
   imUser?: string;
   /** Top-level messages (thread broadcasts included), oldest first. */
   messages: MessageRecord[];
+  /** Each member's read marker (conversations.mark), by user id; unset reads as nothing read. */
+  lastRead?: Map<string, string>;
   /** Errors a method answers for this conversation whatever the token (method → `{error, ...extra}`); survive `resetFaults`. */
   errors?: Record<string, { error: string } & Record<string, unknown>>;
 }
@@ -85,6 +87,19 @@ export interface FileRecord {
 }
 
 /** A token: whose it is, which kind, which scopes. */
+/** A message chat.scheduleMessage will post at `postAt` (Unix seconds). */
+export interface ScheduledRecord {
+  id: string;
+  channel: string;
+  /** The scheduling user (the bot user for a bot token). */
+  user: string;
+  postAt: number;
+  dateCreated: number;
+  text: string;
+  threadTs?: string;
+  unfurlLinks?: boolean;
+}
+
 export interface TokenRecord {
   userId: string;
   kind: 'bot' | 'user';
@@ -161,6 +176,8 @@ export class SlackState {
   readonly files = new Map<string, FileRecord>();
   /** Origin of the files.slack.com stand-in (set by startFakeSlack): where downloads are served. */
   filesOrigin = 'https://files.slack.com';
+  /** Messages waiting to be posted (chat.scheduleMessage), in the order scheduled. */
+  readonly scheduled: ScheduledRecord[] = [];
   /** Seconds part of the next generated ts; each generated ts is one second after the last. */
   private clock = 1_700_000_000;
   private serial = { user: 1, channel: 1, bot: 1 };
