@@ -3,7 +3,7 @@
  * prints a readable transcript (arguments, ✓/✗, the first lines of each answer), counting calls.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type Connection, connect } from '../connect.js';
+import { type Connection, connect, errorMessage } from '../connect.js';
 import { readHostConfig } from '../host-config.js';
 
 const tty = process.stdout.isTTY;
@@ -40,7 +40,10 @@ export class DemoSession {
     private readonly totals: DemoTotals,
   ) {}
 
-  /** Launches server `name` of `configPath` (cwd `repoRoot`) in the 2026-07-28 era and prints the handshake and tools. */
+  /**
+   * Launches server `name` of `configPath` (cwd `repoRoot`) in the 2026-07-28 era (2025-11-25 for a
+   * server that serves sessions only) and prints the handshake and tools.
+   */
   static async open(
     configPath: string,
     name: string,
@@ -49,7 +52,13 @@ export class DemoSession {
   ): Promise<DemoSession> {
     const { server } = readHostConfig(configPath, name);
     console.log(`\n${bold(`━━ ${name} ━━`)}  ${dim(`${server.command} ${(server.args ?? []).join(' ')}`)}`);
-    const conn = await connect({ ...server, cwd: server.cwd ?? repoRoot, era: 'modern' });
+    const target = { ...server, cwd: server.cwd ?? repoRoot };
+    // A server that keeps per-session state (the browser) refuses the stateless era with -32022
+    // naming 2025-11-25; a host then opens a 2025-11-25 session, and so does the demo.
+    const conn = await connect({ ...target, era: 'modern' }).catch((error: unknown) => {
+      if (!/Unsupported protocol version/.test(errorMessage(error))) throw error;
+      return connect({ ...target, era: 'legacy' });
+    });
     console.log(
       `${bold('Connected')}  protocol ${conn.protocolVersion} (${conn.era} era)  server ${conn.serverInfo?.name} ${conn.serverInfo?.version}`,
     );
