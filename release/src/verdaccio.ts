@@ -29,6 +29,8 @@ export function verdaccioConfig(storage: string, upstream: NpmUpstream): string 
     url: upstream.registry,
     timeout: '60s',
     max_fails: 5,
+    // A passing fault marks the uplink offline this long, not Verdaccio's default 5 minutes.
+    fail_timeout: '5s',
     cache: true,
   };
   if (upstream.httpsProxy) uplink.https_proxy = upstream.httpsProxy;

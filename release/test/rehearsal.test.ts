@@ -7,7 +7,7 @@
  * makes one real call. Dependencies (better-sqlite3, playwright-core) come through the uplink as
  * for a user; better-sqlite3's binary is the workspace's (src/native-prebuilds.ts says why).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,40 @@ beforeAll(async () => {
     planned.before = await planRelease(repoRoot, url);
   });
   planned.after = await planRelease(repoRoot, release.registry.url);
-}, 120_000);
+  await warmUplink(release.registry.url);
+}, 180_000);
+
+/**
+ * Asks Verdaccio once for every runtime dependency of the nine packages, retrying a failed answer
+ * (Verdaccio says 404 "no such package available" when its uplink fails, and npm does not retry a
+ * 404): a passing network fault upstream then costs a retry, not the run. Packuments stay cached
+ * (`cache: true`). Errors: throws naming the package and the uplink's last answer.
+ */
+async function warmUplink(registry: string): Promise<void> {
+  const names = new Set(
+    tarballs.flatMap((t) => {
+      const pkg = JSON.parse(readFileSync(join(t.unpacked, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+      };
+      return Object.keys(pkg.dependencies ?? {});
+    }),
+  );
+  for (const name of names) {
+    let last = '';
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const res = await fetch(`${registry}${name.replace('/', '%2f')}`).catch((e: Error) => e);
+      if (!(res instanceof Error) && res.ok) {
+        await res.body?.cancel();
+        last = '';
+        break;
+      }
+      last = res instanceof Error ? res.message : `${res.status} ${await res.text()}`;
+      await new Promise((r) => setTimeout(r, 2_000 * attempt));
+    }
+    if (last)
+      throw new Error(`Verdaccio's uplink did not serve ${name} after 5 tries: ${last.slice(0, 200)}`);
+  }
+}
 
 afterAll(async () => {
   await release?.close();
