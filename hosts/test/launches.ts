@@ -124,7 +124,10 @@ export async function startLaunch(server: ServerName): Promise<Launched> {
       };
     }
     case 'postgres':
-      return { launch: launch('postgres', [NO_DATABASE, '--allow-writes']), close: cleanup };
+      return {
+        launch: launch('postgres', [NO_DATABASE, '--allow-writes', '--toolsets', 'all']),
+        close: cleanup,
+      };
     case 'sqlite':
       return {
         launch: launch('sqlite', ['--db-path', join(dir, 'hosts.db'), '--allow-writes']),
