@@ -78,9 +78,10 @@ describe('offReasons (issue 27: a call of a tool that is off names the flag that
     return Object.fromEntries(offReasons(tools, selectTools(tools, flags, toolsets), flags));
   };
   it('names the toolset to enable, --read-only, --exclude-tools and --tools', () => {
+    // --toolsets replaces the defaults, so the advice keeps the toolsets served now (issues).
     expect(reasons({})).toEqual({
       list_runs:
-        'its toolset actions is not enabled: start the server with --toolsets actions (or --toolsets all)',
+        'its toolset actions is not enabled: start the server with --toolsets issues,actions (or --toolsets all)',
     });
     expect(reasons({ 'read-only': true, toolsets: 'all' })).toEqual({
       create_issue: 'the server runs with --read-only, which hides every tool that can change something',

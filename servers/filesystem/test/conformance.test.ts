@@ -17,6 +17,8 @@ const ctx = describeConformance({
     await writeFile(join(dir, 'slow.txt'), `${'a'.repeat(40)}!\n`.repeat(50));
   },
   args: ({ dir }) => [dir],
+  // The checks may call delete_file: its trash goes under the test's directory, not the user's home.
+  env: ({ dir }) => ({ XDG_DATA_HOME: join(dir, '.xdg-data') }),
   check: ({ dir }) => ({
     // ALL-03: a credential in the environment (hosts pass theirs along) must never be echoed.
     env: { GITHUB_TOKEN: 'TESTTOKEN123' },

@@ -43,6 +43,8 @@ export interface DocumentRead {
   cursor?: string;
   /** How the model continues, given the cursor: e.g. `call read_document again with cursor "…"`. */
   continueWith?: (cursor: string) => string;
+  /** Said after "not a document read here": where else the file can be read, e.g. "Read text with read_text_file." */
+  otherwise?: string;
   options?: Omit<ExtractOptions, 'start' | 'lastPart'>;
 }
 
@@ -62,7 +64,7 @@ export async function readDocument(read: DocumentRead): Promise<ToolResult> {
   const kind = read.kind ?? detectDocument(read.bytes, { mediaType: read.mediaType, name: read.name });
   if (!kind) {
     throw new ToolError(
-      `${read.source} is not a document read here (PDF, Word .docx/.odt, spreadsheets .xlsx/.xls/.ods/.csv, presentations .pptx/.odp, images).`,
+      `${read.source} is not a document read here (PDF, Word .docx/.odt, spreadsheets .xlsx/.xls/.ods/.csv, presentations .pptx/.odp, images).${read.otherwise ? ` ${read.otherwise}` : ''}`,
     );
   }
   const position = read.cursor

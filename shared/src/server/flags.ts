@@ -180,7 +180,7 @@ export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 
 /**
  * Why each tool of `all` that {@link selectTools} left out of `selected` is off, and the flag that
  * turns it on: "--read-only hides it (it writes)", "--exclude-tools names it", "not in --tools",
- * "in toolset X, not enabled: add --toolsets X (or all)". The bootstrap answers a call of such a
+ * "in toolset X, not enabled: --toolsets <those served now>,X (or all)". The bootstrap answers a call of such a
  * tool with this, instead of a bare "not found".
  */
 export function offReasons(
@@ -189,6 +189,8 @@ export function offReasons(
   flags: CommonFlags,
 ): Map<string, string> {
   const served = new Set(selected.map((t) => t.name));
+  // --toolsets replaces the defaults: the advice keeps the toolsets served now and adds the tool's.
+  const enabled = [...new Set(all.filter((t) => served.has(t.name) && t.toolset).map((t) => t.toolset))];
   const reasons = new Map<string, string>();
   for (const tool of all) {
     if (served.has(tool.name)) continue;
@@ -199,7 +201,7 @@ export function offReasons(
     else if (flags.tools)
       why = `the server runs with --tools ${flags.tools.join(',')}; add ${tool.name} there`;
     else if (tool.toolset)
-      why = `its toolset ${tool.toolset} is not enabled: start the server with --toolsets ${tool.toolset} (or --toolsets all)`;
+      why = `its toolset ${tool.toolset} is not enabled: start the server with --toolsets ${[...enabled, tool.toolset].join(',')} (or --toolsets all)`;
     else continue;
     reasons.set(tool.name, why);
   }

@@ -51,6 +51,7 @@ export function documentTools(config: Config): ToolDefinition[] {
           ...(args.pages ? { pages: args.pages } : {}),
           ...(args.cursor ? { cursor: args.cursor } : {}),
           continueWith: (cursor) => `call read_document again with cursor "${cursor}"`,
+          otherwise: 'Read a text file with read_text_file.',
           options: { limits: { maxBytes }, ...(signal ? { signal } : {}) },
         });
       },
