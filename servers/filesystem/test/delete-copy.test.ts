@@ -118,6 +118,31 @@ describe('delete_file moves to the trash', () => {
     expect(resultText(root)).toMatch(/allowed directory itself/);
     expect((await stat(dir)).isDirectory()).toBe(true);
   });
+  it('refuses the trash itself, what holds it, and what is already in it (hostile run)', async () => {
+    // A server whose allowed directory holds the trash (XDG_DATA_HOME inside it).
+    const own = await tempDir('refmcp-fs-holds-trash-');
+    cleanups.push(own.cleanup);
+    const data2 = join(own.dir, 'data');
+    await mkdir(data2);
+    const c2 = await startBuiltServer('filesystem', [own.dir], { env: { XDG_DATA_HOME: data2 } });
+    try {
+      await writeFile(join(own.dir, 'x.txt'), 'x');
+      expect((await callChecked(c2, 'delete_file', { path: join(own.dir, 'x.txt') })).isError).toBeFalsy();
+      for (const holder of [join(data2, 'Trash'), data2]) {
+        const r = await callChecked(c2, 'delete_file', { path: holder, recursive: true });
+        expect(r.isError, holder).toBe(true);
+        expect(resultText(r)).toMatch(/holds the trash .* cannot be moved into it/);
+        expect(resultText(r)).not.toMatch(/Internal error|EINVAL/);
+      }
+      for (const inside of [join(data2, 'Trash', 'files'), join(data2, 'Trash', 'files', 'x.txt')]) {
+        const r = await callChecked(c2, 'delete_file', { path: inside, recursive: true });
+        expect(resultText(r)).toMatch(/already in the trash/);
+      }
+      expect(await readFile(join(data2, 'Trash', 'files', 'x.txt'), 'utf8')).toBe('x');
+    } finally {
+      await c2.close();
+    }
+  });
 });
 
 describe('copy_file', () => {
@@ -161,6 +186,22 @@ describe('copy_file', () => {
       destination: join(tree, 'a', 'inner'),
     });
     expect(resultText(into)).toMatch(/into itself/);
+  });
+
+  it('a relative symlink that would point outside from where the copy stands is not copied (hostile run)', async () => {
+    const tree = join(dir, 'deep', 'inner');
+    await mkdir(tree, { recursive: true });
+    // From deep/inner this lands on top.txt of the allowed directory; from a copy one level up it
+    // would land beside the allowed directory, outside it.
+    await writeFile(join(dir, 'top.txt'), 'top');
+    await symlink('../../top.txt', join(tree, 'up'));
+    await symlink(join(outside, 'target.txt'), join(tree, 'abs-out'));
+    const copy = join(dir, 'inner-copy');
+    const r = await callChecked(conn, 'copy_file', { source: tree, destination: copy });
+    expect(resultText(r)).toMatch(
+      /2 not copied \(sockets, FIFOs, devices, or symlinks that would point outside/,
+    );
+    expect(await readdir(copy)).toEqual([]);
   });
 
   it('neither source nor destination may be outside', async () => {

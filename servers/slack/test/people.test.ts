@@ -128,6 +128,13 @@ describe('message links', () => {
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/C111.*SLACK_CHANNEL_IDS/);
       expect(methodsCalled(slack)).not.toContain('conversations.replies');
+      // A link of another workspace (or a look-alike host) is refused, whatever its channel (hostile run).
+      for (const host of ['other-team.slack.com', 'fake-team.slack.com.evil.com']) {
+        const foreign = await callChecked(conn, 'slack_get_message', {
+          permalink: `https://${host}/archives/C222/p${THREAD_TS.replace('.', '')}`,
+        });
+        expect(foreign.text).toContain(`the link is to ${host}, not to this server's workspace`);
+      }
       const bad = await callChecked(conn, 'slack_get_message', { permalink: 'https://example.com/x' });
       expect(bad.isError).toBe(true);
       expect(bad.text).toContain('not a Slack message link');

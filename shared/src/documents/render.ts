@@ -40,9 +40,19 @@ export function encodeDocumentCursor(id: string, next: DocumentPosition, lastPar
 /** Reads a cursor from {@link encodeDocumentCursor}; ToolError when it is not one or is for another document. */
 export function decodeDocumentCursor(cursor: string, id: string): DocumentCursor {
   const state = decodeCursor<{ doc?: string; p?: number; o?: number; l?: number }>(cursor);
-  if (state.doc !== id || !Number.isInteger(state.p) || !Number.isInteger(state.o)) {
+  if (state.doc !== id) {
     throw new ToolError(
       'cursor: this cursor was issued for another document; pass it with the same file it came from',
+    );
+  }
+  const whole = (n: unknown, min: number) => Number.isSafeInteger(n) && (n as number) >= min;
+  if (
+    !whole(state.p, 1) ||
+    !whole(state.o, 0) ||
+    (state.l !== undefined && !whole(state.l, state.p as number))
+  ) {
+    throw new ToolError(
+      'cursor: not a cursor this server issued; pass the cursor of the last result unchanged',
     );
   }
   return {

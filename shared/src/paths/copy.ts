@@ -71,6 +71,7 @@ function existsError(input: string): PathError {
 }
 
 interface TreeState {
+  roots: AllowedRoots;
   entries: number;
   bytes: number;
   skipped: number;
@@ -91,10 +92,16 @@ function count(state: TreeState): void {
   }
 }
 
-/** Copies the contents of pinned directory `src` into the new, empty directory reached as `dstAt`. */
+/**
+ * Copies the contents of pinned directory `src` into the new, empty directory reached as `dstAt`,
+ * which ends up at `dstReal`. A symlink is copied only when its target, read from where the copy
+ * will stand, is inside the allowed directories: a relative link moved to another depth could
+ * otherwise point outside them (it is skipped and counted instead).
+ */
 async function copyTree(
   src: Pick<DirPin, 'at'>,
   dstAt: string,
+  dstReal: string,
   depth: number,
   state: TreeState,
 ): Promise<void> {
@@ -116,14 +123,19 @@ async function copyTree(
       const child = await pinChild(src, name); // O_NOFOLLOW: a symlink swapped in fails here
       try {
         await fs.mkdir(target, { mode: 0o700 });
-        await copyTree(child, target, depth + 1, state);
+        await copyTree(child, target, path.join(dstReal, name), depth + 1, state);
         await fs.chmod(target, st.mode & 0o7777);
       } finally {
         unpin(child);
       }
     } else if (st.isSymbolicLink()) {
+      const link = await fs.readlink(srcAt);
+      if (!state.roots.containsReal(path.resolve(dstReal, link))) {
+        state.skipped++;
+        continue;
+      }
       count(state);
-      await fs.symlink(await fs.readlink(srcAt), target); // the link itself, never what it points to
+      await fs.symlink(link, target); // the link itself, never what it points to
     } else if (st.isFile()) {
       count(state);
       const from = await fs.open(srcAt, READ_FLAGS);
@@ -176,6 +188,7 @@ async function copyDirectory(
   const name = path.basename(dst.real);
   const tempAt = `${parent.at}/${tempName(name)}`;
   const state: TreeState = {
+    roots,
     entries: 1,
     bytes: 0,
     skipped: 0,
@@ -189,7 +202,7 @@ async function copyDirectory(
     const mode = (await fs.stat(source.at)).mode & 0o7777;
     await fs.mkdir(tempAt, { mode: 0o700 });
     made = true;
-    await copyTree(source, tempAt, 1, state);
+    await copyTree(source, tempAt, path.join(parent.real, name), 1, state);
     await fs.chmod(tempAt, mode);
     const finalAt = `${parent.at}/${name}`;
     try {
@@ -227,7 +240,8 @@ async function copyDirectory(
  * Copy `from` (a file, or a directory with everything in it) to `to`, both inside the roots. The
  * source is resolved with symlinks followed and opened with the read checks of {@link openInside};
  * a file is written through {@link writeResolved} (atomic; new files get the source's mode, a replaced
- * file keeps its own); a tree copies symlinks as symlinks and skips sockets, FIFOs and devices.
+ * file keeps its own); a tree copies symlinks as symlinks (those whose target, read from the copy, is inside the
+ * allowed directories) and skips sockets, FIFOs, devices and the other symlinks.
  * Without `overwrite` an existing destination is refused; a directory is never copied over anything.
  * Errors: PathError 'not_found' | 'outside' | 'exists' | 'not_a_directory' | 'invalid' (into itself,
  * too many entries or levels, a destination that is a directory for a file).

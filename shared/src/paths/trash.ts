@@ -193,6 +193,18 @@ export async function trashInside(
         `Cannot delete ${quote(input)}: no usable trash on its filesystem (${(err as Error).message}); it was left in place.`,
       );
     }
+    // The trash cannot go into itself, and what is in it is already deleted (restore it by moving it out).
+    const within = (outer: string, inner: string) => inner === outer || inner.startsWith(`${outer}/`);
+    if (within(entry.real, trash)) {
+      throw new PathError(
+        'invalid',
+        input,
+        `${quote(input)} holds the trash (${trash}) and cannot be moved into it; delete what is inside it instead.`,
+      );
+    }
+    if (within(trash, entry.real)) {
+      throw new PathError('invalid', input, `${quote(input)} is already in the trash (${trash}).`);
+    }
     const files = await pinTrashSub(trash, 'files');
     pins.push(files);
     const info = await pinTrashSub(trash, 'info');

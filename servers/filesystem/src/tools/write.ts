@@ -156,7 +156,9 @@ export function writeTools(config: Config): ToolDefinition[] {
         copied.kind === 'file'
           ? `${formatBytes(copied.bytes)}`
           : `${copied.entries} entries, ${formatBytes(copied.bytes)}` +
-            (copied.skipped ? `; ${copied.skipped} sockets, FIFOs or devices not copied` : '');
+            (copied.skipped
+              ? `; ${copied.skipped} not copied (sockets, FIFOs, devices, or symlinks that would point outside the allowed directories)`
+              : '');
       return textResult(
         `${copied.replaced ? 'Replaced' : 'Copied to'} ${args.destination} from ${args.source} (${what}).`,
       );

@@ -173,6 +173,12 @@ export function channelTools(config: Config): SlackTool[] {
       annotations: OPEN_WORLD_HINTS.readOnly,
       handler: async ({ permalink, cursor }, { signal }) => {
         const link = parsePermalink(permalink);
+        // A link of another workspace names a channel id of that workspace, not of this one.
+        const workspace = await directory.workspaceUrl();
+        if (workspace && new URL(workspace).host !== link.host)
+          throw new ToolError(
+            `permalink: the link is to ${link.host}, not to this server's workspace ${new URL(workspace).host}`,
+          );
         // The fence is checked on the link's channel before anything of it is read.
         const channel = await resolveChannel(config, link.channel, signal);
         return messagePage(config, {
@@ -195,10 +201,15 @@ export function channelTools(config: Config): SlackTool[] {
 
 /**
  * A message permalink (`https://team.slack.com/archives/C0123/p1700000000000100`, with
- * `?thread_ts=1700000000.000050&cid=C0123` on replies): its channel, ts and thread. Errors:
+ * `?thread_ts=1700000000.000050&cid=C0123` on replies): its host, channel, ts and thread. Errors:
  * ToolError for anything else.
  */
-export function parsePermalink(value: string): { channel: string; ts: string; threadTs: string } {
+export function parsePermalink(value: string): {
+  host: string;
+  channel: string;
+  ts: string;
+  threadTs: string;
+} {
   let url: URL;
   try {
     url = new URL(value.trim());
@@ -211,6 +222,7 @@ export function parsePermalink(value: string): { channel: string; ts: string; th
   const ts = arg.normalizeTs(m[2] ?? '', 'permalink');
   const thread = url.searchParams.get('thread_ts');
   return {
+    host: url.host,
     channel: m[1] ?? '',
     ts,
     threadTs: thread ? arg.normalizeTs(thread, 'permalink thread_ts') : ts,

@@ -1,0 +1,34 @@
+// Document cursors (documents/render.ts): a cursor names its document and a position from page 1,
+// offset 0; anything else (another document, a forged negative or fractional position) is refused.
+import { describe, expect, it } from 'vitest';
+import { decodeDocumentCursor, encodeDocumentCursor } from '../src/documents/render.js';
+import { encodeCursor } from '../src/server/budget.js';
+
+describe('decodeDocumentCursor', () => {
+  it('round-trips what encodeDocumentCursor issued', () => {
+    const cursor = encodeDocumentCursor('/r/a.pdf', { part: 3, offset: 120 }, 5);
+    expect(decodeDocumentCursor(cursor, '/r/a.pdf')).toEqual({
+      start: { part: 3, offset: 120 },
+      lastPart: 5,
+    });
+  });
+
+  it('refuses a cursor of another document', () => {
+    const cursor = encodeDocumentCursor('/r/a.pdf', { part: 2, offset: 0 });
+    expect(() => decodeDocumentCursor(cursor, '/r/b.pdf')).toThrow(/issued for another document/);
+  });
+
+  it('refuses forged positions: negative, zero page, fractional, a last page before the first (hostile run)', () => {
+    for (const forged of [
+      { doc: 'd', p: -5, o: -3 },
+      { doc: 'd', p: 0, o: 0 },
+      { doc: 'd', p: 1.5, o: 0 },
+      { doc: 'd', p: 1, o: -1 },
+      { doc: 'd', p: 4, o: 0, l: 2 },
+    ]) {
+      expect(() => decodeDocumentCursor(encodeCursor(forged), 'd'), JSON.stringify(forged)).toThrow(
+        /not a cursor this server issued/,
+      );
+    }
+  });
+});
