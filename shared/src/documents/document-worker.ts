@@ -5,7 +5,7 @@
  * stream the parent drains, never the server's JSON-RPC stdout, but nothing should reach it anyway.
  */
 import { parentPort } from 'node:worker_threads';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 import { extract } from './extract.js';
 import type { ExtractRequest, WorkerReply } from './types.js';
 
@@ -29,7 +29,7 @@ parentPort?.once('message', async (request: ExtractRequest) => {
           : {
               ok: false,
               failure: 'corrupt',
-              message: `it could not be read (${(error as Error)?.message ?? String(error)})`,
+              message: `it could not be read (${parserReason(error)})`,
             };
   }
   parentPort?.postMessage(reply);

@@ -8,7 +8,7 @@
  */
 import { PartCollector } from './collect.js';
 import { imageType } from './detect.js';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 import type { ExtractedDocument, ExtractRequest } from './types.js';
 import { findAll, parseXml, textOf } from './xml.js';
 
@@ -77,7 +77,7 @@ export async function extractImage(request: ExtractRequest): Promise<ExtractedDo
       Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength),
     );
   } catch (error) {
-    throw new ExtractError('corrupt', `the image does not decode (${(error as Error).message})`);
+    throw new ExtractError('corrupt', `the image does not decode (${parserReason(error)})`);
   }
   let scale = Math.min(1, limits.maxImageSide / Math.max(size.width, size.height));
   const jpeg = type === 'image/jpeg';

@@ -7,7 +7,7 @@
  */
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { PartCollector } from './collect.js';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 import type { ExtractedDocument, ExtractRequest } from './types.js';
 
 export const NO_TEXT_LAYER =
@@ -38,7 +38,7 @@ export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocu
         'it is password-protected (encrypted); no password can be given here',
       );
     }
-    throw new ExtractError('corrupt', `it is not a readable PDF (${(error as Error)?.message ?? error})`);
+    throw new ExtractError('corrupt', `it is not a readable PDF (${parserReason(error)})`);
   }
   const total = doc.numPages;
   const last = Math.min(request.lastPart ?? total, total);
@@ -52,7 +52,7 @@ export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocu
       text = (content.items as TextItemLike[]).map((i) => (i.str ?? '') + (i.hasEOL ? '\n' : '')).join('');
       page.cleanup();
     } catch (error) {
-      collect.addText({ number, empty: `unreadable page (${(error as Error)?.message ?? error})` }, '');
+      collect.addText({ number, empty: `unreadable page (${parserReason(error)})` }, '');
       continue;
     }
     text = text.replace(/[ \t]+\n/g, '\n').trim();

@@ -6,7 +6,7 @@
  * value the file cached is shown).
  */
 import { PartCollector } from './collect.js';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 import { markdownTable } from './text-docs.js';
 import type { ExtractedDocument, ExtractRequest } from './types.js';
 
@@ -37,7 +37,7 @@ export async function extractSheets(request: ExtractRequest): Promise<ExtractedD
     const message = (error as Error).message ?? String(error);
     if (/password|encrypt/i.test(message))
       throw new ExtractError('encrypted', 'it is password-protected (encrypted)');
-    throw new ExtractError('corrupt', `it is not a readable spreadsheet (${message})`);
+    throw new ExtractError('corrupt', `it is not a readable spreadsheet (${parserReason(error)})`);
   }
   const names = workbook.SheetNames;
   const last = Math.min(request.lastPart ?? names.length, names.length);

@@ -6,7 +6,7 @@
  */
 import TurndownService from 'turndown';
 import { PartCollector } from './collect.js';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 import type { ExtractedDocument, ExtractRequest } from './types.js';
 import { attr, childrenOf, findFirst, parseXml, tagOf, textOf, type XmlNode } from './xml.js';
 import { readEntries } from './zip.js';
@@ -67,7 +67,7 @@ export async function extractDocx(request: ExtractRequest): Promise<ExtractedDoc
     );
     html = result.value;
   } catch (error) {
-    throw new ExtractError('corrupt', `it is not a readable .docx (${(error as Error).message})`);
+    throw new ExtractError('corrupt', `it is not a readable .docx (${parserReason(error)})`);
   }
   // turndown drops an <img> with an empty src; its alt is what the model should read.
   html = html.replace(/<img [^>]*alt="([^"]*)"[^>]*>/g, (_m, alt: string) => alt);

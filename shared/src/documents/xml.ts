@@ -4,7 +4,7 @@
  * carry one, and entity definitions are how XML expands (billion laughs) or reaches out.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 
 /** One element: `{ [tag]: children, ':@'?: attributes }`, or a text node `{ '#text': string }`. */
 export type XmlNode = Record<string, unknown>;
@@ -26,7 +26,7 @@ export function parseXml(text: string, part: string): XmlNode[] {
   try {
     return parser.parse(text) as XmlNode[];
   } catch (error) {
-    throw new ExtractError('corrupt', `${part} is not well-formed XML (${(error as Error).message})`);
+    throw new ExtractError('corrupt', `${part} is not well-formed XML (${parserReason(error)})`);
   }
 }
 

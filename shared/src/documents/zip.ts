@@ -5,7 +5,7 @@
  * format libraries, which inflate whole entries into memory, see the archive.
  */
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
-import { ExtractError } from './errors.js';
+import { ExtractError, parserReason } from './errors.js';
 
 /** Most entries an archive may hold. */
 const MAX_ENTRIES = 20_000;
@@ -64,7 +64,7 @@ export function checkZip(bytes: Uint8Array, maxInflated: number): string[] {
       unzip.push(bytes.subarray(at, Math.min(bytes.length, at + CHUNK)), at + CHUNK >= bytes.length);
     }
   } catch (error) {
-    failure ??= new ExtractError('corrupt', `not a readable zip archive (${(error as Error).message})`);
+    failure ??= new ExtractError('corrupt', `not a readable zip archive (${parserReason(error)})`);
   }
   if (failure) throw failure;
   if (names.length === 0) throw new ExtractError('corrupt', 'not a zip archive, or an empty one');
@@ -77,7 +77,7 @@ export function readEntries(bytes: Uint8Array, wanted: (name: string) => boolean
   try {
     files = unzipSync(bytes, { filter: (f) => wanted(f.name) });
   } catch (error) {
-    throw new ExtractError('corrupt', `not a readable zip archive (${(error as Error).message})`);
+    throw new ExtractError('corrupt', `not a readable zip archive (${parserReason(error)})`);
   }
   const decoder = new TextDecoder('utf-8');
   return new Map(Object.entries(files).map(([name, data]) => [name, decoder.decode(data)]));

@@ -1,6 +1,7 @@
-// Document cursors (documents/render.ts): a cursor names its document and a position from page 1,
+// Document cursors (documents/render.ts) and parser failure reasons (documents/errors.ts): a cursor names its document and a position from page 1,
 // offset 0; anything else (another document, a forged negative or fractional position) is refused.
 import { describe, expect, it } from 'vitest';
+import { parserReason } from '../src/documents/errors.js';
 import { decodeDocumentCursor, encodeDocumentCursor } from '../src/documents/render.js';
 import { encodeCursor } from '../src/server/budget.js';
 
@@ -30,5 +31,23 @@ describe('decodeDocumentCursor', () => {
         /not a cursor this server issued/,
       );
     }
+  });
+});
+
+describe('parserReason (hostile run: no library internals in a result)', () => {
+  it('a runtime error inside a parser says only that the content is malformed', () => {
+    expect(parserReason(new RangeError('Maximum call stack size exceeded'))).toBe(
+      'malformed content the parser could not follow',
+    );
+    expect(parserReason(new TypeError("Cannot read properties of null (reading 'tagName')"))).toBe(
+      'malformed content the parser could not follow',
+    );
+  });
+
+  it("a parser's own message is kept, on one line and bounded", () => {
+    expect(parserReason(new Error('[xmldom error]\tentity not found:&g;\n@#[line:1]'))).toBe(
+      '[xmldom error] entity not found:&g; @#[line:1]',
+    );
+    expect(parserReason(new Error('x'.repeat(500)))).toHaveLength(160);
   });
 });
