@@ -59,7 +59,12 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
         const refused = policy.refusalsAfter(mark)[0];
         if (refused) throw new ToolError(refused.message);
         // The URL answered with an attachment: Playwright's "Download is starting". The page stays.
-        if (/Download is starting/i.test(playwrightMessage(error)) && (await tab.downloadStarted(2000)))
+        // Its download event follows the rejection, later on a loaded machine: wait for it within
+        // the navigation budget (it must come: the browser said a download is starting).
+        if (
+          /Download is starting/i.test(playwrightMessage(error)) &&
+          (await tab.downloadStarted(ctx.config.timeouts.navigation))
+        )
           return actionResult(
             ctx,
             tab,
