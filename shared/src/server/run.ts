@@ -12,7 +12,7 @@ import { unsafeBindReason } from '../transport/http/flags.js';
 import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transport/http/serve.js';
 import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
 import { ListenAcks, type ResourceListen } from '../transport/stdio/listen.js';
-import { escapeLineSeparatorsOn } from '../transport/stdio/stdout.js';
+import { escapeLineSeparatorsOn, writeJsonRpcLine } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { type ConfirmPolicy, confirmCall } from './confirm.js';
 import { ConfigError, describeError } from './errors.js';
@@ -512,7 +512,7 @@ function serveStdioGuarded(
   sessionsOnly: boolean,
   resourceListen: () => ResourceListen | undefined,
 ) {
-  const write = (line: string) => process.stdout.write(line);
+  const write = writeJsonRpcLine;
   const guard = new StdinGuard(write, DEFAULT_MAX_LINE_BYTES, sessionsOnly);
   const transport = new StdioServerTransport(process.stdin.pipe(guard), process.stdout, {
     maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,

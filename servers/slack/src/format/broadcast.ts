@@ -7,6 +7,8 @@
  * `link_names`), but posts go out as Markdown (`markdown_text`), which Slack translates itself: there
  * a plain `@here`, `@channel` or `@everyone` is refused too.
  */
+import { ToolError } from '@refmcp/shared';
+
 const BROADCAST = /<!(channel|here|everyone|subteam\^[A-Z0-9]+)(?:\|[^>]*)?>/gi;
 
 /** The broadcast mentions in `text`, as `@channel`, `@here`, `@everyone`, `@subteam^S…` (deduplicated). */
@@ -20,3 +22,15 @@ export function broadcastMentions(text: string): string[] {
 
 /** `@here`, `@channel`, `@everyone` as words (not `@channel-owners` or `a@here.example`). */
 const PLAIN = /(?<![\w.@-])@(channel|here|everyone)(?![\w-])/gi;
+
+/**
+ * Throws the refusal of a text with broadcast mentions unless the operator allowed them:
+ * "<subject> mentions @here, …, which notifies everyone in the channel or group; nothing was <outcome>. …".
+ */
+export function refuseBroadcast(text: string, allowed: boolean, subject: string, outcome: string): void {
+  const broadcast = allowed ? [] : broadcastMentions(text);
+  if (broadcast.length)
+    throw new ToolError(
+      `${subject} mentions ${broadcast.join(', ')}, which notifies everyone in the channel or group; nothing was ${outcome}. Remove the mention, or the operator allows it with --allow-broadcast.`,
+    );
+}

@@ -13,7 +13,7 @@
 import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
-import { broadcastMentions } from '../format/broadcast.js';
+import { refuseBroadcast } from '../format/broadcast.js';
 import { permalink } from '../format/messages.js';
 import { linkHosts, mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
@@ -24,11 +24,7 @@ import { MAX_MARKDOWN_CHARS } from './posting.js';
 
 /** Refuses an edit's `text` that a post would send with a broadcast or unfurled link (module comment). */
 function checkEdit(config: Config, text: string): void {
-  const broadcast = config.allowBroadcast ? [] : broadcastMentions(text);
-  if (broadcast.length)
-    throw new ToolError(
-      `The new text mentions ${broadcast.join(', ')}, which notifies everyone in the channel or group; nothing was changed. Remove the mention, or the operator allows it with --allow-broadcast.`,
-    );
+  refuseBroadcast(text, config.allowBroadcast, 'The new text', 'changed');
   if (linkHosts(text).length > 0 && !mayUnfurl(text, config.unfurlDomains))
     throw new ToolError(
       `The new text links outside --unfurl-domains${config.unfurlDomains.length ? ` (${config.unfurlDomains.join(',')})` : ''}, and Slack's chat.update cannot turn link previews off; nothing was changed. Post the link in a new message instead.`,

@@ -11,10 +11,10 @@
  * "Accepts message text formatted in markdown … Limit this field to 12,000 characters"), so posts
  * read as meant instead of showing the asterisks.
  */
-import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
+import { compact, OPEN_WORLD_HINTS, structuredResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
-import { broadcastMentions } from '../format/broadcast.js';
+import { refuseBroadcast } from '../format/broadcast.js';
 import { permalink } from '../format/messages.js';
 import { mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
@@ -36,11 +36,7 @@ export function postingTools(config: Config): SlackTool[] {
   const where = config.postTo.description === 'all' ? '' : ` Only in ${config.postTo.description}.`;
 
   const post = async (channelArg: string, text: string, signal: AbortSignal, threadTs?: string) => {
-    const broadcast = config.allowBroadcast ? [] : broadcastMentions(text);
-    if (broadcast.length)
-      throw new ToolError(
-        `The message mentions ${broadcast.join(', ')}, which notifies everyone in the channel or group; nothing was posted. Remove the mention, or the operator allows it with --allow-broadcast.`,
-      );
+    refuseBroadcast(text, config.allowBroadcast, 'The message', 'posted');
     const channel = await resolveChannel(config, channelArg, signal, { post: true });
     const unfurl = mayUnfurl(text, config.unfurlDomains);
     const answer = await config.slack.call(

@@ -10,7 +10,7 @@
 import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
-import { broadcastMentions } from '../format/broadcast.js';
+import { refuseBroadcast } from '../format/broadcast.js';
 import { mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
@@ -74,11 +74,7 @@ export function schedulingTools(config: Config): SlackTool[] {
       handler: async ({ channel_id, post_at, text, thread_ts }, { signal }) => {
         const at = postAtSeconds(post_at);
         const thread = thread_ts === undefined ? undefined : arg.normalizeTs(thread_ts, 'thread_ts');
-        const broadcast = config.allowBroadcast ? [] : broadcastMentions(text);
-        if (broadcast.length)
-          throw new ToolError(
-            `The message mentions ${broadcast.join(', ')}, which notifies everyone in the channel or group; nothing was scheduled. Remove the mention, or the operator allows it with --allow-broadcast.`,
-          );
+        refuseBroadcast(text, config.allowBroadcast, 'The message', 'scheduled');
         const channel = await resolveChannel(config, channel_id, signal, { post: true });
         const unfurl = mayUnfurl(text, config.unfurlDomains);
         const answer = await config.slack.call(

@@ -31,3 +31,11 @@ export function escapeLineSeparatorsOn(stream: NodeJS.WriteStream): void {
   stream.write = ((chunk: unknown, ...rest: unknown[]) =>
     write(typeof chunk === 'string' ? escapeLineSeparators(chunk) : chunk, ...rest)) as typeof stream.write;
 }
+
+/**
+ * Writes one framed JSON-RPC line (the stdin guard's answers, batch arrays) to stdout, the one
+ * stream that carries JSON-RPC; escaped as {@link escapeLineSeparatorsOn} sets up.
+ */
+export function writeJsonRpcLine(line: string): boolean {
+  return process.stdout.write(line);
+}
