@@ -10,7 +10,8 @@
  *   `resourceSubscriptions`, which the SDK's stdio entry serves itself; the bootstrap hands us the
  *   URIs of each acknowledgment (ConnectionContext.serveResourceListen), we watch those inside the
  *   allowed directories and the acknowledgment lists only them. A cancelled listen releases its
- *   watches (a file stays watched while another listen still names it).
+ *   watches (a file stays watched while another listen still names it). Over HTTP the same is done
+ *   once for the whole process (processResourceListen), the stream's end releasing its watches.
  * Watchers are closed on shutdown and when the connection closes.
  */
 
@@ -267,6 +268,21 @@ export function registerResources(server: McpServer, config: Config, context: Co
     previousOnClose?.();
     void closeAll();
   };
+}
+
+/**
+ * 2026-07-28 listens over HTTP (ServerSpec.resourceListen): one set of watches for the whole
+ * process, at most MAX_LISTEN_WATCHES files, inside the operator's allowed directories (a stateless
+ * request carries no connection whose roots could narrow them); a change of a watched file is
+ * `updated(uri)`, sent to each stream acknowledged for it.
+ */
+export function processResourceListen(
+  config: Config,
+  context: { updated(uri: string): void; log: ConnectionContext['log'] },
+): ResourceListen {
+  const onError = (error: unknown) => context.log.warn(`file watch: ${describeError(error)}`);
+  const watches = new ResourceWatches({ onChange: context.updated, max: MAX_LISTEN_WATCHES, onError });
+  return listenWatches(config, watches, onError);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
-import { registerResources } from './resources.js';
+import { processResourceListen, registerResources } from './resources.js';
 import { registerRoots } from './roots.js';
 import { documentTools } from './tools/document.js';
 import { listTools } from './tools/list.js';
@@ -84,6 +84,7 @@ export const filesystemServer: ServerSpec<Config> = {
     registerResources(server, own, context);
     registerRoots(server, own, context);
   },
+  resourceListen: processResourceListen,
 };
 
 /**

@@ -110,6 +110,15 @@ export const memoListen: ResourceListen = {
   close: () => {},
 };
 
+/**
+ * 2026-07-28 listens over HTTP (ServerSpec.resourceListen): memo://insights alone is honoured, and
+ * each change of the memo is `updated(MEMO_URI)`, sent to the streams acknowledged for it.
+ */
+export function processMemoListen(config: Config, context: { updated(uri: string): void }): ResourceListen {
+  config.memo.onChange(() => context.updated(MEMO_URI));
+  return memoListen;
+}
+
 /** memo://insights and sqlite://schema/{table}, with completion of table names and memo updates. */
 export function registerResources(server: McpServer, config: Config, context: ConnectionContext): void {
   context.serveResourceListen(memoListen);

@@ -8,7 +8,7 @@ import type { ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import { processMemoListen, registerResources } from './resources.js';
 import { adviceTools } from './tools/advice.js';
 import { insightTools } from './tools/insight.js';
 import { readTools } from './tools/read.js';
@@ -50,5 +50,6 @@ export const sqliteServer: ServerSpec<Config> = {
     registerResources(server, config, context);
     registerPrompts(server, config);
   },
+  resourceListen: processMemoListen,
   close: async (config) => config.pool.close(),
 };

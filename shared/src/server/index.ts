@@ -1,4 +1,4 @@
-export type { ResourceListen } from '../transport/stdio/listen.js';
+export type { ResourceListen } from '../transport/listen.js';
 export * from './budget.js';
 export * from './confirm.js';
 export * from './errors.js';

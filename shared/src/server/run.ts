@@ -10,8 +10,9 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { createAuditLog, type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
 import { unsafeBindReason } from '../transport/http/flags.js';
 import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transport/http/serve.js';
+import type { ResourceListen } from '../transport/listen.js';
 import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
-import { ListenAcks, type ResourceListen } from '../transport/stdio/listen.js';
+import { ListenAcks } from '../transport/stdio/listen.js';
 import { escapeLineSeparatorsOn, writeJsonRpcLine } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { type ConfirmPolicy, confirmCall } from './confirm.js';
@@ -72,6 +73,15 @@ export interface ServerSpec<C> {
   instructions?(config: C): string;
   /** Registers resources and prompts on a new connection's server instance. */
   register?(server: McpServer, config: C, context: ConnectionContext): void;
+  /**
+   * HTTP mode, 2026-07-28 era: the process-wide handler of `subscriptions/listen` resource
+   * subscriptions, made once at startup (the era's per-request instances are closed before a listen
+   * stream opens). It decides which URIs a listen acknowledges and calls `updated(uri)` when one of
+   * them changes: the update goes to every stream acknowledged for that URI
+   * (transport/http/listen.ts). Without it no URI is acknowledged over HTTP. Over stdio the
+   * connection's instance answers instead (ConnectionContext.serveResourceListen).
+   */
+  resourceListen?(config: C, context: { updated(uri: string): void; log: Logger }): ResourceListen;
   /** Awaited before every tool call (e.g. until the client's roots are applied). */
   ready?(config: C): Promise<void>;
   /** Credential values to scrub from every result, error and log line (called at each use: values may change, e.g. a refreshed token). */
@@ -104,7 +114,8 @@ export interface ConnectionContext {
   /**
    * Hands this instance's 2026-07-28 resource subscriptions over stdio to `handler`: it decides
    * which URIs a `subscriptions/listen` acknowledges and starts their updates (see
-   * transport/stdio/listen.ts). Without it no URI is acknowledged. Unused over HTTP.
+   * transport/stdio/listen.ts). Without it no URI is acknowledged. Unused over HTTP, where
+   * ServerSpec.resourceListen answers.
    */
   serveResourceListen(handler: ResourceListen): void;
 }
@@ -476,8 +487,13 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   // Transport errors are mostly a client's faulty request, answered already: the message, not "Internal error".
   const onerror = (error: unknown) =>
     log.error(scrubSecrets(error instanceof Error ? error.message : String(error), secrets()));
+  const listen = spec.resourceListen?.bind(spec);
   const handle = http
-    ? await serveHttpOrExit(spec.name, factory, http, { onerror, sessionsOnly: spec.http?.sessionsOnly })
+    ? await serveHttpOrExit(spec.name, factory, http, {
+        onerror,
+        sessionsOnly: spec.http?.sessionsOnly,
+        resourceListen: listen && ((updated) => listen(config, { updated, log })),
+      })
     : serveStdioGuarded(factory, onerror, spec.http?.sessionsOnly === true, () => resourceListen);
 
   let stopping = false;

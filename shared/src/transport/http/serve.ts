@@ -36,10 +36,12 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import type { ResourceListen } from '../listen.js';
 import { type OAuthResourceServer, oauthResourceServer } from './auth.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { type HttpServeConfig, isLoopbackHost } from './flags.js';
 import { type ConnectionStats, DEFAULT_HTTP_LIMITS, limitConnections, nodeServerOptions } from './limits.js';
+import { HttpListens } from './listen.js';
 import { isValidHostHeader, repeatedSingletonField, sendWebResponse, toWebRequest } from './node.js';
 
 /** The MCP endpoint's path. */
@@ -74,6 +76,13 @@ export interface ServeHttpOptions {
    * tabs), which a stateless request — a fresh instance each time — would lose.
    */
   sessionsOnly?: boolean;
+  /**
+   * The process-wide handler of 2026-07-28 resource subscriptions (`subscriptions/listen` with
+   * `resourceSubscriptions`), made once with `updated`, which sends
+   * `notifications/resources/updated` for a URI to every listen stream that was acknowledged for
+   * it (http/listen.ts). Without it a listen is acknowledged with no resource URIs.
+   */
+  resourceListen?: (updated: (uri: string) => void) => ResourceListen;
 }
 
 /**
@@ -260,6 +269,12 @@ export async function serveHttp(
     maxRequestBodySize: limits.maxBodyBytes,
     onerror: options.onerror,
   });
+  const listens = new HttpListens(
+    options.resourceListen?.((uri) => modern.notify.resourceUpdated(uri)) ?? {
+      open: async () => [],
+      close: () => {},
+    },
+  );
   const sessions = new Map<
     string,
     {
@@ -359,7 +374,11 @@ export async function serveHttp(
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: limits.maxBodyBytes }))
       return legacy(request, authInfo);
     if (options.sessionsOnly) return sessionsOnlyRefusal(request, limits.maxBodyBytes);
-    return modern.fetch(request, authInfo ? { authInfo } : undefined);
+    const parsedBody = await listens.narrow(request, limits.maxBodyBytes);
+    return modern.fetch(request, {
+      ...(authInfo ? { authInfo } : {}),
+      ...(parsedBody !== undefined ? { parsedBody } : {}),
+    });
   };
 
   let active = 0;

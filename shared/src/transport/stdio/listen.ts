@@ -12,19 +12,11 @@
  * listen request ends that subscription's share of the watches.
  */
 import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import type { ListenId, ResourceListen } from '../listen.js';
 
-type Id = string | number;
+export type { ResourceListen } from '../listen.js';
 
-/** What a server does for a connection's resource subscriptions (2026-07-28 era, stdio). */
-export interface ResourceListen {
-  /**
-   * Subscription `id` asks for updates of `uris`: start sending `notifications/resources/updated`
-   * for those that will be honoured and resolve with them (a subset of `uris`; never rejects).
-   */
-  open(id: Id, uris: string[]): Promise<string[]>;
-  /** Subscription `id` was cancelled: stop what `open` started for it. */
-  close(id: Id): void;
-}
+type Id = ListenId;
 
 interface Message {
   method?: unknown;

@@ -1,0 +1,102 @@
+/**
+ * 2026-07-28 `subscriptions/listen` over HTTP through the built server (issue 28): the
+ * acknowledgment lists only file:// URIs inside the allowed directories (files never read
+ * included), a change of a listened file reaches the stream, and a stream gets no update for a URI
+ * it was not acknowledged for, even while another stream is.
+ */
+import { writeFileSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { connectHttp, type HttpServer, startHttpServer, tempDir } from '@refmcp/test-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Ceiling for an update to arrive (a loaded machine is slow; the wait ends at the event). */
+const UPDATE_CEILING_MS = 30_000;
+
+let dir: string;
+let outside: string;
+let server: HttpServer;
+const cleanups: (() => Promise<void>)[] = [];
+const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+type Client = Awaited<ReturnType<typeof connectHttp>>['client'];
+
+/** A modern HTTP client recording every resources/updated URI; `next(uri)` waits for that one. */
+async function listener() {
+  const { client } = await connectHttp(server.url, 'modern');
+  cleanups.push(() => client.close());
+  const seen: string[] = [];
+  const waiting = new Map<string, () => void>();
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    seen.push(n.params.uri);
+    waiting.get(n.params.uri)?.();
+  });
+  const next = (target: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (seen.includes(target)) return resolve();
+      const timer = setTimeout(
+        () => reject(new Error(`no update of ${target}; saw ${seen}`)),
+        UPDATE_CEILING_MS,
+      );
+      waiting.set(target, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  return { client: client as Client, seen, next };
+}
+
+beforeAll(async () => {
+  const a = await tempDir('refmcp-listen-http-');
+  const b = await tempDir('refmcp-listen-http-outside-');
+  cleanups.push(a.cleanup, b.cleanup);
+  dir = a.dir;
+  outside = b.dir;
+  for (const name of ['a.txt', 'b.txt']) writeFileSync(join(dir, name), `${name}\n`);
+  writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+  server = await startHttpServer('filesystem', [dir]);
+  cleanups.push(() => server.stop());
+}, 30_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+});
+
+describe('subscriptions/listen over HTTP (2026-07-28)', () => {
+  it('acknowledges only in-root file URIs and delivers updates of those alone', async () => {
+    const secret = pathToFileURL(join(outside, 'secret.txt')).href;
+    const [a, b] = [uri('a.txt'), uri('b.txt')];
+    const one = await listener();
+    const two = await listener();
+    const first = await one.client.listen({ resourceSubscriptions: [secret, 'https://example.com/x', a] });
+    const second = await two.client.listen({ resourceSubscriptions: [a, b, uri('../escape.txt')] });
+    try {
+      expect(first.honoredFilter.resourceSubscriptions).toEqual([a]);
+      expect(second.honoredFilter.resourceSubscriptions).toEqual([a, b]);
+      // b changes while only the second stream listens to it; then a, which both listen to.
+      await appendFile(join(outside, 'secret.txt'), 'changed\n');
+      await appendFile(join(dir, 'b.txt'), 'changed\n');
+      await two.next(b);
+      await appendFile(join(dir, 'a.txt'), 'changed\n');
+      await Promise.all([one.next(a), two.next(a)]);
+      // Updates reach a stream in the order they were published: b's would have come before a's.
+      expect(one.seen).toEqual([a]);
+      expect(two.seen.slice(0, 2)).toEqual([b, a]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  }, 90_000);
+
+  it('acknowledges no resource URI when none is inside the allowed directories', async () => {
+    const { client } = await listener();
+    const none = await client.listen({
+      resourceSubscriptions: [pathToFileURL(join(outside, 'secret.txt')).href, 'memo://insights'],
+    });
+    try {
+      expect(none.honoredFilter.resourceSubscriptions).toBeUndefined();
+    } finally {
+      await none.close();
+    }
+  }, 30_000);
+});
