@@ -125,4 +125,28 @@ describe('subscriptions/listen over HTTP', () => {
       await handle.close();
     }
   });
+
+  it('does not count open listen streams against the concurrency cap', async () => {
+    const handle = await serveHttp(
+      () =>
+        new McpServer(
+          { name: 'probe', version: '1.0.0' },
+          { capabilities: { resources: { subscribe: true } } },
+        ),
+      { ...CONFIG, limits: { ...DEFAULT_HTTP_LIMITS, maxRequests: 2 } },
+      { onerror: () => {}, resourceListen: () => ({ open: async (_id, uris) => uris, close: () => {} }) },
+    );
+    const client = new AbortController();
+    try {
+      for (let i = 0; i < 4; i++) {
+        const response = await listenRequest(handle.url, [`ok://${i}`], client.signal);
+        expect(response.status).toBe(200);
+        const ack = await sseMessages(response.body as ReadableStream<Uint8Array>)();
+        expect(ack.params?.notifications).toEqual({ resourceSubscriptions: [`ok://${i}`] });
+      }
+    } finally {
+      client.abort();
+      await handle.close();
+    }
+  });
 });

