@@ -94,4 +94,24 @@ describe('ListenAcks', () => {
     acks.received(cancel('listen:2'));
     expect(closed).toEqual(['listen:2']);
   });
+
+  it('drops an update stamped for a subscription whose acknowledgment left its URI out', async () => {
+    const { listen } = recorder(async (uris) => uris.filter((u) => u.startsWith('file:///ok/')));
+    const acks = new ListenAcks(() => listen);
+    const sent: unknown[] = [];
+    const record = async (m: unknown) => void sent.push(m);
+    await acks.send(ack('listen:4', { resourceSubscriptions: ['file:///ok/a', 'file:///no/b'] }), record);
+    const updated = (uri: string, id?: string) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri, ...(id ? { _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } : {}) },
+    });
+    for (const m of [
+      updated('file:///no/b', 'listen:4'),
+      updated('file:///ok/a', 'listen:4'),
+      updated('file:///no/b', 'listen:5'),
+    ])
+      await acks.send(m, record);
+    expect(sent.slice(1)).toEqual([updated('file:///ok/a', 'listen:4'), updated('file:///no/b', 'listen:5')]);
+  });
 });
