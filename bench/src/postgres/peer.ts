@@ -33,13 +33,16 @@ export async function theirTopQueries(
   url: string,
   order: keyof typeof SORTS,
   limit: number,
-): Promise<string> {
+): Promise<{ text: string; queries: string[] }> {
   const [col, criteria] = SORTS[order];
   const rows = await queryRows(
     url,
     `SELECT query, calls, total_exec_time, mean_exec_time, rows FROM pg_stat_statements ORDER BY ${col} DESC LIMIT ${limit}`,
   );
-  return `Top ${rows.length} slowest queries by ${criteria}:\n${py(rows)}`;
+  return {
+    text: `Top ${rows.length} slowest queries by ${criteria}:\n${py(rows)}`,
+    queries: rows.map((r) => String(r.query)),
+  };
 }
 
 /** analyze_query_indexes / analyze_workload_indexes without HypoPG, PostgreSQL 18. */
