@@ -208,7 +208,7 @@ const RUNNERS: Record<CheckName, Runner> = {
             `${r.schema}.${r.table}: ${[r.dead > r.vacuum_at ? `${r.dead} dead rows (vacuum at ${Math.round(r.vacuum_at)})` : '', r.modified > r.analyze_at ? `${r.modified} changed (analyze at ${Math.round(r.analyze_at)})` : ''].filter(Boolean).join(', ')}; vacuumed ${r.last_vacuum ? seconds(r.last_vacuum) : 'never'}, analyzed ${r.last_analyze ? seconds(r.last_analyze) : 'never'}${r.enabled ? '' : '; autovacuum_enabled = off'}`,
         ),
       threshold:
-        'autovacuum’s trigger: dead rows > autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × reltuples (analyze: changed rows, its settings); per-table settings honoured',
+        'autovacuum’s own trigger: dead rows > threshold + scale_factor × reltuples (analyze: changed rows), per-table settings honoured',
       source: 'docs routine-vacuuming.html#AUTOVACUUM',
     };
   },
