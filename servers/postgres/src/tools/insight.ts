@@ -89,7 +89,10 @@ export function insightTools(config: Config): PostgresTool[] {
           total_ms: z.number(),
           mean_ms: z.number(),
           rows: z.number(),
-          shared_blks_read: z.number().optional().describe('Omitted when 0, as are the two below.'),
+          shared_blks_read: z
+            .number()
+            .optional()
+            .describe('Omitted when 0, as are shared_blks_hit and temp_blks_written.'),
           shared_blks_hit: z.number().optional(),
           temp_blks_written: z.number().optional(),
           cut: z.boolean().optional().describe('query was cut; read it whole by queryid'),
