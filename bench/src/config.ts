@@ -11,6 +11,7 @@ export const WORKLOADS = [
   'tree',
   'bigfile',
   'postgres',
+  'pginsight',
   'sqlite',
   'browser',
   'github',
@@ -46,6 +47,7 @@ const ALIASES: Record<string, WorkloadId> = {
   http: 'httpscale',
   scaleout: 'httpscale',
   pg: 'postgres',
+  insight: 'pginsight',
   sqlite3: 'sqlite',
   playwright: 'browser',
   gh: 'github',
@@ -133,6 +135,7 @@ export interface Options {
 export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [--json] [--offline]
   --only    run some workloads: read (metrics 1 and 3), cold (2), search (4), tree (5), bigfile (6);
             metric numbers 1–6 work too; postgres (pg) runs the PostgreSQL suite (P1–P3);
+            pginsight (insight) I1: insight tools' result bytes vs Postgres MCP Pro (rebuilt);
             sqlite runs the SQLite suite (S1–S3); browser runs the browser suite (B1–B4);
             github (gh) runs the GitHub suite (G1–G3); gitlab (gl) the GitLab suite (L1–L3);
             slack runs the Slack suite (SL1–SL3); websearch the web-search suite (W1–W3, vs both

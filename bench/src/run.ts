@@ -12,6 +12,7 @@ import { runGithubSuite } from './github/suite.js';
 import { runGitlabSuite } from './gitlab/suite.js';
 import { runHttpScaleSuite } from './httpscale/suite.js';
 import { errorText } from './measure.js';
+import { runPostgresInsightSuite } from './postgres/insight.js';
 import { runPostgresSuite } from './postgres/suite.js';
 import { type Report, renderJson, renderText } from './report.js';
 import { runSearchSuite } from './search/suite.js';
@@ -34,6 +35,7 @@ const WORKLOAD_RUNNERS: Record<WorkloadId, (ctx: Context) => Promise<WorkloadRes
   tree: treeWorkload,
   bigfile: bigFileWorkload,
   postgres: runPostgresSuite,
+  pginsight: runPostgresInsightSuite,
   sqlite: runSqliteSuite,
   browser: runBrowserSuite,
   github: runGithubSuite,

@@ -135,3 +135,11 @@ export async function catalogState(adminUrl: string): Promise<string> {
     return JSON.stringify(parts);
   });
 }
+
+/** Rows of one statement on `url` (bigint as number), for the bench's peer figures. */
+export async function queryRows(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  return withClient(url, async (c) => {
+    c.setTypeParser(20, (x: string) => Number(x));
+    return (await c.query(sql)).rows;
+  });
+}

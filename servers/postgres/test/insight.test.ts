@@ -70,7 +70,14 @@ describe('toolset', () => {
 interface Top {
   installed: boolean;
   statsReset?: string | null;
-  queries: { queryid: string; query: string; calls: number; total_ms: number; mean_ms: number }[];
+  queries: {
+    queryid: string;
+    query: string;
+    calls: number;
+    total_ms: number;
+    mean_ms: number;
+    cut?: boolean;
+  }[];
   nextCursor?: string;
 }
 
@@ -89,7 +96,30 @@ describe('top_queries', () => {
     expect(data.queries.find((q) => q.query === SLOW_BY_CUSTOMER)?.calls).toBe(15);
     // Transaction control (every call's BEGIN … ROLLBACK) is left out.
     expect(data.queries.some((q) => /^(BEGIN|ROLLBACK)/.test(q.query))).toBe(false);
-    expect(text).toMatch(/^1\. [\d.]+ ms total, [\d.]+ ms mean, 1 call, 1 row\n {3}SELECT pg_sleep/m);
+    // One header line (units in it), then one line per statement; zero block counts left out.
+    // (block columns only when some statement read blocks from disk).
+    expect(text).toMatch(/^total ms\|mean ms\|calls\|rows\|(blks read\|cached %\|)?query\n/m);
+    expect(text).toMatch(/^[\d.]+\|[\d.]+\|1\|1\|(0\|-\|)?SELECT pg_sleep\(\$1::float8\)$/m);
+  });
+
+  it('cuts a long statement and names its queryid, which reads the whole text', async () => {
+    const long = `SELECT ${Array.from({ length: 30 }, (_, i) => `id + ${i} AS column_number_${i}`).join(', ')} FROM orders WHERE id = 1`;
+    await withClient(cluster.url, (c) => c.query(long));
+    const { data, text } = await ok<Top>(conn, 'top_queries', {
+      orderBy: 'calls',
+      limit: 50,
+    });
+    const cut = data.queries.find((q) => q.query.startsWith('SELECT id + $1 AS column_number_0'));
+    expect(cut?.cut).toBe(true);
+    expect(cut?.query.endsWith('…')).toBe(true);
+    expect(cut?.query.length).toBeLessThanOrEqual(161);
+    expect(text).toContain(`[queryid ${cut?.queryid}]`);
+    expect(text).toMatch(/Text cut at 160 chars/);
+    const whole = await withClient(cluster.adminUrl, (c) =>
+      c.query('SELECT query FROM pg_stat_statements WHERE queryid = $1::bigint', [cut?.queryid]),
+    );
+    expect(whole.rows[0]?.query.startsWith(cut?.query.slice(0, -1))).toBe(true);
+    expect(whole.rows[0]?.query.length).toBeGreaterThan(600);
   });
 
   it('orders by mean time and by calls', async () => {

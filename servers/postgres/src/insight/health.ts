@@ -6,6 +6,7 @@
  * analysed or signalled.
  */
 import type { Query } from '../run.js';
+import { seconds } from './listing.js';
 import { formatBytes } from './plan.js';
 
 export type Status = 'ok' | 'warning' | 'critical' | 'unknown';
@@ -64,7 +65,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     const share = (r?.used ?? 0) / usable;
     return {
       status: level(share, 0.9, 0.95),
-      summary: `${r?.used} of ${usable} usable connections (${pct(share)}; max_connections ${r?.max}, ${r?.reserved} reserved)`,
+      summary: `${r?.used} of ${usable} (${pct(share)}; max_connections ${r?.max} less ${r?.reserved} reserved)`,
       items: [],
       threshold: 'warning ≥ 90%, critical ≥ 95% of usable connections',
       source: 'check_postgres backends defaults',
@@ -84,7 +85,7 @@ const RUNNERS: Record<CheckName, Runner> = {
       status: level(longest, 120, 300),
       summary: rows.length
         ? `${rows.length > ITEMS ? `more than ${ITEMS}` : rows.length} statement(s) running over 2 min; longest ${secs(longest)}`
-        : 'no statement running over 2 min',
+        : 'none over 2 min',
       items: rows
         .slice(0, ITEMS)
         .map((r) => `pid ${r.pid} (${r.user ?? '?'}) running ${secs(r.seconds)}: ${clean(r.query)}`),
@@ -114,7 +115,7 @@ const RUNNERS: Record<CheckName, Runner> = {
       status: level(longest, 1800, 3600),
       summary: rows.length
         ? `${rows.length > ITEMS ? `more than ${ITEMS}` : rows.length} session(s) idle in a transaction; longest idle ${secs(longest)} (they hold locks and keep VACUUM from removing dead rows)`
-        : 'no session idle in a transaction',
+        : 'none',
       items: rows
         .slice(0, ITEMS)
         .map(
@@ -149,7 +150,7 @@ const RUNNERS: Record<CheckName, Runner> = {
       status: rows.length ? worst('warning', level(longest, 60, 120)) : 'ok',
       summary: rows.length
         ? `${rows.length > ITEMS ? `more than ${ITEMS}` : rows.length} session(s) waiting for a lock another session holds; longest wait ${secs(longest)}`
-        : 'no session is blocked by another',
+        : 'none blocked',
       items: rows
         .slice(0, ITEMS)
         .map(
@@ -198,17 +199,17 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: due.length ? 'warning' : 'ok',
       summary: due.length
-        ? `${due.length} table(s) past their autovacuum or autoanalyze trigger (dead or changed rows not yet processed)`
-        : 'every table is within its autovacuum and autoanalyze triggers',
+        ? `${due.length} table(s) past their autovacuum or autoanalyze trigger`
+        : 'every table within its autovacuum and autoanalyze triggers',
       items: due
         .slice(0, ITEMS)
         .map(
           (r) =>
-            `${r.schema}.${r.table}: ${r.dead} dead rows (vacuum at ${Math.round(r.vacuum_at)}), ${r.modified} changed since analyze (analyze at ${Math.round(r.analyze_at)}); last vacuum ${r.last_vacuum ?? 'never'}, last analyze ${r.last_analyze ?? 'never'}${r.enabled ? '' : '; autovacuum_enabled = off'}`,
+            `${r.schema}.${r.table}: ${[r.dead > r.vacuum_at ? `${r.dead} dead rows (vacuum at ${Math.round(r.vacuum_at)})` : '', r.modified > r.analyze_at ? `${r.modified} changed (analyze at ${Math.round(r.analyze_at)})` : ''].filter(Boolean).join(', ')}; vacuumed ${r.last_vacuum ? seconds(r.last_vacuum) : 'never'}, analyzed ${r.last_analyze ? seconds(r.last_analyze) : 'never'}${r.enabled ? '' : '; autovacuum_enabled = off'}`,
         ),
       threshold:
-        'dead rows > autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × reltuples (analyze: the same with the analyze settings and rows changed since analyze); per-table settings honoured',
-      source: 'autovacuum trigger formulas, docs routine-vacuuming.html#AUTOVACUUM',
+        'autovacuum’s own trigger: dead rows > threshold + scale_factor × reltuples (analyze: changed rows), per-table settings honoured',
+      source: 'docs routine-vacuuming.html#AUTOVACUUM',
     };
   },
 
@@ -257,14 +258,14 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(most, 1024 ** 3, 5 * 1024 ** 3),
       summary: rows.length
-        ? `largest estimated waste: ${rows[0]?.kind} ${rows[0]?.schema}.${rows[0]?.name} ${formatBytes(most)} of ${formatBytes(rows[0]?.bytes ?? 0)}`
-        : 'no table or B-tree index (8 pages or more, with statistics) shows estimated waste',
+        ? `most ~${formatBytes(most)} of ${formatBytes(rows[0]?.bytes ?? 0)} (${rows[0]?.kind} ${rows[0]?.schema}.${rows[0]?.name})`
+        : 'no estimated waste in tables and B-tree indexes of 8+ pages with statistics',
       items: rows.map(
         (r) =>
           `${r.kind} ${r.schema}.${r.name}${r.kind === 'index' ? ` on ${r.table}` : ''}: ~${formatBytes(r.wasted)} of ${formatBytes(r.bytes)} (${pct(r.wasted / Math.max(1, r.bytes))}) estimated waste`,
       ),
       threshold:
-        'warning ≥ 1 GB estimated waste in one relation, critical ≥ 5 GB (an estimate from pg_stats: run ANALYZE-fresh statistics for accuracy; pgstattuple measures exactly)',
+        'warning ≥ 1 GB estimated waste in one relation, critical ≥ 5 GB (estimated from pg_stats; pgstattuple measures exactly)',
       source: 'check_postgres bloat defaults',
     };
   },
@@ -279,11 +280,11 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(top?.age ?? 0, 1_300_000_000, 1_400_000_000),
       summary: top
-        ? `oldest xid age ${top.age} (database ${top.db}): ${limit - top.age} transactions to wraparound; multixact age ${top.mxid}`
+        ? `${limit - top.age} xids left (oldest age ${top.age}, database ${top.db}), multixact age ${top.mxid}`
         : 'no database visible',
       items: rows.slice(0, ITEMS).map((r) => `${r.db}: xid age ${r.age}, multixact age ${r.mxid}`),
       threshold: 'warning ≥ 1.3 billion, critical ≥ 1.4 billion transactions old (wraparound at 2^31)',
-      source: 'check_postgres txn_wraparound defaults; docs routine-vacuuming.html#VACUUM-FOR-WRAPAROUND',
+      source: 'check_postgres txn_wraparound defaults',
     };
   },
 
@@ -310,13 +311,12 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(most, 0.85, 0.95),
       summary: rows.length
-        ? `most used: ${rows[0]?.name} at ${pct(most)} of its range (limited by its ${rows[0]?.limit_by})`
-        : 'no sequence has been used yet (or none is readable)',
+        ? `most used ${rows[0]?.name}, ${pct(most)} of its range`
+        : 'none used yet (or none readable)',
       items: rows
         .filter((r) => r.used >= 0.5)
         .map((r) => `${r.name}: ${r.last} of ${r.max} (${pct(r.used)}), limited by its ${r.limit_by}`),
-      threshold:
-        'warning ≥ 85%, critical ≥ 95% of the range (the owning column’s type counts: an integer column stops at 2147483647)',
+      threshold: 'warning ≥ 85%, critical ≥ 95% of the range (an owning integer column stops at 2147483647)',
       source: 'check_postgres sequence defaults',
     };
   },
@@ -374,11 +374,11 @@ const RUNNERS: Record<CheckName, Runner> = {
     }
     return {
       status,
-      summary: `${r?.standby ? 'standby' : 'primary'}; ${(r?.replicas ?? []).length} streaming replica(s), ${(r?.slots ?? []).length} replication slot(s)`,
+      summary: `${r?.standby ? 'standby' : 'primary'}, ${(r?.replicas ?? []).length} replica(s), ${(r?.slots ?? []).length} slot(s)`,
       items: items.slice(0, ITEMS),
       threshold:
-        'warning: an inactive slot (it retains WAL until it is consumed or dropped, which can fill the disk), wal_status unreserved, or replay lag ≥ 60 s (ours); critical: wal_status lost',
-      source: 'docs warm-standby.html#STREAMING-REPLICATION-SLOTS and view-pg-replication-slots.html',
+        'warning: an inactive slot (it retains WAL, which can fill the disk), wal_status unreserved, or replay lag ≥ 60 s (ours); critical: wal_status lost',
+      source: 'docs warm-standby.html#STREAMING-REPLICATION-SLOTS, view-pg-replication-slots.html',
     };
   },
 
@@ -396,7 +396,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     const low = Math.min(heap, idx);
     return {
       status: heapTotal + idxTotal < 1000 ? 'unknown' : low < 0.8 ? 'critical' : low < 0.9 ? 'warning' : 'ok',
-      summary: `shared-buffer hits: tables ${pct(heap)} of ${heapTotal} block reads, indexes ${pct(idx)} of ${idxTotal}${heapTotal + idxTotal < 1000 ? ' (too few reads to judge)' : ''}`,
+      summary: `tables ${pct(heap)} of ${heapTotal} block reads, indexes ${pct(idx)} of ${idxTotal}${heapTotal + idxTotal < 1000 ? ' (too few reads to judge)' : ''}`,
       items: [],
       threshold: 'warning < 90%, critical < 80% (judged from 1000 block reads)',
       source: 'check_postgres hitratio (its documented example values)',

@@ -26,6 +26,7 @@ import {
 } from '../insight/advice.js';
 import { CHECKS, runChecks } from '../insight/health.js';
 import { indexProblems } from '../insight/indexes.js';
+import { num, oneLine, seconds, table } from '../insight/listing.js';
 import { formatBytes, planFindings, planRoot, planTree } from '../insight/plan.js';
 import { planRelations, sizesOf } from '../insight/relations.js';
 import { ORDERS, type StatementOrder, statementsSource, topStatements } from '../insight/statements.js';
@@ -33,16 +34,17 @@ import { explain, guard, inspect, type Statement } from '../run.js';
 import type { PostgresTool } from '../toolsets.js';
 import { paramsArg, sqlArg } from './query.js';
 
-/** Statement text shown per query, in bytes. */
-const QUERY_TEXT_BYTES = 600;
+/** Statement text shown per query, in characters (the whole text: by queryid). */
+const QUERY_TEXT_CHARS = 160;
 /** Statements of the workload planned by index_advice without sql. */
 const WORKLOAD_STATEMENTS = 20;
 /** Health checks whose items quote other sessions' statements. */
 const SESSION_CHECKS = new Set(['long_running', 'idle_in_transaction', 'blocking_locks']);
+/** Health checks whose items repeat their summary with more detail. */
+const ITEMS_REPEAT_SUMMARY = new Set(['vacuum', 'bloat', 'sequences']);
 /** Candidates evaluated per call. */
 const MAX_CANDIDATES = 8;
 
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100);
 
 function adviceOutput() {
@@ -87,9 +89,13 @@ export function insightTools(config: Config): PostgresTool[] {
           total_ms: z.number(),
           mean_ms: z.number(),
           rows: z.number(),
-          shared_blks_read: z.number(),
-          shared_blks_hit: z.number(),
-          temp_blks_written: z.number(),
+          shared_blks_read: z
+            .number()
+            .optional()
+            .describe('Omitted when 0, as are shared_blks_hit and temp_blks_written.'),
+          shared_blks_hit: z.number().optional(),
+          temp_blks_written: z.number().optional(),
+          cut: z.boolean().optional().describe('query was cut; read it whole by queryid'),
         }),
       ),
       nextCursor: z.string().optional(),
@@ -102,7 +108,7 @@ export function insightTools(config: Config): PostgresTool[] {
       let offset = 0;
       if (args.cursor) {
         const state = decodeCursor<{ k?: string; o?: string; n?: number }>(args.cursor);
-        if (state.k !== 'top_queries' || state.o !== order || typeof state.n !== 'number' || state.n < 0)
+        if (state.k !== 'tq' || state.o !== order || typeof state.n !== 'number' || state.n < 0)
           throw new ToolError(
             'cursor: not a top_queries cursor for this orderBy; pass nextCursor from the previous call',
           );
@@ -115,43 +121,60 @@ export function insightTools(config: Config): PostgresTool[] {
       });
       if (typeof result === 'string') return respond({ installed: false, queries: [] }, [result]);
       const untrusted = new UntrustedText();
-      const page = result.rows.slice(0, limit).map((r) => ({
-        ...r,
-        query: untrusted.code(
-          r.query,
-          QUERY_TEXT_BYTES,
-          'query pg_stat_statements by queryid for the whole text',
-        ),
-      }));
+      let cut = false;
+      const page = result.rows.slice(0, limit).map((r) => {
+        const shown = oneLine(r.query, QUERY_TEXT_CHARS);
+        cut ||= shown.cut;
+        // Zero block counts are left out (the schema marks them optional).
+        const { shared_blks_read, shared_blks_hit, temp_blks_written, ...rest } = r;
+        return {
+          ...rest,
+          query: untrusted.code(shown.text),
+          ...(shared_blks_read ? { shared_blks_read } : {}),
+          ...(shared_blks_hit ? { shared_blks_hit } : {}),
+          ...(temp_blks_written ? { temp_blks_written } : {}),
+          ...(shown.cut ? { cut: true } : {}),
+        };
+      });
       const nextCursor =
-        result.rows.length > limit
-          ? encodeCursor({ k: 'top_queries', o: order, n: offset + limit })
-          : undefined;
-      const listing = page.map((r, i) => {
-        const hit = r.shared_blks_hit + r.shared_blks_read;
-        const text = r.query.replace(/\s+/g, ' ');
-        return (
-          `${offset + i + 1}. ${round(r.total_ms)} ms total, ${round(r.mean_ms)} ms mean, ${plural(r.calls, 'call')}, ${plural(r.rows, 'row')}` +
-          (r.shared_blks_read
-            ? `, ${r.shared_blks_read} blocks read (${Math.round((r.shared_blks_hit / hit) * 100)}% cached)`
-            : '') +
-          (r.temp_blks_written ? `, ${r.temp_blks_written} temp blocks written` : '') +
-          // The queryid finds the whole text in pg_stat_statements when it was cut.
-          (text.includes('[truncated:') ? `, queryid ${r.queryid}` : '') +
-          `\n   ${text}`
-        );
+        result.rows.length > limit ? encodeCursor({ k: 'tq', o: order, n: offset + limit }) : undefined;
+      // Block columns only when some statement read from disk or wrote temp blocks.
+      const reads = page.some((r) => r.shared_blks_read);
+      const temp = page.some((r) => r.temp_blks_written);
+      const header = [
+        'total ms',
+        'mean ms',
+        'calls',
+        'rows',
+        ...(reads ? ['blks read', 'cached %'] : []),
+        ...(temp ? ['temp blks'] : []),
+        'query',
+      ];
+      const cells = page.map((r) => {
+        const read = r.shared_blks_read ?? 0;
+        const hit = r.shared_blks_hit ?? 0;
+        return [
+          num(r.total_ms),
+          num(r.mean_ms),
+          r.calls,
+          r.rows,
+          ...(reads ? [read, read + hit ? Math.round((hit / (read + hit)) * 100) : '-'] : []),
+          ...(temp ? [r.temp_blks_written ?? 0] : []),
+          // The queryid reads the whole text from pg_stat_statements when it was cut.
+          r.cut ? `${r.query} [queryid ${r.queryid}]` : r.query,
+        ];
       });
       const lines = [
-        `Top statements by ${order}, ${result.total} recorded, statistics since ${result.reset ?? 'unknown'}:`,
-        block('pg_stat_statements', listing.join('\n')),
+        `pg_stat_statements by ${order}: ${page.length ? `${offset + 1}-${offset + page.length}` : 0} of ${result.total}, since ${seconds(result.reset)}.` +
+          (cut
+            ? ` Text cut at ${QUERY_TEXT_CHARS} chars (…): SELECT query FROM pg_stat_statements WHERE queryid = … reads it whole.`
+            : ''),
       ];
-      if (!page.length) lines.push('(no statements recorded)');
+      if (page.length) lines.push(block('pg_stat_statements', table(header, cells)));
+      else lines.push('(no statements recorded)');
       if (nextCursor)
         lines.push(
-          truncationMarker(
-            `${page.length} shown, ${result.total - offset - page.length} more`,
-            `pass cursor="${nextCursor}"`,
-          ),
+          truncationMarker(`${result.total - offset - page.length} more`, `pass cursor="${nextCursor}"`),
         );
       return respond(
         { installed: true, statsReset: result.reset, queries: page, ...(nextCursor ? { nextCursor } : {}) },
@@ -308,7 +331,7 @@ export function insightTools(config: Config): PostgresTool[] {
               continue;
             }
           } catch (error) {
-            skipped.push(`queryid ${row.queryid}: ${(error as Error).message.slice(0, 200)}`);
+            skipped.push(`queryid ${row.queryid}: ${(error as Error).message.slice(0, 120)}`);
             continue;
           }
           await query('SAVEPOINT refmcp_plan');
@@ -376,17 +399,24 @@ export function insightTools(config: Config): PostgresTool[] {
       );
       // Text: a line per check; a check that is not ok also gives its threshold, source and items
       // (structuredContent carries them for every check).
+      // Checks that are ok share one line.
       let quoted = false;
-      const lines = checks.flatMap((c) => {
-        if (c.status === 'ok') return [`OK ${c.check}: ${c.summary}`];
-        const head = `${c.status.toUpperCase()} ${c.check}: ${c.summary}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}`;
-        const items = c.items.map((i) => `  - ${i}`).join('\n');
-        if (!items) return [head];
-        // Items quoting other sessions' statements are third-party text: labelled as data.
-        if (!SESSION_CHECKS.has(c.check)) return [head, items];
-        quoted = true;
-        return [head, block('pg_stat_activity', items)];
-      });
+      const fine = checks.filter((c) => c.status === 'ok');
+      const lines = fine.length ? [`OK: ${fine.map((c) => `${c.check} ${c.summary}`).join('; ')}`] : [];
+      lines.push(
+        ...checks.flatMap((c) => {
+          if (c.status === 'ok') return [];
+          // Where the items say what the summary says, the text gives the items alone.
+          const summary = c.items.length && ITEMS_REPEAT_SUMMARY.has(c.check) ? '' : ` ${c.summary}`;
+          const head = `${c.status.toUpperCase()} ${c.check}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}:${summary}`;
+          const items = c.items.map((i) => `- ${i}`).join('\n');
+          if (!items) return [head];
+          // Items quoting other sessions' statements are third-party text: labelled as data.
+          if (!SESSION_CHECKS.has(c.check)) return [head, items];
+          quoted = true;
+          return [head, block('pg_stat_activity', items)];
+        }),
+      );
       return respond({ checks }, lines, quoted ? untrusted : undefined);
     },
   });
@@ -428,17 +458,23 @@ function adviceResult(
         : [`${skipped.length} top statements not analysed (not plain SELECTs, or refused); see skipped.`]),
     );
   if (existing) {
-    const shown = existing.problems.slice(0, 30);
+    // One line per index: an index both unused and duplicate is listed once with both problems.
+    const byIndex = new Map<string, { table: string; bytes: number; problems: string[] }>();
+    for (const p of existing.problems) {
+      const entry = byIndex.get(p.index) ?? { table: p.table, bytes: p.bytes, problems: [] };
+      entry.problems.push(`${p.kind}: ${p.detail}`);
+      byIndex.set(p.index, entry);
+    }
+    const shown = [...byIndex].slice(0, 30);
     lines.push(
-      existing.problems.length
-        ? 'Existing indexes to review:'
+      shown.length
+        ? `Existing indexes to review:\n${table(
+            ['index', 'table', 'size', 'problem'],
+            shown.map(([index, e]) => [index, e.table, formatBytes(e.bytes), e.problems.join('; ')]),
+          )}`
         : 'Existing indexes: none invalid, unused or duplicate.',
     );
-    lines.push(
-      ...shown.map((p) => `- ${p.kind} ${p.index} on ${p.table} (${formatBytes(p.bytes)}): ${p.detail}`),
-    );
-    if (existing.problems.length > shown.length)
-      lines.push(`- … ${existing.problems.length - shown.length} more`);
+    if (byIndex.size > shown.length) lines.push(`… ${byIndex.size - shown.length} more`);
   }
   return respond(
     {
