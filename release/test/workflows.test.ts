@@ -106,7 +106,9 @@ describe('workflows', () => {
   it('release.yml builds the sqlite bundle on each platform runner the tooling names', () => {
     const release = workflows.find((w) => w.file === 'release.yml')?.text ?? '';
     expect(release).toContain('--bundle-matrix');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
     expect(release).toContain('runs-on: ${{ matrix.bundle.runner }}');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
     expect(release).toContain('--platform ${{ matrix.bundle.platform }}');
     expect(Object.keys(NATIVE_PLATFORMS)).toEqual([
       'linux-x64',
