@@ -2,27 +2,46 @@
 //   sync-versions        after `changeset version`: each server.json and registry.json to the new versions
 //   pack --out DIR       the release tarballs (pnpm pack, once) into DIR, each through the gate;
 //                        prints one JSON line per tarball (name, version, file, bytes, sha512)
-//   bundle --tarball FILE --out DIR   the server's MCPB bundle from its release tarball; prints
-//                        {file, bytes, sha256} (the registry entry's fileSha256)
+//   bundle --tarball FILE --out DIR [--platform OS-ARCH]   the server's MCPB bundle from its
+//                        release tarball; prints {file, bytes, sha256, platform}. A server with a
+//                        native module (sqlite) is built per platform, only on that platform
+//                        (mcpb/platforms.ts); --platform defaults to this machine's
+//   mcpb-entries --server DIR --bundles DIR [--repo OWNER/NAME] [--verify-urls]   writes the
+//                        server's MCPB entries into servers/DIR/server.json from the built bundles
+//                        (URL on the GitHub release, version, fileSha256), checks them, and with
+//                        --verify-urls downloads each URL and compares its sha256
 //   image-context --tarball FILE --out DIR   the build context of container/Containerfile
 //                        (server/: the package with its runtime dependencies)
-//   plan [--registry URL] the servers whose version the registry (default: npm's) does not serve
-//                        yet, as one JSON array of {dir, name, version} (the workflow's matrix)
+//   plan [--registry URL] [--bundle-matrix]   the servers whose version the registry (default: npm's)
+//                        does not serve yet, as one JSON array of {dir, name, version} (the
+//                        workflow's matrix); with --bundle-matrix, one {dir, name, version, platform,
+//                        runner} per bundle to build (sqlite: one per platform)
 import { parseArgs } from 'node:util';
 import { findRepoRoot } from './repo.js';
 import { syncVersions } from './versions.js';
 
 const USAGE = `usage: refmcp-release sync-versions
        refmcp-release pack --out DIR
-       refmcp-release plan [--registry URL]
-       refmcp-release bundle --tarball FILE --out DIR
+       refmcp-release plan [--registry URL] [--bundle-matrix]
+       refmcp-release bundle --tarball FILE --out DIR [--platform OS-ARCH]
+       refmcp-release mcpb-entries --server DIR --bundles DIR [--repo OWNER/NAME] [--verify-urls]
        refmcp-release image-context --tarball FILE --out DIR`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string' }, registry: { type: 'string' }, tarball: { type: 'string' } },
+    options: {
+      out: { type: 'string' },
+      registry: { type: 'string' },
+      tarball: { type: 'string' },
+      platform: { type: 'string' },
+      server: { type: 'string' },
+      bundles: { type: 'string' },
+      repo: { type: 'string' },
+      'verify-urls': { type: 'boolean' },
+      'bundle-matrix': { type: 'boolean' },
+    },
   });
   const root = findRepoRoot();
   switch (positionals[0]) {
@@ -53,8 +72,23 @@ async function main(argv: string[]): Promise<number> {
       const { readTarball } = await import('./tarballs.js');
       const { buildBundle } = await import('./mcpb/bundle.js');
       const t = readTarball(/refmcp-server-([a-z]+)-/.exec(values.tarball)?.[1] ?? '', values.tarball);
-      const b = await buildBundle(t, values.out);
-      process.stdout.write(`${JSON.stringify({ file: b.file, bytes: b.bytes, sha256: b.sha256 })}\n`);
+      const b = await buildBundle(t, values.out, {}, values.platform);
+      process.stdout.write(
+        `${JSON.stringify({ file: b.file, bytes: b.bytes, sha256: b.sha256, platform: b.platform })}\n`,
+      );
+      return 0;
+    }
+    case 'mcpb-entries': {
+      if (!values.server || !values.bundles) break;
+      const { writeMcpbEntries } = await import('./mcpb/write-entries.js');
+      const problems = await writeMcpbEntries(root, values.server, values.bundles, {
+        repo: values.repo,
+        verifyUrls: values['verify-urls'] ?? false,
+      });
+      if (problems.length) {
+        console.error(problems.join('\n'));
+        return 1;
+      }
       return 0;
     }
     case 'image-context': {
@@ -70,7 +104,9 @@ async function main(argv: string[]): Promise<number> {
       const { planRelease } = await import('./plan.js');
       const { readNpmUpstream } = await import('./npm-config.js');
       const registry = values.registry ?? readNpmUpstream().registry;
-      process.stdout.write(`${JSON.stringify(await planRelease(root, registry))}\n`);
+      const planned = await planRelease(root, registry);
+      const { bundleMatrix } = await import('./mcpb/platforms.js');
+      process.stdout.write(`${JSON.stringify(values['bundle-matrix'] ? bundleMatrix(planned) : planned)}\n`);
       return 0;
     }
   }

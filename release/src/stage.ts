@@ -28,12 +28,15 @@ export function stageServer(
   writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
   if (Object.keys(pkg.dependencies ?? {}).length === 0) return;
   try {
+    // On Windows npm is npm.cmd, which Node runs only through a shell (CVE-2024-27980).
+    const windows = process.platform === 'win32';
     execFileSync(
-      'npm',
+      windows ? 'npm.cmd' : 'npm',
       ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund', '--no-save'],
       {
         cwd: dest,
         stdio: 'pipe',
+        shell: windows,
         env: { ...process.env, npm_config_cache: npmCache, ...installEnv },
       },
     );

@@ -1,9 +1,10 @@
 /**
  * Keeps each server's MCP Registry entry in step with its package after `changeset version`:
- * server.json `version` and the version of every `packages[]` entry published from this package
- * (npm: identifier = package name; mcpb: a release asset URL naming the old version) become the
- * package.json version. Edits are made in place with jsonc-parser, so the file keeps its layout
- * (the formatter's check stays clean) and nothing else in it changes.
+ * server.json `version` and the version of every npm entry of this package become the
+ * package.json version; an MCPB entry of another version is removed (its sha256 is the old
+ * bundle's; the release writes the new ones from the bundles it builds, mcpb/entries.ts). Edits
+ * are made in place with jsonc-parser, so the file keeps its layout (the formatter's check stays
+ * clean) and nothing else in it changes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,25 +25,21 @@ export function syncServerJsonText(serverJsonText: string, name: string, version
   const json = JSON.parse(serverJsonText) as { version?: string; packages?: PackageEntry[] };
   const format = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
   const edits: Edit[] = [];
+  const mcpbStale: number[] = [];
   const previous = json.version;
   if (previous !== version) edits.push(...modify(serverJsonText, ['version'], version, format));
   json.packages?.forEach((p, i) => {
     if (p.registryType === 'npm' && p.identifier === name && p.version !== version) {
       edits.push(...modify(serverJsonText, ['packages', i, 'version'], version, format));
     }
-    // An MCPB entry's identifier is the release asset's URL, which names the version it was built for.
-    if (p.registryType === 'mcpb' && previous && p.identifier?.includes(previous) && previous !== version) {
-      edits.push(
-        ...modify(
-          serverJsonText,
-          ['packages', i, 'identifier'],
-          p.identifier.replaceAll(previous, version),
-          format,
-        ),
-      );
-    }
+    // An MCPB entry holds the sha256 of the previous version's bundle: dropped, the release
+    // workflow writes the new version's from the bundles it builds (mcpb/entries.ts).
+    if (p.registryType === 'mcpb' && p.version !== version) mcpbStale.push(i);
   });
-  return applyEdits(serverJsonText, edits);
+  let text = applyEdits(serverJsonText, edits);
+  for (const i of mcpbStale.reverse())
+    text = applyEdits(text, modify(text, ['packages', i], undefined, format));
+  return text;
 }
 
 /** Brings every servers/*\/server.json and registry.json to the package.json versions; returns what changed. */

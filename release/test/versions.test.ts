@@ -80,16 +80,18 @@ describe('version-packages', () => {
     expect(checkRegistry(scratch)).toEqual([]);
   });
 
-  it('edits server.json in place: layout kept, only the versions change', () => {
+  it('edits server.json in place: layout kept, the versions change, a stale MCPB entry is dropped', () => {
     const text =
       '{\n  "name": "x",\n  "version": "1.0.0",\n  "packages": [\n    { "registryType": "npm", "identifier": "@a/b", "version": "1.0.0", "transport": { "type": "stdio" } },\n    { "registryType": "mcpb", "identifier": "https://github.com/a/b/releases/download/b%401.0.0/b-1.0.0.mcpb", "version": "1.0.0" }\n  ]\n}\n';
     const out = syncServerJsonText(text, '@a/b', '1.1.0');
-    expect(out).toBe(
-      text
-        .replace('"version": "1.0.0",\n  "packages"', '"version": "1.1.0",\n  "packages"')
-        .replace('"@a/b", "version": "1.0.0"', '"@a/b", "version": "1.1.0"')
-        .replaceAll('1.0.0/b-1.0.0', '1.1.0/b-1.1.0'),
-    );
+    expect(JSON.parse(out)).toEqual({
+      name: 'x',
+      version: '1.1.0',
+      packages: [{ registryType: 'npm', identifier: '@a/b', version: '1.1.0', transport: { type: 'stdio' } }],
+    });
+    // Without an MCPB entry to drop, only the version strings change.
+    const npmOnly = text.replace(/,\n {4}\{ "registryType": "mcpb".*\n/, '\n');
+    expect(syncServerJsonText(npmOnly, '@a/b', '1.1.0')).toBe(npmOnly.replaceAll('1.0.0', '1.1.0'));
     expect(syncServerJsonText(out, '@a/b', '1.1.0')).toBe(out);
   });
 });

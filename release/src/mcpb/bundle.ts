@@ -12,12 +12,15 @@ import { dirname, join } from 'node:path';
 import { stageServer } from '../stage.js';
 import type { Tarball } from '../tarballs.js';
 import { buildManifest, type ListedTool } from './manifest.js';
+import { type BundlePlatform, bundleFileName, bundlePlatform } from './platforms.js';
 
 export interface Bundle {
   dir: string;
   file: string;
   bytes: number;
   sha256: string;
+  /** "any", or the `<os>-<arch>` a native server's bundle was built for (platforms.ts). */
+  platform: BundlePlatform;
   manifest: ReturnType<typeof buildManifest>;
 }
 
@@ -36,25 +39,28 @@ export function mcpb(args: string[], cwd: string): string {
 }
 
 /**
- * Builds `<outDir>/<dir>/refmcp-server-<dir>-<version>.mcpb` from `t`: the manifest lists the
- * tools the staged server itself answers with (`liveTools`); `installEnv` is added to npm's
- * environment (the native prebuild offer for sqlite).
- * Throws when npm, `mcpb validate` or `mcpb pack` fails.
+ * Builds `<outDir>/<dir>/<bundleFileName>` from `t` for `platform` (undefined: this machine's for a
+ * native server, "any" otherwise; another machine's is refused, see platforms.ts): the manifest
+ * lists the tools the staged server itself answers with (`liveTools`, which also loads a native
+ * module); `installEnv` is added to npm's environment (the native prebuild offer for sqlite).
+ * Throws when the platform is refused or npm, `mcpb validate` or `mcpb pack` fails.
  */
 export async function buildBundle(
   t: Tarball,
   outDir: string,
   installEnv: Record<string, string> = {},
+  platform?: string,
 ): Promise<Bundle> {
+  const target = bundlePlatform(t.dir, platform);
   const base = join(outDir, t.dir);
   const stage = join(base, 'stage');
   rmSync(base, { recursive: true, force: true });
   stageServer(t, join(stage, 'server'), join(base, 'npm-cache'), installEnv);
   const tools = await liveTools(t.dir, join(stage, 'server'), mkdtempSync(join(base, 'answers-')));
-  const manifest = buildManifest(t, tools);
+  const manifest = buildManifest(t, tools, target);
   writeFileSync(join(stage, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mcpb(['validate', join(stage, 'manifest.json')], stage);
-  const file = join(base, `refmcp-server-${t.dir}-${t.version}.mcpb`);
+  const file = join(base, bundleFileName(t.dir, t.version, target));
   mcpb(['pack', stage, file], stage);
   const data = readFileSync(file);
   return {
@@ -62,6 +68,7 @@ export async function buildBundle(
     file,
     bytes: data.length,
     sha256: createHash('sha256').update(data).digest('hex'),
+    platform: target,
     manifest,
   };
 }

@@ -4,6 +4,7 @@
  * fields (user-config.ts). The server runs as `node ${__dirname}/server/dist/index.js …`.
  */
 import type { Tarball } from '../tarballs.js';
+import type { BundlePlatform } from './platforms.js';
 import { USER_CONFIG, type UserConfigField } from './user-config.js';
 
 export interface ListedTool {
@@ -21,10 +22,12 @@ function placeholder(f: UserConfigField): string {
   return `\${user_config.${f.key}}`;
 }
 
-/** Servers whose bundle holds a native module: built per platform (the one it was built on). */
-export const NATIVE = new Set(['sqlite']);
-
-export function buildManifest(t: Tarball, tools: ListedTool[], platform: NodeJS.Platform = process.platform) {
+/**
+ * `platform`: "any" for a bundle without a native module (all three OSes), else the `<os>-<arch>`
+ * it holds the binary of; MCPB's `compatibility.platforms` names OSes only, so two bundles (darwin
+ * arm64 and x64) both say "darwin" and are told apart by their file names.
+ */
+export function buildManifest(t: Tarball, tools: ListedTool[], platform: BundlePlatform = 'any') {
   const pkg = t.packageJson as typeof t.packageJson & {
     description?: string;
     keywords?: string[];
@@ -63,7 +66,7 @@ export function buildManifest(t: Tarball, tools: ListedTool[], platform: NodeJS.
     tools: tools.map((tool) => ({ name: tool.name, description: summary(tool.description) })),
     tools_generated: false,
     compatibility: {
-      platforms: NATIVE.has(t.dir) ? [platform] : ['darwin', 'win32', 'linux'],
+      platforms: platform === 'any' ? ['darwin', 'win32', 'linux'] : [platform.split('-')[0] as string],
       runtimes: { node: (pkg.engines as { node?: string } | undefined)?.node ?? '>=20.19' },
     },
     user_config: Object.fromEntries(fields.map(({ key, to: _to, ...field }) => [key, field])),
