@@ -231,7 +231,7 @@ export function readingTools(config: Config): DriveTool[] {
           return respond(
             compact({ ...head, offset: 0, content: body, startLine: first + 1, endLine }),
             [
-              `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}), lines ${first + 1}–${endLine} of ${content.more ? `at least ${all.length}` : all.length}:`,
+              `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${how(content)}), lines ${first + 1}–${endLine} of ${content.more ? `at least ${all.length}` : all.length}:`,
               block(`file ${name}`, body),
               endLine < all.length || content.more
                 ? truncationMarker('more lines', `call again with start_line: ${endLine + 1}`)
@@ -254,7 +254,7 @@ export function readingTools(config: Config): DriveTool[] {
         return respond(
           compact({ ...head, offset: offset + begin, content: body, nextOffset }),
           [
-            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset + begin}` : ''}${content.via === 'export link' ? ", read through its export link: over Drive's 10 MB export limit" : ''}):`,
+            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset + begin}` : ''}${how(content)}):`,
             block(`file ${name}`, body),
             nextOffset !== undefined
               ? truncationMarker(remaining, `call again with offset: ${nextOffset}`)
@@ -265,6 +265,14 @@ export function readingTools(config: Config): DriveTool[] {
       },
     }),
   ];
+}
+
+/** How the content was read, when it was not plainly exported or downloaded (for the heading). */
+function how(content: Content): string {
+  if (content.via === 'export link') return ", read through its export link: over Drive's 10 MB export limit";
+  if (content.via === 'docs api')
+    return `, all ${content.tabs} tabs through the Docs API, each after a [tab: title] line`;
+  return content.note ? `; ${content.note}` : '';
 }
 
 /**
