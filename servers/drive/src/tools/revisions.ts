@@ -7,7 +7,7 @@
  * shown.
  */
 import type { drive_v3 } from '@googleapis/drive';
-import { z } from '@refmcp/shared/schema';
+import { advertisedAs, z } from '@refmcp/shared/schema';
 import { count, OPEN_WORLD_HINTS, queryKey, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import { vendorCursor, vendorPosition } from '@refmcp/shared/upstream';
@@ -104,8 +104,10 @@ export function revisionTools(config: Config): DriveTool[] {
       description: `Read an earlier version of a file as text (a Doc as Markdown).${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        revision_id: z.string().min(1).max(200).describe('From list_revisions'),
-        offset: count().optional().describe('Byte offset to start at (from nextOffset)'),
+        revision_id: advertisedAs(z.string().min(1).max(200), { type: 'string' }).describe(
+          'From list_revisions',
+        ),
+        offset: count().optional().describe('Byte offset (from nextOffset)'),
       }),
       outputSchema: z.object({
         id: z.string(),
