@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { docs as docsClient } from '@googleapis/docs';
 import { type drive_v3, drive as driveClient } from '@googleapis/drive';
 import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,51 @@ afterAll(async () => {
 });
 
 describe('fake Drive through @googleapis/drive', () => {
+  it('documents.get (Docs API v1 through @googleapis/docs): the first tab in body, or every tab with includeTabsContent', async () => {
+    fake.state.addFile({
+      id: 'TABBED',
+      name: 'Tabbed',
+      mimeType: 'application/vnd.google-apps.document',
+      tabs: [
+        { id: 't.a', title: 'A', paragraphs: [{ text: 'Alpha', style: 'HEADING_1' }] },
+        {
+          id: 't.b',
+          title: 'B',
+          paragraphs: [{ table: [['x', 'y']] }, { text: 'item', bullet: { level: 1, ordered: true } }],
+          children: [
+            { id: 't.c', title: 'C', paragraphs: [{ text: 'Gamma', bold: true, link: 'https://e.x/' }] },
+          ],
+        },
+      ],
+    });
+    const docs = docsClient({ version: 'v1', auth: oauth, rootUrl: at.rootUrl });
+    const legacy = await docs.documents.get({ documentId: 'TABBED' });
+    expect(legacy.data.tabs).toBeUndefined();
+    expect(JSON.stringify(legacy.data.body)).toContain('Alpha');
+    const all = await docs.documents.get({ documentId: 'TABBED', includeTabsContent: true });
+    expect(all.data.body).toBeUndefined();
+    expect(all.data.tabs?.map((t) => t.tabProperties?.title)).toEqual(['A', 'B']);
+    expect(all.data.tabs?.[1]?.childTabs?.[0]?.tabProperties).toMatchObject({
+      tabId: 't.c',
+      nestingLevel: 1,
+    });
+    const probe = await docs.documents.get({
+      documentId: 'TABBED',
+      includeTabsContent: true,
+      fields: 'tabs(tabProperties(tabId),childTabs(tabProperties(tabId)))',
+    });
+    expect(probe.data).toEqual({
+      tabs: [
+        { tabProperties: { tabId: 't.a' }, childTabs: [] },
+        { tabProperties: { tabId: 't.b' }, childTabs: [{ tabProperties: { tabId: 't.c' } }] },
+      ],
+    });
+    expect(await failure(docs.documents.get({ documentId: 'TABBED', fields: 'tabs(nope)' }))).toMatchObject({
+      status: 400,
+    });
+    expect(await failure(docs.documents.get({ documentId: 'SHEET1' }))).toMatchObject({ status: 400 });
+  });
+
   it('revisions: listed with export links for a Doc; a binary revision downloads, a Doc revision only exports', async () => {
     const doc = fake.state.files.get('DOC1');
     const text = fake.state.files.get('TEXT1');

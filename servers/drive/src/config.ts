@@ -5,7 +5,8 @@
  *
  * Environment: GDRIVE_CREDENTIALS_PATH (the token `auth` saved), GDRIVE_OAUTH_PATH (the OAuth
  * client keys), GOOGLE_APPLICATION_CREDENTIALS (+ GDRIVE_SUBJECT) for a service account,
- * GDRIVE_API_URL (default https://www.googleapis.com/), GOOGLE_OAUTH_TOKEN_URL (default
+ * GDRIVE_API_URL (default https://www.googleapis.com/), GDOCS_API_URL (default GDRIVE_API_URL when
+ * that is set, else https://docs.googleapis.com/), GOOGLE_OAUTH_TOKEN_URL (default
  * https://oauth2.googleapis.com/token).
  */
 import {
@@ -53,21 +54,31 @@ Environment:
   GOOGLE_APPLICATION_CREDENTIALS  a service-account key instead of a user sign-in
   GDRIVE_SUBJECT                  with a service account: the user to act as (domain-wide delegation)
   GDRIVE_API_URL                  Drive API root (default https://www.googleapis.com/); https except loopback
+  GDOCS_API_URL                   Docs API root, for a Doc's tabs (default GDRIVE_API_URL when set,
+                                  else https://docs.googleapis.com/)
   GOOGLE_OAUTH_TOKEN_URL          token endpoint (default https://oauth2.googleapis.com/token)
 
 Options:
   --folders ID,ID          limit every tool to these folders (or Shared Drives) and what is inside them
 ${httpOptionsHelp({ service: 'Drive', writeNote: 'to stay clear of write quotas', searchNote: 'files.list searches' })}`;
 
-/** The API root and token endpoint from `env`. Errors: ConfigError. */
-export function endpoints(env: NodeJS.ProcessEnv): { rootUrl: string; tokenUrl: string } {
+/** The API roots and token endpoint from `env`. Errors: ConfigError. */
+export function endpoints(env: NodeJS.ProcessEnv): { rootUrl: string; docsUrl: string; tokenUrl: string } {
   const root = parseBaseUrl(env.GDRIVE_API_URL || 'https://www.googleapis.com/', 'GDRIVE_API_URL');
+  // A redirected Drive API (a proxy, a test fake) redirects Docs too unless told otherwise: no
+  // call then goes to Google's own host beside it.
+  const docs = env.GDOCS_API_URL
+    ? parseBaseUrl(env.GDOCS_API_URL, 'GDOCS_API_URL')
+    : env.GDRIVE_API_URL
+      ? root
+      : parseBaseUrl('https://docs.googleapis.com/', 'GDOCS_API_URL');
   const token = parseBaseUrl(
     env.GOOGLE_OAUTH_TOKEN_URL || 'https://oauth2.googleapis.com/token',
     'GOOGLE_OAUTH_TOKEN_URL',
   );
   return {
     rootUrl: root.href.endsWith('/') ? root.href : `${root.href}/`,
+    docsUrl: docs.href.endsWith('/') ? docs.href : `${docs.href}/`,
     tokenUrl: token.href.replace(/\/+$/, ''),
   };
 }
@@ -87,7 +98,7 @@ export function exitWith(line: string): never {
 }
 
 export function configure({ values, env, common }: ConfigInput): Config {
-  const { rootUrl, tokenUrl } = endpoints(env);
+  const { rootUrl, docsUrl, tokenUrl } = endpoints(env);
   const policy = httpPolicyFromFlags(values);
   const scope = typeof values.folders === 'string' ? FolderScope.parse(values.folders) : undefined;
   const fetchImpl = googleFetch(tokenUrl, policy.timeoutMs, 16 * 1024 * 1024);
@@ -107,6 +118,7 @@ export function configure({ values, env, common }: ConfigInput): Config {
   }
   const drive = new DriveClient({
     rootUrl,
+    docsUrl,
     tokenUrl,
     auth: auth.client,
     refreshable: auth.refreshable,

@@ -2,6 +2,8 @@
  * Reading a file's content within a byte budget, for read_file and resources/read:
  * - Google Docs export as Markdown, Sheets as CSV, Slides as plain text, Drawings as PNG (the
  *   reference's choices; a Drawing is bytes, never text); other Google types have no content;
+ * - a Doc with more than one tab is read through the Docs API instead (doc-tabs.ts): the export
+ *   does not say which tab a part comes from (and, as reported, may hold only the first tab);
  * - an export over Drive's 10 MB limit (403 `exportSizeLimitExceeded`, not retried) is read
  *   through the file's export link (https on a Google host, or loopback for tests) with a Range
  *   header and the body closed at the budget — or refused with what to do instead;
@@ -12,6 +14,7 @@
 import type { drive_v3 } from '@googleapis/drive';
 import { ToolError } from '@refmcp/shared/server';
 import { isLoopbackHost } from '@refmcp/shared/upstream';
+import { readDocTabs } from './doc-tabs.js';
 import type { DriveClient } from './drive/client.js';
 import { isDriveError, SERVICE } from './drive/errors.js';
 import { GOOGLE } from './format/files.js';
@@ -42,7 +45,11 @@ export interface Content {
   /** Size of the whole content in bytes, when known. */
   size?: number;
   /** How it was read. */
-  via: 'export' | 'export link' | 'download';
+  via: 'export' | 'export link' | 'download' | 'docs api';
+  /** Tabs of a Doc read through the Docs API. */
+  tabs?: number;
+  /** Something the reader should know about how it was read (e.g. tabs not checked, and why). */
+  note?: string;
 }
 
 const TEXT_TYPES =
@@ -110,6 +117,18 @@ export async function readContent(
   const offset = window.offset ?? 0;
   const id = file.id ?? '';
   const exportType = exportTypeOf(file);
+  let note: string | undefined;
+  if (file.mimeType === GOOGLE.doc) {
+    const tabs = await readDocTabs(client, id, signal);
+    if ('markdown' in tabs) {
+      const all = Buffer.from(tabs.markdown, 'utf8');
+      return {
+        ...windowOf(all, offset, window.maxBytes, 'text/markdown', 'docs api', all.length),
+        tabs: tabs.count,
+      };
+    }
+    note = tabs.note;
+  }
   if (exportType) {
     try {
       const res = await client.call<ArrayBuffer>(
@@ -122,10 +141,12 @@ export async function readContent(
       const raw = Buffer.from(res.data);
       // Pasted pictures come inline as data: URIs (hundreds of KB of base64): a placeholder each.
       const all = exportType === 'text/markdown' ? withoutInlineImages(raw) : raw;
-      return windowOf(all, offset, window.maxBytes, exportType, 'export', all.length);
+      const content = windowOf(all, offset, window.maxBytes, exportType, 'export', all.length);
+      return note ? { ...content, note } : content;
     } catch (error) {
       if (!isDriveError(error, 403, 'exportSizeLimitExceeded')) throw error;
-      return readExportLink(client, id, exportType, offset, window.maxBytes, signal);
+      const content = await readExportLink(client, id, exportType, offset, window.maxBytes, signal);
+      return note ? { ...content, note } : content;
     }
   }
   const size = file.size != null ? Number(file.size) : undefined;

@@ -5,7 +5,7 @@
  * id. Checked before any request, so no model-supplied text reaches a URL path unchecked.
  */
 
-import { z } from '@refmcp/shared/schema';
+import { advertisedAs, z } from '@refmcp/shared/schema';
 import { ToolError } from '@refmcp/shared/server';
 
 const ID = /^[A-Za-z0-9_-]{1,256}$/;
@@ -36,20 +36,27 @@ export function driveIdOf(value: string, argument = 'drive_id'): string {
   throw new ToolError(`${argument}: not a Shared Drive id (letters, digits, - and _)`);
 }
 
+// Every byte of a tool's definition is sent to the model each turn (DESIGN.md §2): bounds that go
+// without saying are enforced but not advertised (advertisedAs), and the cursor, which every
+// result names when there is more, has no description.
+
 /** The `file_id` argument: an id or a URL. */
-export const fileIdArg = (what = 'File id, or its Drive/Docs URL') =>
-  z.string().min(1).max(2048).describe(what);
+export const fileIdArg = (what = 'Id or Drive/Docs URL') =>
+  advertisedAs(z.string().min(1).max(2048), { type: 'string' }).describe(what);
 
-/** A cursor argument. */
-export const cursorArg = () =>
-  z.string().max(8192).optional().describe('nextCursor from the previous page, to get the next one');
+/** A cursor argument (each result says "call again with cursor: …" when there is more). */
+export const cursorArg = () => z.string().max(8192).optional();
 
-/** A page-size argument. */
-export const limitArg = (fallback: number, max: number) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(max)
+/** A page size between 1 and `max` (the range said once, in the description; still enforced). */
+export const limitArg = (fallback: number, max: number) => {
+  const description = `1-${max}, default ${fallback}`;
+  return advertisedAs(z.number().int().min(1).max(max), { type: 'integer', description })
     .optional()
-    .describe(`Results per page (default ${fallback}, at most ${max})`);
+    .describe(description);
+};
+
+/** A whole number from `min` (offsets, line numbers), bounds enforced, not advertised. */
+export const countArg = (description: string, min: number, max: number) =>
+  advertisedAs(z.number().int().min(min).max(max), { type: 'integer', description })
+    .optional()
+    .describe(description);

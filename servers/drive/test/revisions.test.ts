@@ -75,6 +75,41 @@ describe('revisions', () => {
     expect(missing.text).toContain('404');
   });
 
+  it('pages past 200 revisions with a cursor bound to the file', async () => {
+    const bin = session.fake.state.files.get('BIN1');
+    if (!bin) throw new Error('scene changed: BIN1 expected');
+    bin.revisions = Array.from({ length: 450 }, (_, i) => ({
+      id: `b${i}`,
+      modifiedTime: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+      content: Buffer.from(`v${i}`),
+    }));
+    type Page = { revisions: Array<{ id: string }>; nextCursor?: string };
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await callChecked(session.conn, 'list_revisions', {
+        file_id: 'BIN1',
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(r.isError, r.text).toBeFalsy();
+      const page = structured(r) as Page;
+      ids.push(...page.revisions.map((x) => x.id));
+      cursor = page.nextCursor;
+      if (cursor) expect(r.text).toContain('call again with cursor');
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(ids).toEqual(Array.from({ length: 450 }, (_, i) => `b${i}`));
+    const first = structured(await callChecked(session.conn, 'list_revisions', { file_id: 'BIN1' })) as Page;
+    const other = await callChecked(session.conn, 'list_revisions', {
+      file_id: 'TEXT1',
+      cursor: first.nextCursor,
+    });
+    expect(other.isError).toBe(true);
+    expect(other.text).toContain('the same file_id');
+  });
+
   it('is fenced by --folders before any request', async () => {
     const conn = await startServer(session.fake, session.files, ['--folders', 'FOLDER1']);
     try {

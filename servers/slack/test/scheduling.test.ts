@@ -4,7 +4,7 @@
  * writes) or without the toolset, under the broadcast and unfurl rules of posting.
  */
 import { callChecked } from '@refmcp/test-harness';
-import type { FakeSlack } from '@refmcp/test-harness/fakes/slack';
+import { BOT_USER, type FakeSlack } from '@refmcp/test-harness/fakes/slack';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScene, startServer } from './support.js';
 
@@ -127,6 +127,45 @@ describe('schedule, list, cancel', () => {
       expect(slack.api.requests.filter((q) => q.path.includes('chat.'))).toHaveLength(0);
     } finally {
       await conn.close();
+    }
+  });
+});
+
+describe('list pages', () => {
+  it('follows Slack next_cursor past one page of 100', async () => {
+    const start = slack.state.scheduled.length;
+    const now = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < 130; i++)
+      slack.state.scheduled.push({
+        id: `QPAGE${String(i).padStart(4, '0')}`,
+        channel: 'C0TEST',
+        user: BOT_USER,
+        postAt: now + 3600 + i,
+        dateCreated: now,
+        text: `paged ${i}`,
+        unfurlLinks: false,
+      });
+    const conn = await startServer(slack, ARGS);
+    try {
+      type Page = { scheduled: Array<{ id: string }>; hasMore: boolean; nextCursor?: string };
+      const first = await callChecked(conn, 'slack_list_scheduled_messages', { channel_id: 'C0TEST' });
+      expect(first.isError, first.text).toBeFalsy();
+      const p1 = first.structuredContent as Page;
+      expect(p1.scheduled).toHaveLength(100);
+      expect(p1.hasMore).toBe(true);
+      expect(first.text).toContain('call again with cursor');
+      const second = await callChecked(conn, 'slack_list_scheduled_messages', {
+        channel_id: '#test',
+        cursor: p1.nextCursor,
+      });
+      expect(second.isError, second.text).toBeFalsy();
+      const p2 = second.structuredContent as Page;
+      expect(p2.hasMore).toBe(false);
+      const ids = [...p1.scheduled, ...p2.scheduled].map((m) => m.id).filter((id) => id.startsWith('QPAGE'));
+      expect(new Set(ids).size).toBe(130);
+    } finally {
+      await conn.close();
+      slack.state.scheduled.splice(start);
     }
   });
 });

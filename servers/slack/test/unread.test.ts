@@ -38,6 +38,7 @@ describe('unread', () => {
       try {
         const names = (await conn.tools()).map((t) => t.name);
         expect(names.includes('slack_list_unread'), args.join(' ')).toBe(list);
+        expect(names.includes('slack_get_unread_messages'), args.join(' ')).toBe(list);
         expect(names.includes('slack_mark_read'), args.join(' ')).toBe(mark);
       } finally {
         await conn.close();
@@ -91,6 +92,55 @@ describe('unread', () => {
       expect(r.isError).toBe(true);
       expect(r.text).toContain('--post-to C0TEST');
       expect(slack.calls('conversations.mark')).toHaveLength(0);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('reads the messages after the read marker; its cursor keeps the marker of the first page', async () => {
+    const conn = await startServer(slack, ARGS, env);
+    type Page = { messages: Array<{ text: string }>; hasMore: boolean; nextCursor?: string };
+    try {
+      expect((await callChecked(conn, 'slack_mark_read', { channel_id: 'C0TEST' })).isError).toBeFalsy();
+      for (const n of [1, 2, 3]) slack.state.addMessage('C0TEST', `catch-up ${n}`, { user: ALICE });
+      const first = await callChecked(conn, 'slack_get_unread_messages', { channel_id: '#test', limit: 2 });
+      expect(first.isError, first.text).toBeFalsy();
+      const p1 = first.structuredContent as Page;
+      expect(p1.messages.map((m) => m.text)).toEqual(['catch-up 3', 'catch-up 2']);
+      expect(p1.hasMore).toBe(true);
+      expect(first.text).toContain('2 unread messages after read marker');
+      // Marked read meanwhile: the next page still continues after the first page's marker.
+      expect((await callChecked(conn, 'slack_mark_read', { channel_id: 'C0TEST' })).isError).toBeFalsy();
+      const second = await callChecked(conn, 'slack_get_unread_messages', {
+        channel_id: 'C0TEST',
+        limit: 2,
+        cursor: p1.nextCursor,
+      });
+      expect(second.isError, second.text).toBeFalsy();
+      expect((second.structuredContent as Page).messages.map((m) => m.text)).toEqual(['catch-up 1']);
+      expect((second.structuredContent as Page).hasMore).toBe(false);
+      const none = await callChecked(conn, 'slack_get_unread_messages', { channel_id: 'C0TEST', limit: 2 });
+      expect((none.structuredContent as Page).messages).toEqual([]);
+      const otherLimit = await callChecked(conn, 'slack_get_unread_messages', {
+        channel_id: 'C0TEST',
+        limit: 3,
+        cursor: p1.nextCursor,
+      });
+      expect(otherLimit.isError).toBe(true);
+      expect(otherLimit.text).toContain('the same channel_id and limit');
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('reading unread messages is fenced by SLACK_CHANNEL_IDS before any request', async () => {
+    const conn = await startServer(slack, ARGS, { env: { ...env.env, SLACK_CHANNEL_IDS: 'C0TEST' } });
+    try {
+      slack.api.clearRequests();
+      const r = await callChecked(conn, 'slack_get_unread_messages', { channel_id: 'C111' });
+      expect(r.isError).toBe(true);
+      expect(slack.calls('conversations.info')).toHaveLength(0);
+      expect(slack.calls('conversations.history')).toHaveLength(0);
     } finally {
       await conn.close();
     }

@@ -1,5 +1,6 @@
 // Builds the Drive spec fixture from @googleapis/drive itself (run from test-harness/:
-// `node specs/drive/make-spec.mjs`). Two sources, both inside the installed package:
+// `node specs/drive/make-spec.mjs`), and the Docs one from @googleapis/docs (`… make-spec.mjs docs`:
+// specs/docs/, no token reply). Two sources, both inside the installed package:
 //  - build/v3.js, the client Google generates from the Discovery document: each method's HTTP
 //    method, URL template (servicePath + path), media upload URL, required and path parameters;
 //  - build/v3.d.ts, its types: each method's parameter interface (Params$Resource$X$Y, plus the
@@ -14,17 +15,26 @@ import { fileURLToPath } from 'node:url';
 import { createGenerator } from 'ts-json-schema-generator';
 import ts from 'typescript';
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** Per API: package, generated version file, namespace, Discovery id prefix, production root URL. */
+const APIS = {
+  drive: { version: 'v3', rootUrl: 'https://www.googleapis.com/', token: true },
+  docs: { version: 'v1', rootUrl: 'https://docs.googleapis.com/', token: false },
+};
+const api = process.argv[2] ?? 'drive';
+const spec = APIS[api];
+if (!spec) throw new Error(`unknown API ${api}: one of ${Object.keys(APIS).join(', ')}`);
+const namespace = `${api}_${spec.version}`;
+const here = join(dirname(fileURLToPath(import.meta.url)), '..', api);
 const require = createRequire(join(here, '..', '..', 'package.json'));
-const pkgDir = dirname(require.resolve('@googleapis/drive/package.json'));
+const pkgDir = dirname(require.resolve(`@googleapis/${api}/package.json`));
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const authDir = dirname(require.resolve('google-auth-library/package.json'));
 const authPkg = JSON.parse(readFileSync(join(authDir, 'package.json'), 'utf8'));
 const generatorPkg = JSON.parse(
   readFileSync(require.resolve('ts-json-schema-generator/package.json'), 'utf8'),
 );
-const JS = join(pkgDir, 'build', 'v3.js');
-const DTS = join(pkgDir, 'build', 'v3.d.ts');
+const JS = join(pkgDir, 'build', `${spec.version}.js`);
+const DTS = join(pkgDir, 'build', `${spec.version}.d.ts`);
 
 // --- v3.js: HTTP method and URL of each method -------------------------------------------------
 const js = readFileSync(JS, 'utf8');
@@ -96,7 +106,7 @@ for (const [id, route] of http) {
   const props = members(paramsType);
   const body = props.find((p) => propName(p) === 'requestBody');
   operations.push({
-    id: `drive.${id}`,
+    id: `${api}.${id}`,
     ...route,
     parameters: [...new Set(props.map(propName))].filter(
       (n) => !['requestBody', 'media', 'auth'].includes(n),
@@ -108,6 +118,17 @@ for (const [id, route] of http) {
 operations.sort((a, b) => a.id.localeCompare(b.id));
 
 // --- Schema$* types → closed JSON Schema -------------------------------------------------------
+/** `type`'s schema; for a type whose own conversion fails, nothing (listed in `failed`). */
+function rootSchema(generator, type, failed) {
+  try {
+    return generator.createSchema(type);
+  } catch (error) {
+    if (error?.constructor?.name !== 'DefinitionError') throw error;
+    failed.push(type);
+    return {};
+  }
+}
+
 function convert(path, types, rename) {
   const generator = createGenerator({
     path,
@@ -119,12 +140,17 @@ function convert(path, types, rename) {
     sortProps: true,
   });
   const defs = {};
+  const failed = [];
   for (const type of types)
-    for (const [name, schema] of Object.entries(generator.createSchema(type).definitions ?? {})) {
+    for (const [name, schema] of Object.entries(rootSchema(generator, type, failed).definitions ?? {})) {
       const short = rename(decodeURIComponent(name));
       if (!short) throw new Error(`${type} refers to ${name}, outside the converted types`);
       defs[short] = schema;
     }
+  // A root the generator cannot start from (a cycle's member: Docs' Table and TableRow) must have
+  // been converted as part of another root.
+  const lost = failed.filter((type) => !defs[rename(type)]);
+  if (lost.length) throw new Error(`not converted: ${lost.join(', ')}`);
   return JSON.parse(
     JSON.stringify(defs).replace(/"#\/definitions\/([^"]+)"/g, (_, n) =>
       JSON.stringify(`#/$defs/${rename(decodeURIComponent(n))}`),
@@ -132,33 +158,33 @@ function convert(path, types, rename) {
   );
 }
 const schemaTypes = [...interfaces.keys()].filter((n) => n.startsWith('Schema$')).sort();
+const prefix = `${namespace}.Schema$`;
 const driveDefs = convert(
   DTS,
-  schemaTypes.map((n) => `drive_v3.${n}`),
-  (n) => (n.startsWith('drive_v3.Schema$') ? n.slice('drive_v3.Schema$'.length) : undefined),
+  schemaTypes.map((n) => `${namespace}.${n}`),
+  (n) => (n.startsWith(prefix) ? n.slice(prefix.length) : undefined),
 );
-const tokenDefs = convert(
-  join(authDir, 'build', 'src', 'auth', 'credentials.d.ts'),
-  ['CredentialRequest'],
-  (n) => n,
-);
+const tokenDefs = spec.token
+  ? convert(join(authDir, 'build', 'src', 'auth', 'credentials.d.ts'), ['CredentialRequest'], (n) => n)
+  : undefined;
 
 const banner = {
   package: `${pkg.name}@${pkg.version}`,
-  generatedBy: `specs/drive/make-spec.mjs (ts-json-schema-generator@${generatorPkg.version}, typescript@${ts.version})`,
+  generatedBy: `specs/drive/make-spec.mjs${api === 'drive' ? '' : ` ${api}`} (ts-json-schema-generator@${generatorPkg.version}, typescript@${ts.version})`,
 };
 writeFileSync(
   join(here, 'routes.json'),
-  `${JSON.stringify({ ...banner, rootUrl: 'https://www.googleapis.com/', standardParameters: standard, operations }, null, 2)}\n`,
+  `${JSON.stringify({ ...banner, rootUrl: spec.rootUrl, standardParameters: standard, operations }, null, 2)}\n`,
 );
 writeFileSync(
   join(here, 'schemas.json'),
-  `${JSON.stringify({ ...banner, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/drive-v3/schemas', $defs: driveDefs }, null, 2)}\n`,
+  `${JSON.stringify({ ...banner, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `https://refmcp.invalid/${api}-${spec.version}/schemas`, $defs: driveDefs }, null, 2)}\n`,
 );
-writeFileSync(
-  join(here, 'oauth-token.json'),
-  `${JSON.stringify({ package: `${authPkg.name}@${authPkg.version}`, generatedBy: banner.generatedBy, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/google-oauth/token', $defs: tokenDefs }, null, 2)}\n`,
-);
+if (tokenDefs)
+  writeFileSync(
+    join(here, 'oauth-token.json'),
+    `${JSON.stringify({ package: `${authPkg.name}@${authPkg.version}`, generatedBy: banner.generatedBy, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://refmcp.invalid/google-oauth/token', $defs: tokenDefs }, null, 2)}\n`,
+  );
 // The repository's formatter owns the layout of committed JSON.
 execFileSync(
   'npx',
@@ -166,10 +192,10 @@ execFileSync(
     'biome',
     'format',
     '--write',
-    ...['routes.json', 'schemas.json', 'oauth-token.json'].map((f) => join(here, f)),
+    ...['routes.json', 'schemas.json', ...(tokenDefs ? ['oauth-token.json'] : [])].map((f) => join(here, f)),
   ],
   { stdio: 'ignore' },
 );
 process.stdout.write(
-  `${operations.length} operations, ${Object.keys(driveDefs).length} Drive schemas, ${Object.keys(tokenDefs).length} token schemas\n`,
+  `${operations.length} operations, ${Object.keys(driveDefs).length} ${api} schemas, ${Object.keys(tokenDefs ?? {}).length} token schemas\n`,
 );

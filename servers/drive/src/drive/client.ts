@@ -1,5 +1,6 @@
 /**
- * The Drive client: `@googleapis/drive` v3 over the shared upstream policy.
+ * The Drive client: `@googleapis/drive` v3 (and `@googleapis/docs` v1 for a Doc's tabs, at
+ * `docsUrl`: same credentials and policy) over the shared upstream policy.
  * - Every call gets `rootUrl` (GDRIVE_API_URL) in its own options: the generated client builds
  *   upload URLs from its default root and would send media uploads to www.googleapis.com.
  * - Every attempt runs through transport.ts's fetch (timeout, size cap); gaxios' retries are off;
@@ -9,6 +10,7 @@
  * - Shared Drives on every call: `supportsAllDrives` is added to each method that takes it.
  * - Writes are paced by the policy's write interval; at most `maxConcurrent` calls in flight.
  */
+import { type docs_v1, docs as docsApi } from '@googleapis/docs';
 import { type drive_v3, drive as driveApi } from '@googleapis/drive';
 import { commandHint, ToolError } from '@refmcp/shared/server';
 import {
@@ -24,6 +26,8 @@ import { googleFailure, SERVICE, toDriveError } from './errors.js';
 
 export interface DriveClientOptions {
   rootUrl: string;
+  /** The Docs API root (GDOCS_API_URL, default https://docs.googleapis.com/). */
+  docsUrl: string;
   tokenUrl: string;
   auth: OAuth2Client;
   /** True when the auth client can get a new access token (then a 401 refreshes once and retries). */
@@ -51,11 +55,14 @@ export interface DriveResponse<T> {
 
 export class DriveClient {
   readonly api: drive_v3.Drive;
+  /** The Docs API; call it through {@link call} with `{ docs: true }`. */
+  readonly docs: docs_v1.Docs;
   private readonly writes: IntervalGate;
   private readonly limit: ConcurrencyLimit;
 
   constructor(readonly options: DriveClientOptions) {
     this.api = driveApi({ version: 'v3', auth: options.auth, rootUrl: options.rootUrl, retry: false });
+    this.docs = docsApi({ version: 'v1', auth: options.auth, rootUrl: options.docsUrl, retry: false });
     this.writes = new IntervalGate(options.policy.minWriteIntervalMs);
     this.limit = new ConcurrencyLimit(options.policy.maxConcurrent);
   }
@@ -71,20 +78,22 @@ export class DriveClient {
     what: string,
     run: (options: CallOptions) => Promise<DriveResponse<unknown>>,
     signal: AbortSignal,
-    extra: { responseType?: CallOptions['responseType']; headers?: Record<string, string> } = {},
+    extra: {
+      responseType?: CallOptions['responseType'];
+      headers?: Record<string, string>;
+      /** A Docs API call: the Docs root instead of Drive's. */
+      docs?: boolean;
+    } = {},
   ): Promise<DriveResponse<T>> {
+    const { docs, ...pass } = extra;
+    const rootUrl = docs ? this.options.docsUrl : this.options.rootUrl;
     const started = Date.now();
     if (method !== 'GET') await this.writes.pass();
     return this.limit.run(async () => {
       let refreshed = false;
       for (let retries = 0; ; retries++) {
         try {
-          return (await run({
-            rootUrl: this.options.rootUrl,
-            signal,
-            retry: false,
-            ...extra,
-          })) as DriveResponse<T>;
+          return (await run({ rootUrl, signal, retry: false, ...pass })) as DriveResponse<T>;
         } catch (error) {
           const cause = (error as { cause?: unknown }).cause;
           if (error instanceof ToolError) throw error;

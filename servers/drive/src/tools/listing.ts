@@ -106,12 +106,12 @@ export function listingTools(config: Config): DriveTool[] {
       name: 'search',
       title: 'Search Drive',
       toolset: 'files',
-      description: `Find Drive files (Shared Drives too) whose name or text contains query. Hits carry id, type, owners, modified time and drive; pass nextCursor as cursor for more.${scope}`,
+      description: `Find Drive files (Shared Drives too) whose name or text contains query: id, type, owners, modified time, drive.${scope}`,
       inputSchema: z.strictObject({
         query: z.string().max(1000).describe('Words, taken literally'),
         drive_id: z.string().max(256).optional().describe('Only this Shared Drive'),
-        limit: z.number().int().min(1).max(100).optional().describe('Default 25'),
-        cursor: z.string().max(8192).optional(),
+        limit: limitArg(25, 100),
+        cursor: cursorArg(),
       }),
       outputSchema: listShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
@@ -180,7 +180,7 @@ export function listingTools(config: Config): DriveTool[] {
       name: 'list_folder',
       title: 'List folder',
       toolset: 'files',
-      description: `List the files in a Drive folder (or a Shared Drive's top level: give its id), folders first. "root" is My Drive. Paginated: pass nextCursor as cursor.${scope}`,
+      description: `List a Drive folder's files, folders first (a Shared Drive's id: its top level).${scope}`,
       inputSchema: z.strictObject({
         folder_id: fileIdArg('Folder id or URL ("root" for My Drive)'),
         limit: limitArg(50, 100),
@@ -211,7 +211,7 @@ export function listingTools(config: Config): DriveTool[] {
       title: 'List Shared Drives',
       toolset: 'files',
       description:
-        'List the Shared Drives the credentials can see (id and name). Give an id to list_folder to browse one, or to search as drive_id.',
+        'Shared Drives the credentials can see (id, name): browse one with list_folder, search it with drive_id.',
       inputSchema: z.strictObject({ limit: limitArg(50, 100), cursor: cursorArg() }),
       outputSchema: z.object({
         drives: z.array(z.object({ id: z.string(), name: z.string() })),

@@ -15,7 +15,7 @@ import type { Config } from '../config.js';
 import { type Content, EXPORT_TYPE, readContent, wholeCharsEnd } from '../content.js';
 import { isUploadedDocument, readDriveDocument } from '../document-read.js';
 import { FILE_FIELDS, fileShape, GOOGLE, kindOf, METADATA_FIELDS, toEntry } from '../format/files.js';
-import { fileIdArg, fileIdOf } from '../names.js';
+import { countArg, cursorArg, fileIdArg, fileIdOf } from '../names.js';
 import { parseA1, parseCsv, selectRange } from '../sheets.js';
 import { followShortcut, withShortcut } from '../shortcuts.js';
 import type { DriveTool } from '../toolsets.js';
@@ -49,7 +49,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'get_file_metadata',
       title: 'Get file metadata',
       toolset: 'files',
-      description: `A Drive file's metadata by id or URL: name, type, size, owners, times, parent, Shared Drive, description and link.${scope}`,
+      description: `A Drive file's metadata: name, type, size, owners, times, parent, Shared Drive, description, link.${scope}`,
       inputSchema: z.strictObject({ file_id: fileIdArg() }),
       outputSchema: fileShape.extend({
         description: z.string().optional(),
@@ -116,19 +116,17 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
-      description: `Read a Drive file by id or URL: Google Docs as Markdown, Sheets as CSV (or a range as rows), Slides as text, Drawings and images as images; uploaded PDF/Office files as text by page (pages, cursor); other text files as text. At most ${kib} KiB per call: continue with offset, or pick lines with start_line/line_count.${scope}`,
+      description: `Read a Drive file: Docs as Markdown, Sheets as CSV (range: rows), Slides as text, Drawings and images as images, PDF/Office as text by page (pages, cursor), other text as is. At most ${kib} KiB a call: continue with offset, or pick start_line/line_count.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        offset: z.number().int().min(0).max(1e12).optional().describe('Byte offset to start at (default 0)'),
-        start_line: z.number().int().min(1).max(1e9).optional().describe('First line to return (from 1)'),
-        line_count: z.number().int().min(1).max(1e6).optional().describe('Lines to return from start_line'),
-        range: z
-          .string()
-          .max(100)
-          .optional()
-          .describe('Sheets only: an A1 range of the first sheet, e.g. A1:D20'),
-        comments: z.boolean().optional().describe('Docs only: open comment threads at their anchors'),
+        offset: countArg('Byte offset (default 0)', 0, 1e12),
+        start_line: countArg('First line, from 1', 1, 1e9),
+        line_count: countArg('Lines from start_line', 1, 1e6),
+        range: z.string().max(100).optional().describe('Sheets: A1 range of the first sheet, e.g. A1:D20'),
+        comments: z.boolean().optional().describe('Docs: open comment threads at their anchors'),
         ...documentInputShape,
+        // The document read's result says how to continue with it.
+        cursor: cursorArg(),
       }),
       outputSchema: readShape,
       annotations: OPEN_WORLD_HINTS.readOnly,
@@ -231,7 +229,7 @@ export function readingTools(config: Config): DriveTool[] {
           return respond(
             compact({ ...head, offset: 0, content: body, startLine: first + 1, endLine }),
             [
-              `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}), lines ${first + 1}–${endLine} of ${content.more ? `at least ${all.length}` : all.length}:`,
+              `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${how(content)}), lines ${first + 1}–${endLine} of ${content.more ? `at least ${all.length}` : all.length}:`,
               block(`file ${name}`, body),
               endLine < all.length || content.more
                 ? truncationMarker('more lines', `call again with start_line: ${endLine + 1}`)
@@ -254,7 +252,7 @@ export function readingTools(config: Config): DriveTool[] {
         return respond(
           compact({ ...head, offset: offset + begin, content: body, nextOffset }),
           [
-            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset + begin}` : ''}${content.via === 'export link' ? ", read through its export link: over Drive's 10 MB export limit" : ''}):`,
+            `${name} (${kindOf(mimeType)}${content.mimeType !== mimeType ? ` as ${content.mimeType}` : ''}${content.size !== undefined ? `, ${content.size} bytes` : ''}${offset ? `, from byte ${offset + begin}` : ''}${how(content)}):`,
             block(`file ${name}`, body),
             nextOffset !== undefined
               ? truncationMarker(remaining, `call again with offset: ${nextOffset}`)
@@ -265,6 +263,14 @@ export function readingTools(config: Config): DriveTool[] {
       },
     }),
   ];
+}
+
+/** How the content was read, when it was not plainly exported or downloaded (for the heading). */
+function how(content: Content): string {
+  if (content.via === 'export link') return ", read through its export link: over Drive's 10 MB export limit";
+  if (content.via === 'docs api')
+    return `, all ${content.tabs} tabs through the Docs API, each after a [tab: title] line`;
+  return content.note ? `; ${content.note}` : '';
 }
 
 /**

@@ -7,17 +7,18 @@
  * shown.
  */
 import type { drive_v3 } from '@googleapis/drive';
-import { z } from '@refmcp/shared/schema';
-import { count, OPEN_WORLD_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
+import { advertisedAs, z } from '@refmcp/shared/schema';
+import { count, OPEN_WORLD_HINTS, queryKey, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { vendorCursor, vendorPosition } from '@refmcp/shared/upstream';
 import type { Config } from '../config.js';
 import { readRevision, wholeCharsEnd } from '../content.js';
 import { kindOf } from '../format/files.js';
-import { fileIdArg, fileIdOf } from '../names.js';
+import { cursorArg, fileIdArg, fileIdOf } from '../names.js';
 import type { DriveTool } from '../toolsets.js';
 import { fileTool, getFile, scopeNote } from './common.js';
 
-/** Revisions listed per call (revisions.list pageSize; Drive allows 1000). */
+/** Revisions listed per page (revisions.list pageSize; Drive allows 1000); `cursor` follows nextPageToken. */
 const PAGE_SIZE = 200;
 
 const revisionShape = z.object({
@@ -38,11 +39,17 @@ export function revisionTools(config: Config): DriveTool[] {
       title: 'List revisions',
       toolset: 'files',
       description: `A file's earlier versions, oldest first (read one with read_revision).${scope}`,
-      inputSchema: z.strictObject({ file_id: fileIdArg() }),
-      outputSchema: z.object({ revisions: z.array(revisionShape), more: z.boolean(), ...neutralizedField }),
+      inputSchema: z.strictObject({ file_id: fileIdArg(), cursor: cursorArg() }),
+      outputSchema: z.object({
+        revisions: z.array(revisionShape),
+        nextCursor: z.string().optional(),
+        ...neutralizedField,
+      }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ file_id }, { signal }) => {
+      handler: async ({ file_id, cursor }, { signal }) => {
         const id = fileIdOf(file_id);
+        const key = queryKey('list_revisions', { id });
+        const position = vendorPosition(cursor, key, 'the same file_id');
         const res = await drive.call<drive_v3.Schema$RevisionList>(
           'GET',
           `revisions.list ${id}`,
@@ -51,6 +58,7 @@ export function revisionTools(config: Config): DriveTool[] {
               {
                 fileId: id,
                 pageSize: PAGE_SIZE,
+                ...(position && 'token' in position ? { pageToken: position.token } : {}),
                 fields:
                   'nextPageToken,revisions(id,modifiedTime,lastModifyingUser(displayName),size,keepForever,exportLinks)',
               },
@@ -71,15 +79,19 @@ export function revisionTools(config: Config): DriveTool[] {
             ...(formats.length ? { exportFormats: formats } : {}),
           };
         });
-        const more = Boolean(res.data.nextPageToken);
+        const nextCursor = vendorCursor(
+          key,
+          res.data.nextPageToken ? { token: res.data.nextPageToken } : undefined,
+        );
         return respond(
-          { revisions, more },
+          nextCursor ? { revisions, nextCursor } : { revisions },
           [
-            `${revisions.length} revision(s) of ${id}${more ? ` (the first ${PAGE_SIZE})` : ''}:`,
+            `${revisions.length} revision(s) of ${id} on this page:`,
             ...revisions.map(
               (r) =>
                 `- ${r.id} ${r.modifiedTime ?? ''}${r.modifiedBy ? ` by ${r.modifiedBy}` : ''}${r.size !== undefined ? `, ${r.size} bytes` : ''}${r.keepForever ? ', kept forever' : ''}`,
             ),
+            nextCursor ? `More exist: call again with cursor: ${nextCursor}` : 'No more revisions.',
           ],
           t,
         );
@@ -92,8 +104,10 @@ export function revisionTools(config: Config): DriveTool[] {
       description: `Read an earlier version of a file as text (a Doc as Markdown).${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        revision_id: z.string().min(1).max(200).describe('From list_revisions'),
-        offset: count().optional().describe('Byte offset to start at (from nextOffset)'),
+        revision_id: advertisedAs(z.string().min(1).max(200), { type: 'string' }).describe(
+          'From list_revisions',
+        ),
+        offset: count().optional().describe('Byte offset (from nextOffset)'),
       }),
       outputSchema: z.object({
         id: z.string(),

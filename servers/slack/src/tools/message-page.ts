@@ -44,6 +44,8 @@ export interface MessagePageRequest {
   heading: (shown: number) => string;
   /** On pages after the first, a message with this ts is dropped (the thread parent Slack repeats). */
   dropTsAfterFirst?: string;
+  /** Kept in every cursor this page issues (what the first page fixed, e.g. the read marker). */
+  carry?: Record<string, string>;
   signal: AbortSignal;
 }
 
@@ -79,9 +81,9 @@ export async function messagePage(config: Config, r: MessagePageRequest): Promis
   const slackNext = answer.response_metadata?.next_cursor || undefined;
   const cut = page.used < raw.length;
   const nextCursor = cut
-    ? makeCursor(r.key, { c: pos?.c ?? '', s: (pos?.s ?? 0) + page.used })
+    ? makeCursor(r.key, { ...r.carry, c: pos?.c ?? '', s: (pos?.s ?? 0) + page.used })
     : slackNext
-      ? makeCursor(r.key, { c: slackNext, s: 0 })
+      ? makeCursor(r.key, { ...r.carry, c: slackNext, s: 0 })
       : undefined;
   const tail = cut
     ? truncationMarker(

@@ -7,7 +7,15 @@
  * refused unless --allow-broadcast, Markdown sent as `markdown_text`, links unfurled only when
  * every one is on --unfurl-domains. Slack lists and cancels only the token's own scheduled messages.
  */
-import { compact, OPEN_WORLD_HINTS, structuredResult, ToolError } from '@refmcp/shared';
+import {
+  compact,
+  makeCursor,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+  structuredResult,
+  ToolError,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import { refuseBroadcast } from '../format/broadcast.js';
@@ -15,12 +23,13 @@ import { mayUnfurl } from '../format/mrkdwn.js';
 import * as arg from '../names.js';
 import type { SlackTool } from '../toolsets.js';
 import { channelLabel, postTool, resolveChannel } from './common.js';
+import { pageOut } from './message-page.js';
 import { MAX_MARKDOWN_CHARS } from './posting.js';
 
 /** Slack schedules at most 120 days ahead (chat.scheduleMessage, `time_too_far`). */
 export const MAX_SCHEDULE_DAYS = 120;
 
-/** Scheduled messages listed per call (chat.scheduledMessages.list `limit`). */
+/** Scheduled messages listed per call (chat.scheduledMessages.list `limit`); `cursor` pages on. */
 const LIST_LIMIT = 100;
 
 /**
@@ -102,18 +111,21 @@ export function schedulingTools(config: Config): SlackTool[] {
       title: 'List scheduled messages',
       toolset: 'scheduling',
       description: `List this app's scheduled messages in a channel.${where}`,
-      inputSchema: z.strictObject({ channel_id: arg.channel() }),
+      inputSchema: z.strictObject({ channel_id: arg.channel(), cursor: arg.cursor() }),
       outputSchema: z.object({
         channel: z.string(),
         scheduled: z.array(z.object({ id: z.string(), post_at: z.string(), text: z.string() })),
-        more: z.boolean().describe(`More than ${LIST_LIMIT}: only the first are listed`),
+        ...pageOut,
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ channel_id }, { signal }) => {
+      handler: async ({ channel_id, cursor }, { signal }) => {
         const channel = await resolveChannel(config, channel_id, signal, { post: true });
+        // Slack's `next_cursor` continues the list, bound to this channel.
+        const key = queryKey('scheduled', { id: channel.id });
+        const pos = readCursor<{ c?: string }>(cursor, key, 'the same channel_id');
         const answer = await config.slack.call(
           'chat.scheduledMessages.list',
-          { channel: channel.id, limit: LIST_LIMIT },
+          compact({ channel: channel.id, limit: LIST_LIMIT, cursor: pos?.c }),
           { signal },
         );
         const raw = Array.isArray(answer.scheduled_messages) ? answer.scheduled_messages : [];
@@ -124,13 +136,15 @@ export function schedulingTools(config: Config): SlackTool[] {
             post_at: iso(m.post_at as number),
             text: typeof m.text === 'string' ? m.text : '',
           }));
-        const more = Boolean(answer.response_metadata?.next_cursor);
+        const next = answer.response_metadata?.next_cursor;
+        const nextCursor = next ? makeCursor(key, { c: next }) : undefined;
         const lines = scheduled.map((m) => `${m.id} at ${m.post_at}: ${m.text}`);
         return structuredResult(
-          { channel: channel.id, scheduled, more },
+          compact({ channel: channel.id, scheduled, hasMore: nextCursor !== undefined, nextCursor }),
           [
-            `${scheduled.length} scheduled message(s) in ${channelLabel(channel)}${more ? ` (the first ${LIST_LIMIT}; more exist)` : ''}.`,
+            `${scheduled.length} scheduled message(s) in ${channelLabel(channel)}.`,
             ...lines,
+            nextCursor ? 'More: call again with cursor.' : 'No more.',
           ].join('\n'),
         );
       },

@@ -10,15 +10,35 @@
  * bot's, not any person's. Conversations: `channel_ids`, or SLACK_CHANNEL_IDS, or those the token
  * is a member of (conversations.list), at most {@link MAX_CONVERSATIONS}.
  *
+ * slack_get_unread_messages reads them: conversations.history after `last_read`, newest first, as
+ * slack_get_channel_history pages it; the cursor keeps the marker of the first page, so marking read
+ * meanwhile does not skip or repeat messages.
+ *
  * slack_mark_read moves the marker (conversations.mark, `*:write` scopes): opt-in, --post-to only.
  */
-import { compact, defineTool, OPEN_WORLD_HINTS, structuredResult } from '@refmcp/shared';
+import {
+  compact,
+  defineTool,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  readCursor,
+  structuredResult,
+  ToolError,
+} from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import * as arg from '../names.js';
 import { SlackApiError } from '../slack/client.js';
 import type { SlackTool } from '../toolsets.js';
-import { channelLabel, postTool, resolveChannel } from './common.js';
+import {
+  channelLabel,
+  channelTool,
+  LIST_MESSAGE_BYTES,
+  postTool,
+  resolveChannel,
+  scopeNote,
+} from './common.js';
+import { messagePage, messagesOut } from './message-page.js';
 
 /** Conversations looked at per call. */
 export const MAX_CONVERSATIONS = 20;
@@ -121,6 +141,54 @@ export function unreadTools(config: Config): SlackTool[] {
             ...lines,
           ].join('\n'),
         );
+      },
+    }),
+    channelTool(config, {
+      name: 'slack_get_unread_messages',
+      title: 'Get unread messages',
+      toolset: 'unread',
+      description: `Messages after this token's read marker in a conversation, newest first.${scopeNote(config)}`,
+      inputSchema: z.strictObject({
+        channel_id: arg.channel(),
+        limit: arg.limit(10, 200),
+        cursor: arg.cursor(),
+      }),
+      outputSchema: messagesOut,
+      annotations: OPEN_WORLD_HINTS.readOnly,
+      handler: async ({ channel_id, limit = 10, cursor }, { signal }) => {
+        const channel = await resolveChannel(config, channel_id, signal);
+        const key = queryKey('unread', { id: channel.id, limit });
+        const repeat = 'the same channel_id and limit';
+        // The marker read for the first page is kept in the cursor (`m`).
+        let marker = readCursor<{ m?: unknown }>(cursor, key, repeat)?.m;
+        if (
+          cursor !== undefined &&
+          cursor !== '' &&
+          (typeof marker !== 'string' || !arg.MESSAGE_TS.test(marker))
+        )
+          throw new ToolError('cursor: malformed; pass the exact nextCursor value from a previous result');
+        if (typeof marker !== 'string') {
+          const info = await config.slack.call('conversations.info', { channel: channel.id }, { signal });
+          const lastRead = (info.channel as { last_read?: unknown } | undefined)?.last_read;
+          if (typeof lastRead !== 'string' || !lastRead)
+            throw new ToolError(
+              `channel_id: ${channelLabel(channel)} has no read marker for this token (it is not a member); read it with slack_get_channel_history`,
+            );
+          marker = lastRead;
+        }
+        const oldest = marker as string;
+        return messagePage(config, {
+          method: 'conversations.history',
+          args: { channel: channel.id, limit, oldest },
+          channel,
+          key,
+          cursor,
+          repeat,
+          maxBytes: LIST_MESSAGE_BYTES,
+          heading: (n) => `${n} unread messages after read marker ${oldest}, newest first.`,
+          carry: { m: oldest },
+          signal,
+        });
       },
     }),
   ];

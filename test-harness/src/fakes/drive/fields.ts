@@ -55,15 +55,24 @@ function refOf(schema: Json | undefined): string | undefined {
   return undefined;
 }
 
-/** Throws Drive's 400 when `selection` names a field schema `type` (a `Schema$*` name) lacks. */
-export function checkFields(selection: Selection, type: string, whole = ''): void {
-  const defs = loadDriveSpec().schemas.$defs;
+/**
+ * Throws Drive's 400 when `selection` names a field schema `type` (a `Schema$*` name of Drive's,
+ * or of Docs' with `api: 'docs'`) lacks.
+ */
+export function checkFields(
+  selection: Selection,
+  type: string,
+  whole = '',
+  api: 'drive' | 'docs' = 'drive',
+): void {
+  const spec = loadDriveSpec();
+  const defs = (api === 'docs' ? spec.docs.schemas : spec.schemas).$defs;
   const properties = (defs[type]?.properties ?? {}) as Record<string, Json>;
   for (const [name, sub] of selection) {
     if (name === '*') continue;
     if (!(name in properties)) invalidParameter('fields', `Invalid field selection ${whole || name}`);
     const ref = refOf(properties[name]);
-    if (sub && ref) checkFields(sub, ref, whole);
+    if (sub && ref) checkFields(sub, ref, whole, api);
   }
 }
 
@@ -84,8 +93,14 @@ export function applyFields(value: unknown, selection: Selection | null): unknow
  * The reply body `full` (of `Schema$<type>`) as `fields` selects it; `defaults` when the request
  * has no `fields` (Drive's default partial response). Throws Drive's 400 for an invalid selection.
  */
-export function selectFields(full: unknown, type: string, fields: string | null, defaults: string): unknown {
+export function selectFields(
+  full: unknown,
+  type: string,
+  fields: string | null,
+  defaults: string,
+  api: 'drive' | 'docs' = 'drive',
+): unknown {
   const selection = parseFields(fields ?? defaults);
-  checkFields(selection, type, fields ?? defaults);
+  checkFields(selection, type, fields ?? defaults, api);
   return applyFields(full, selection);
 }

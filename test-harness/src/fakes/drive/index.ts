@@ -14,6 +14,8 @@ export { startFakeDrive } from './start.js';
 export {
   type AccessToken,
   type CommentRecord,
+  type DocParagraphRecord,
+  type DocTabRecord,
   type DriveRecord,
   DriveState,
   EXPORT_FORMATS,

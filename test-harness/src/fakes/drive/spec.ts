@@ -1,7 +1,8 @@
 // Google Drive's spec source: the route table and closed JSON Schemas generated from
 // `@googleapis/drive` itself (test-harness/specs/drive, made by make-spec.mjs from the package's
 // generated v3.js and v3.d.ts; SOURCE.md), plus the OAuth token endpoint's reply as
-// google-auth-library types it, for the spec check of the fake Drive.
+// google-auth-library types it, for the spec check of the fake Drive; and the Docs API v1 made
+// the same way from `@googleapis/docs` (specs/docs), whose documents.get the same fake serves.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JsonSchema, SpecSource } from '../../spec/source.js';
@@ -25,16 +26,20 @@ export interface DriveOperation {
   response: string | null;
 }
 
-/** The route table and schemas of the fixture. */
+type Routes = { package: string; standardParameters: string[]; operations: DriveOperation[] };
+type Schemas = JsonSchema & { $defs: Record<string, JsonSchema> };
+
+/** The route table and schemas of the fixture (Drive's, the token reply, and Docs'). */
 export interface DriveSpecFixture {
-  routes: { package: string; standardParameters: string[]; operations: DriveOperation[] };
-  schemas: JsonSchema & { $defs: Record<string, JsonSchema> };
-  token: JsonSchema & { $defs: Record<string, JsonSchema> };
+  routes: Routes;
+  schemas: Schemas;
+  token: Schemas;
+  docs: { routes: Routes; schemas: Schemas };
 }
 
-// test-harness/specs/drive from src/fakes/drive (sources), from test-harness/dist (the bundled demo
-// and CLI) or from a sibling package's dist (the bench's bundle).
-const SPEC_DIRS = ['../../../specs/drive/', '../specs/drive/', '../../test-harness/specs/drive/'].map(
+// test-harness/specs from src/fakes/drive (sources), from test-harness/dist (the bundled demo and
+// CLI) or from a sibling package's dist (the bench's bundle).
+const SPEC_DIRS = ['../../../specs/', '../specs/', '../../test-harness/specs/'].map(
   (p) => new URL(p, import.meta.url),
 );
 
@@ -45,17 +50,19 @@ const fixture = (name: string) => {
 
 let loaded: DriveSpecFixture | undefined;
 
-/** Reads specs/drive/{routes,schemas,oauth-token}.json (once; do not modify the result). */
+/** Reads specs/drive/{routes,schemas,oauth-token}.json and specs/docs/{routes,schemas}.json (once; do not modify the result). */
 export function loadDriveSpec(): DriveSpecFixture {
   loaded ??= {
-    routes: fixture('routes.json'),
-    schemas: fixture('schemas.json'),
-    token: fixture('oauth-token.json'),
+    routes: fixture('drive/routes.json'),
+    schemas: fixture('drive/schemas.json'),
+    token: fixture('drive/oauth-token.json'),
+    docs: { routes: fixture('docs/routes.json'), schemas: fixture('docs/schemas.json') },
   };
   return loaded;
 }
 
 const SCHEMAS_ID = 'https://refmcp.invalid/drive-v3/schemas';
+const DOCS_SCHEMAS_ID = 'https://refmcp.invalid/docs-v1/schemas';
 const TOKEN_ID = 'https://refmcp.invalid/google-oauth/token';
 
 /**
@@ -133,9 +140,9 @@ let cached: SpecSource | undefined;
  */
 export function driveSpec(): SpecSource {
   if (cached) return cached;
-  const { routes, schemas, token } = loadDriveSpec();
+  const { routes, schemas, token, docs } = loadDriveSpec();
   const byKey = new Map<string, { op: DriveOperation; media: boolean }>();
-  for (const op of routes.operations) {
+  for (const op of [...routes.operations, ...docs.routes.operations]) {
     byKey.set(`${op.httpMethod} ${shape(op.path)}`, { op, media: false });
     if (op.mediaPath) byKey.set(`${op.httpMethod} ${shape(op.mediaPath)}`, { op, media: true });
   }
@@ -147,10 +154,11 @@ export function driveSpec(): SpecSource {
   };
   const jsonReply = (op: DriveOperation, status: number): JsonSchema | undefined => {
     if (status === 206 || op.response === null || op.response === 'unknown') return undefined;
-    return { $id: `${SCHEMAS_ID}/reply/${op.response}`, $ref: `${SCHEMAS_ID}#/$defs/${op.response}` };
+    const id = op.id.startsWith('docs.') ? DOCS_SCHEMAS_ID : SCHEMAS_ID;
+    return { $id: `${id}/reply/${op.response}`, $ref: `${id}#/$defs/${op.response}` };
   };
   cached = {
-    name: `Google Drive API v3 (${routes.package}, generated from Discovery)`,
+    name: `Google Drive API v3 (${routes.package}) and Docs API v1 (${docs.routes.package}), generated from Discovery`,
     hasOperation: (method, template) => isToken(method, template) || find(method, template) !== undefined,
     declaredStatuses(method, template) {
       if (isToken(method, template)) return ['200', '400', '401'];
@@ -174,7 +182,7 @@ export function driveSpec(): SpecSource {
       const hit = find(method, template);
       return hit && MEDIA_DOWNLOAD.has(hit.op.id) ? undefined : ['application/json'];
     },
-    definitions: () => [schemas, token],
+    definitions: () => [schemas, token, docs.schemas],
   };
   return cached;
 }
@@ -182,8 +190,8 @@ export function driveSpec(): SpecSource {
 /** The Drive operation `method` `template` is (template in `{param}` form), or undefined. */
 export function driveOperation(method: string, template: string): DriveOperation | undefined {
   // (linear: 64 operations)
-  const { routes } = loadDriveSpec();
-  return routes.operations.find(
+  const { routes, docs } = loadDriveSpec();
+  return [...routes.operations, ...docs.routes.operations].find(
     (op) =>
       op.httpMethod === method &&
       (shape(op.path) === shape(template) || (op.mediaPath && shape(op.mediaPath) === shape(template))),

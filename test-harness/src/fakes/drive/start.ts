@@ -1,10 +1,11 @@
-// Starting the fake Drive: the API (Drive v3, its upload path and the OAuth token endpoint) on one
+// Starting the fake Drive: the API (Drive v3, its upload path, Docs v1 and the OAuth token endpoint) on one
 // free port, the docs.google.com stand-in for export links on another.
 import { startFakeApi } from '../../fake-api/index.js';
 import { googleError } from './errors.js';
 import { FakeDrive } from './fake-drive.js';
 import { registerCommentRoutes } from './routes-comments.js';
 import { registerDocsRoutes } from './routes-docs.js';
+import { registerDocumentRoutes } from './routes-documents.js';
 import { registerDriveRoutes } from './routes-drives.js';
 import { registerFileRoutes } from './routes-files.js';
 import { registerRevisionRoutes } from './routes-revisions.js';
@@ -33,6 +34,7 @@ export async function startFakeDrive(): Promise<FakeDrive> {
   registerRevisionRoutes(drive);
   registerUploadRoutes(drive);
   registerDriveRoutes(drive);
+  registerDocumentRoutes(drive);
   registerDocsRoutes(docs, state);
   return drive;
 }

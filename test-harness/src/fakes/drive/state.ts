@@ -75,6 +75,27 @@ export interface FileRecord {
   comments?: CommentRecord[];
   /** A shortcut's target (mimeType application/vnd.google-apps.shortcut). */
   shortcut?: { targetId: string; targetMimeType: string };
+  /** A Doc's tabs (Docs API documents.get); unset: one tab made from the Markdown export. */
+  tabs?: DocTabRecord[];
+}
+
+/** One paragraph of a Doc tab: text with a named style, a list item, or a table of cell texts. */
+export type DocParagraphRecord =
+  | {
+      text: string;
+      style?: string;
+      bullet?: { level: number; ordered?: boolean };
+      bold?: boolean;
+      link?: string;
+    }
+  | { table: string[][] };
+
+/** One tab of a Doc (Docs API `Tab`): id (`t.0`), title, its paragraphs, nested tabs. */
+export interface DocTabRecord {
+  id: string;
+  title: string;
+  paragraphs: DocParagraphRecord[];
+  children?: DocTabRecord[];
 }
 
 /** A reply in a comment thread (`action`: it resolved or reopened the thread). */
