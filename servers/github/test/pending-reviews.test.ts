@@ -118,8 +118,38 @@ describe('pending reviews', () => {
     expect(gh.api.requests.filter((q) => q.rawPath.endsWith('/graphql'))).toEqual([]);
   });
 
+  it('one pending review per user; others see neither it nor its comments', async () => {
+    const second = await callChecked(conn, 'create_pull_request_review', { ...base, pull_number: pr });
+    expect(second.isError).toBe(true);
+    expect(second.text).toContain('one pending review per pull request');
+    const draft = await callChecked(conn, 'add_comment_to_pending_review', {
+      ...base,
+      pull_number: pr,
+      path: 'src/multi.ts',
+      line: 3,
+      body: 'Draft remark',
+    });
+    expect(draft.isError).toBeFalsy();
+    gh.state.tokens.set('MAINTAINER_TOKEN', 'maintainer');
+    const other = await startServer(gh, [], { env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'MAINTAINER_TOKEN' } });
+    try {
+      const reviews = structured<{ reviews: { state: string }[] }>(
+        await callChecked(other, 'get_pull_request_reviews', { ...base, pull_number: pr }),
+      ).reviews;
+      expect(reviews.map((r) => r.state)).not.toContain('PENDING');
+      const threads = structured<{ threads: { comments: { body: string }[] }[] }>(
+        await callChecked(other, 'get_pull_request_review_threads', { ...base, pull_number: pr }),
+      ).threads;
+      expect(threads.flatMap((t) => t.comments.map((c) => c.body))).not.toContain('Draft remark');
+      const none = await callChecked(other, 'delete_pending_pull_request_review', { ...base, pull_number: pr });
+      expect(none.text).toContain('@maintainer has no pending review');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('delete discards the pending review and its comments; then none is left to submit', async () => {
-    // The pending review of the previous test is still open.
+    // The pending review of the previous tests is still open (with "Draft remark").
     const add = await callChecked(conn, 'add_comment_to_pending_review', {
       ...base,
       pull_number: pr,
@@ -131,7 +161,7 @@ describe('pending reviews', () => {
     const { reviewId } = structured<{ reviewId: number }>(add);
     const deleted = await callChecked(conn, 'delete_pending_pull_request_review', { ...base, pull_number: pr });
     expect(deleted.isError).toBeFalsy();
-    expect(structured<{ commentsDiscarded: number }>(deleted).commentsDiscarded).toBe(1);
+    expect(structured<{ commentsDiscarded: number }>(deleted).commentsDiscarded).toBe(2);
     expect(pull()?.reviews.find((r) => r.id === reviewId)).toBeUndefined();
     expect(pull()?.reviewComments.filter((c) => c.reviewId === reviewId)).toEqual([]);
     const none = await callChecked(conn, 'submit_pending_pull_request_review', {
