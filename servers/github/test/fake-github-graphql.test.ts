@@ -65,7 +65,7 @@ describe('fake GitHub GraphQL', () => {
     const pr = gh.state.repo('acme', 'demo')?.issues.find((i) => i.pull);
     const listed = await post(THREADS, { n: pr?.number });
     expect(listed.body.errors).toBeUndefined();
-    const thread = listed.body.data.repository.pullRequest.reviewThreads.nodes[0];
+    const thread = listed.body.data?.repository.pullRequest.reviewThreads.nodes[0];
     expect(thread).toMatchObject({ isResolved: false, path: 'src/app.ts', line: 1 });
     expect(thread.comments.nodes[0]).toMatchObject({ body: 'Nit: name', author: { login: 'maintainer' } });
     const resolved = await post(
@@ -74,7 +74,7 @@ describe('fake GitHub GraphQL', () => {
         id: thread.id,
       },
     );
-    expect(resolved.body.data.resolveReviewThread.thread).toEqual({
+    expect(resolved.body.data?.resolveReviewThread.thread).toEqual({
       isResolved: true,
       resolvedBy: { login: 'octo' },
     });

@@ -141,7 +141,10 @@ describe('pending reviews', () => {
         await callChecked(other, 'get_pull_request_review_threads', { ...base, pull_number: pr }),
       ).threads;
       expect(threads.flatMap((t) => t.comments.map((c) => c.body))).not.toContain('Draft remark');
-      const none = await callChecked(other, 'delete_pending_pull_request_review', { ...base, pull_number: pr });
+      const none = await callChecked(other, 'delete_pending_pull_request_review', {
+        ...base,
+        pull_number: pr,
+      });
       expect(none.text).toContain('@maintainer has no pending review');
     } finally {
       await other.close();
@@ -159,7 +162,10 @@ describe('pending reviews', () => {
     });
     expect(add.isError).toBeFalsy();
     const { reviewId } = structured<{ reviewId: number }>(add);
-    const deleted = await callChecked(conn, 'delete_pending_pull_request_review', { ...base, pull_number: pr });
+    const deleted = await callChecked(conn, 'delete_pending_pull_request_review', {
+      ...base,
+      pull_number: pr,
+    });
     expect(deleted.isError).toBeFalsy();
     expect(structured<{ commentsDiscarded: number }>(deleted).commentsDiscarded).toBe(2);
     expect(pull()?.reviews.find((r) => r.id === reviewId)).toBeUndefined();
