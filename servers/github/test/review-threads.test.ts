@@ -129,6 +129,70 @@ describe('review threads', () => {
     expect(gh.graphqlRejected).toEqual([]);
   });
 
+  it('pages threads by cursor and says how many comments a long thread has past the first 20', async () => {
+    const demo = gh.state.repo('acme', 'demo');
+    if (!demo) throw new Error('scene changed');
+    const busy = gh.state.addPull(demo, {
+      title: 'Busy',
+      user: 'maintainer',
+      head: 'busy',
+      files: { 'busy.txt': 'a\nb\nc\n' },
+    });
+    const roots = [1, 2, 3].map((line) =>
+      gh.state.addReviewComment(demo, busy, {
+        user: 'maintainer',
+        body: `On ${line}`,
+        path: 'busy.txt',
+        line,
+      }),
+    );
+    for (let i = 0; i < 21; i++)
+      gh.state.addReviewComment(demo, busy, {
+        user: 'octo',
+        body: `Reply ${i}`,
+        path: 'busy.txt',
+        inReplyTo: roots[0]?.id as number,
+      });
+    type Page = {
+      threads: (Thread & { moreComments?: number })[];
+      hasMore: boolean;
+      nextCursor: string | null;
+    };
+    const first = structured<Page>(
+      await callChecked(conn, 'get_pull_request_review_threads', {
+        ...base,
+        pull_number: busy.number,
+        per_page: 2,
+      }),
+    );
+    expect(first.threads.map((t) => t.comments[0]?.body)).toEqual(['On 1', 'On 2']);
+    expect(first.threads[0]?.comments).toHaveLength(20);
+    expect(first.threads[0]?.moreComments).toBe(2);
+    expect(first.hasMore).toBe(true);
+    const second = structured<Page>(
+      await callChecked(conn, 'get_pull_request_review_threads', {
+        ...base,
+        pull_number: busy.number,
+        per_page: 2,
+        after: first.nextCursor,
+      }),
+    );
+    expect(second.threads.map((t) => t.comments[0]?.body)).toEqual(['On 3']);
+    expect(second).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it('without a token the GraphQL tools say a token is needed', async () => {
+    const anonymous = await startServer(gh, [], { env: { GITHUB_PERSONAL_ACCESS_TOKEN: '' } });
+    try {
+      const r = await callChecked(anonymous, 'get_pull_request_review_threads', { ...base, pull_number: pr });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/401/);
+      expect(r.text).toContain('No token is configured');
+    } finally {
+      await anonymous.close();
+    }
+  });
+
   it('an unknown pull request is isError naming NOT_FOUND', async () => {
     const r = await callChecked(conn, 'get_pull_request_review_threads', { ...base, pull_number: 9999 });
     expect(r.isError).toBe(true);

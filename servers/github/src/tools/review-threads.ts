@@ -15,8 +15,8 @@ import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { contentNote, repoTool, scopeNote, withheldFor } from './common.js';
 
-/** Comments fetched per thread; a longer thread reports how many more it has. */
-const COMMENTS_PER_THREAD = 50;
+/** Comments fetched per thread (threads × comments × 2 KB bounds a page); a longer thread reports how many more it has. */
+const COMMENTS_PER_THREAD = 20;
 
 const THREAD_FIELDS = `id isResolved isOutdated path line startLine originalLine originalStartLine diffSide startDiffSide subjectType resolvedBy { login }`;
 
@@ -178,7 +178,7 @@ export function reviewThreadTools(config: Config): GitHubTool[] {
       description: `List a pull request's review threads: node id, resolved/outdated, anchor, comments (ids for add_reply_to_pull_request_comment). Cursor-paged.${contentNote(config)}${scope}`,
       inputSchema: z.strictObject({
         ...target,
-        per_page: arg.perPage(),
+        per_page: arg.perPage(50).describe('default 20'),
         after: safeString({ max: 200 }).optional().describe('nextCursor of the previous page'),
       }),
       outputSchema: z.object({
@@ -188,7 +188,7 @@ export function reviewThreadTools(config: Config): GitHubTool[] {
         threads: z.array(
           threadShape.extend({
             comments: z.array(threadCommentShape),
-            moreComments: count().optional().describe('Comments past the first 50'),
+            moreComments: count().optional().describe(`Comments past the first ${COMMENTS_PER_THREAD}`),
           }),
         ),
         hasMore: z.boolean(),
@@ -209,7 +209,7 @@ export function reviewThreadTools(config: Config): GitHubTool[] {
           };
         }>(
           LIST_THREADS,
-          { owner, repo, number: pull_number, first: per_page ?? 30, after: after ?? null },
+          { owner, repo, number: pull_number, first: per_page ?? 20, after: after ?? null },
           signal,
         );
         const list = data.repository.pullRequest.reviewThreads;
