@@ -15,6 +15,7 @@ beforeAll(async () => {
   gh = await startFakeGitHub();
   seedScene(gh);
   endpoint = `${new URL(gh.url).origin}/api/graphql`;
+  gh.checkQuery('{ viewer { login } }'); // builds the schema here, not inside a test's time
 });
 afterAll(async () => {
   await gh?.close();

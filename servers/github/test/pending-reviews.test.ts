@@ -30,6 +30,8 @@ beforeAll(async () => {
     head: 'multi',
     files: { 'src/multi.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' },
   }).number;
+  // Build GitHub's GraphQL schema in the fake now (a second or more of CPU), not inside a test's time.
+  gh.checkQuery('{ viewer { login } }');
   conn = await startServer(gh);
 });
 afterAll(async () => {

@@ -47,6 +47,8 @@ beforeAll(async () => {
     path: 'docs/guide.md',
     line: 3,
   });
+  // Build GitHub's GraphQL schema in the fake now (a second or more of CPU), not inside a test's time.
+  gh.checkQuery('{ viewer { login } }');
   conn = await startServer(gh);
 });
 afterAll(async () => {

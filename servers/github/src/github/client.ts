@@ -161,7 +161,8 @@ export class GitHubClient {
 
   /**
    * One GraphQL operation through Octokit's client (POST {base}/graphql, or /api/graphql for a
-   * GHE /api/v3 base), with the REST calls' fetch, timeout, size cap and rate-limit handling.
+   * GHE /api/v3 base), with the REST calls' fetch, timeout, size cap and rate-limit handling
+   * (plugin-throttling paces every /graphql request, queries too, through the write group).
    * Resolves with `data`. Errors: GitHubApiError for an HTTP failure or for GraphQL `errors`
    * (status 404 for NOT_FOUND, 403 for FORBIDDEN, else 422), TimeoutError, the signal's reason.
    * Variable names must not be `query`, `method` or `url` (Octokit's own options).

@@ -1,12 +1,13 @@
 // GitHub's public GraphQL schema (the npm package @octokit/graphql-schema, which ships GitHub's
-// published schema.graphql) built once per process, and the check every query the fake GitHub
-// receives goes through: graphql-js's parse and validate against that schema.
+// published schema as SDL and as an introspection result) built once per process, and the check
+// every query the fake GitHub receives goes through: graphql-js's parse and validate against it.
 import { readFileSync } from 'node:fs';
 import {
-  buildSchema,
+  buildClientSchema,
   type DocumentNode,
   type GraphQLError,
   type GraphQLSchema,
+  type IntrospectionQuery,
   parse,
   validate,
 } from 'graphql';
@@ -14,15 +15,17 @@ import {
 let cached: GraphQLSchema | undefined;
 
 /**
- * GitHub's GraphQL schema (~0.5 s to build the 1.2 MB SDL, once). Built with `assumeValidSDL`:
- * GitHub's published SDL repeats two fields of EnterpriseOwnerInfo, which graphql-js's SDL check
- * refuses; nothing the fake serves touches them, and operations are still fully validated.
+ * GitHub's GraphQL schema, built once per process from the introspection result the package ships
+ * (schema.json: ~0.3 s to parse and ~0.5 s to build on a loaded machine, a third of the cost of
+ * building the same schema from its 1.2 MB SDL, schema.graphql).
  */
 export function githubGraphqlSchema(): GraphQLSchema {
   if (cached) return cached;
   const entry = new URL(import.meta.resolve('@octokit/graphql-schema'));
-  const sdl = readFileSync(new URL('schema.graphql', entry), 'utf8');
-  cached = buildSchema(sdl, { assumeValidSDL: true });
+  const json = JSON.parse(readFileSync(new URL('schema.json', entry), 'utf8')) as
+    | IntrospectionQuery
+    | { data: IntrospectionQuery };
+  cached = buildClientSchema('data' in json ? json.data : json);
   return cached;
 }
 
