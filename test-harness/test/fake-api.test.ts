@@ -12,6 +12,7 @@ import {
   offsetPage,
   Reply,
   readTraffic,
+  recordTraffic,
   startFakeApi,
   startFakeVendor,
   TRAFFIC_DIR_ENV,
@@ -254,5 +255,30 @@ describe('paging helpers', () => {
       total: 7,
       more: true,
     });
+  });
+});
+
+describe('FakeApi.rootRoute', () => {
+  it('answers a path outside the prefix and keeps it out of the recorded traffic', async () => {
+    const traffic = recordTraffic('fake-api-root-');
+    const api = await startFakeApi({ prefix: '/api/v3', vendor: 'demo' });
+    try {
+      api.route('GET', '/things', () => ({ body: { inside: true } }));
+      api.rootRoute('POST', '/api/graphql', (req) => ({ body: { echoed: JSON.parse(req.body) } }));
+      const origin = new URL(api.url).origin;
+      const root = await fetch(`${origin}/api/graphql`, { method: 'POST', body: '{"q":1}' });
+      expect(await root.json()).toEqual({ echoed: { q: 1 } });
+      expect((await fetch(`${origin}/api/v3/things`)).status).toBe(200);
+      expect((await fetch(`${origin}/api/v3/graphql`, { method: 'POST' })).status).toBe(404);
+      expect(api.requests.map((r) => r.rawPath)).toEqual([
+        '/api/graphql',
+        '/api/v3/things',
+        '/api/v3/graphql',
+      ]);
+      expect(traffic.read().map((x) => x.target)).toEqual(['/things', '/graphql']);
+    } finally {
+      await api.close();
+      traffic.stop();
+    }
   });
 });

@@ -108,6 +108,9 @@ export class FakeApi {
   /** Every request received, in arrival order. */
   readonly requests: FakeRequest[] = [];
   private readonly routes: Route[] = [];
+  private readonly rootRoutes: Route[] = [];
+  /** Requests a root route answered: not recorded for the spec check (see {@link FakeApi.rootRoute}). */
+  private readonly offRecord = new WeakSet<FakeRequest>();
   private readonly faults: Array<Fault & { left: number }> = [];
   private readonly latencies: Latency[] = [];
   private readonly sockets = new Set<Socket>();
@@ -124,6 +127,17 @@ export class FakeApi {
   /** Adds a route (`:param` one segment, trailing `*rest` the remainder); earlier routes win. */
   route(method: string, pattern: string, handler: RouteHandler): this {
     this.routes.push({ method: method.toUpperCase(), pattern: compileRoute(pattern), handler });
+    return this;
+  }
+
+  /**
+   * Adds a route matched on the whole raw path, inside the prefix or not (GitHub Enterprise serves
+   * GraphQL at /api/graphql beside the REST API's /api/v3). Its exchanges are not recorded for the
+   * REST spec check: a root route checks its own requests (the GraphQL one validates each query
+   * against GitHub's schema). Root routes win over prefixed ones.
+   */
+  rootRoute(method: string, pattern: string, handler: RouteHandler): this {
+    this.rootRoutes.push({ method: method.toUpperCase(), pattern: compileRoute(pattern), handler });
     return this;
   }
 
@@ -225,7 +239,18 @@ export class FakeApi {
       );
     }
     let reply: FakeReply | undefined;
-    if (inside) {
+    const root = this.rootRoutes.find((r) => r.method === request.method && r.pattern.match(rawPath));
+    if (root) {
+      this.offRecord.add(request);
+      try {
+        reply = await root.handler(request);
+      } catch (error) {
+        reply =
+          error instanceof Reply
+            ? error.reply
+            : { status: 500, body: { message: `fake handler failed: ${(error as Error).message}` } };
+      }
+    } else if (inside) {
       for (const route of this.routes) {
         if (route.method !== request.method) continue;
         const params = route.pattern.match(request.path);
@@ -253,7 +278,7 @@ export class FakeApi {
     const sent = finalReply(reply, fault);
     request.status = sent.status;
     request.reply = sent;
-    if (this.options.vendor) {
+    if (this.options.vendor && !this.offRecord.has(request)) {
       const exchange = exchangeOf(this.options.vendor, request);
       if (exchange) recordExchange(exchange);
     }

@@ -32,7 +32,7 @@ import {
   sleep,
   timedFetch,
 } from '@refmcp/shared';
-import { toGitHubError } from './errors.js';
+import { GitHubApiError, toGitHubError } from './errors.js';
 
 export interface GitHubClientOptions {
   baseUrl: URL;
@@ -160,6 +160,31 @@ export class GitHubClient {
   }
 
   /**
+   * One GraphQL operation through Octokit's client (POST {base}/graphql, or /api/graphql for a
+   * GHE /api/v3 base), with the REST calls' fetch, timeout, size cap and rate-limit handling
+   * (plugin-throttling paces every /graphql request, queries too, through the write group).
+   * Resolves with `data`. Errors: GitHubApiError for an HTTP failure or for GraphQL `errors`
+   * (status 404 for NOT_FOUND, 403 for FORBIDDEN, else 422), TimeoutError, the signal's reason.
+   * Variable names must not be `query`, `method` or `url` (Octokit's own options).
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await this.octokit.graphql<T>(query, {
+        ...variables,
+        ...(signal ? { request: { signal } } : {}),
+      });
+    } catch (error) {
+      throw toGraphqlError(
+        toGitHubError(error, 'POST', '/graphql', {
+          secrets: this.secrets,
+          authenticated: this.authenticated,
+        }),
+        this.secrets,
+      );
+    }
+  }
+
+  /**
    * One logical GitHub call (module comment). Resolves with status, lower-case headers and the
    * parsed JSON (or bytes when `bytes`). Errors: GitHubApiError for HTTP failures, TimeoutError,
    * ResponseTooLarge, or the signal's reason when the call is cancelled.
@@ -225,6 +250,32 @@ export class GitHubClient {
       }
     }
   }
+}
+
+/** What @octokit/graphql's GraphqlResponseError carries (duck-typed, as errors.ts does for RequestError). */
+interface GraphqlFailure {
+  name: string;
+  errors?: { type?: string; message?: string }[];
+}
+
+/**
+ * GitHub's GraphQL `errors` as one GitHubApiError: each message with its type (NOT_FOUND,
+ * FORBIDDEN, …), scrubbed of the token; anything else is left as it was.
+ */
+function toGraphqlError(error: unknown, secrets: readonly string[]): unknown {
+  const failure = error as GraphqlFailure;
+  if (!(error instanceof Error) || failure.name !== 'GraphqlResponseError') return error;
+  const listed = (failure.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.message ?? 'error'}${e.type ? ` (${e.type})` : ''}`);
+  const first = failure.errors?.[0];
+  const status = first?.type === 'NOT_FOUND' ? 404 : first?.type === 'FORBIDDEN' ? 403 : 422;
+  return new GitHubApiError(
+    redact(`GitHub GraphQL API: ${listed.join('; ') || error.message}`, secrets),
+    status,
+    {},
+    first?.message ?? '',
+  );
 }
 
 async function streamBytes(body: unknown): Promise<Buffer> {

@@ -171,12 +171,15 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       name: 'create_pull_request_review',
       title: 'Create pull request review',
       toolset: 'pull_requests',
-      description: `Submit a PR review: verdict, body, comments on a line or range (either side); suggestions checked against the head. Not on your own PR.${scope}`,
+      description: `Review a PR: verdict, body, comments on a line or range (either side); suggestions checked against the head. Without event it stays pending (add_comment_to_pending_review).${scope}`,
       inputSchema: z.strictObject({
         ...target,
         commit_id: arg.sha('Commit to review (default: the head)').optional(),
-        body: arg.text('Review text'),
-        event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']).describe('Review verdict'),
+        body: arg.text('Review text').optional(),
+        event: z
+          .enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT'])
+          .optional()
+          .describe('Review verdict; omit for a pending review'),
         comments: z
           .array(
             z
@@ -220,7 +223,11 @@ export function pullWriteTools(config: Config): GitHubTool[] {
         const review = toReview(res.data, text, budgets.bodyBytes);
         return respond(
           { repository: `${owner}/${repo}`, pullNumber: pull_number, review },
-          [`Review ${review.state} submitted on ${owner}/${repo}#${pull_number} (${review.url}).`],
+          [
+            review.state === 'PENDING'
+              ? `Pending review ${review.id} created on ${owner}/${repo}#${pull_number}: add comments with add_comment_to_pending_review, then submit_pending_pull_request_review.`
+              : `Review ${review.state} submitted on ${owner}/${repo}#${pull_number} (${review.url}).`,
+          ],
           text,
         );
       },

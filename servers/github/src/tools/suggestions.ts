@@ -56,12 +56,14 @@ export async function checkSuggestions(
   comments: LineComment[],
   commit_id: string | undefined,
   signal: AbortSignal,
+  /** How refusals name the i-th comment; default `comments[i]`. */
+  label: (i: number) => string = (i) => `comments[${i}]`,
 ): Promise<void> {
   const suggested = comments.map((c, i) => [c, i] as const).filter(([c]) => hasSuggestion(c.body));
   if (!suggested.length) return;
   const refuse = (i: number, c: LineComment, why: string) => {
     throw new ToolError(
-      `comments[${i}] (${c.path}): its suggestion would not apply: ${why}. Nothing was posted.`,
+      `${label(i)} (${c.path}): its suggestion would not apply: ${why}. Nothing was posted.`,
     );
   };
   for (const [c, i] of suggested) {

@@ -2,6 +2,7 @@
 // to) and the route wrapper every route shares (token authentication, GitHub's response headers).
 // Routes are registered by start.ts; they import this file, never the barrel.
 import { type FakeApi, FakeVendor, type VendorHandler } from '../../fake-api/index.js';
+import { type Checked, checkGitHubQuery } from './graphql-schema.js';
 import { authenticate } from './http.js';
 import type { Urls } from './objects.js';
 import { GitHubState } from './state.js';
@@ -39,6 +40,8 @@ export class FakeGitHub extends FakeVendor<string | undefined> {
   readonly state: GitHubState;
   readonly urls: Urls;
   scopes: string;
+  /** GraphQL queries refused by the schema check (routes-graphql.ts), with graphql-js's messages. */
+  readonly graphqlRejected: { query: string; errors: string[] }[] = [];
 
   constructor(
     api: FakeApi,
@@ -57,6 +60,11 @@ export class FakeGitHub extends FakeVendor<string | undefined> {
       web: api.url.slice(0, api.url.length - (options.prefix ?? '/api/v3').length),
     };
     this.scopes = options.scopes ?? 'repo, read:org';
+  }
+
+  /** Parses and validates a GraphQL query against GitHub's public schema (what the endpoint does first). */
+  checkQuery(query: string): Checked {
+    return checkGitHubQuery(query);
   }
 
   override async close(): Promise<void> {

@@ -1,4 +1,4 @@
-// A fake GitHub REST API for the GitHub server's tests, demo and bench: an in-memory GitHub
+// A fake GitHub REST API (and GraphQL endpoint: routes-graphql.ts) for the GitHub server's tests, demo and bench: an in-memory GitHub
 // (users, tokens, repositories with real git objects, issues, pull requests, reviews, statuses,
 // releases, Actions) served over HTTP on 127.0.0.1 by the harness's fake-API toolkit, under the
 // GHE-style prefix /api/v3. Every route exists in GitHub's OpenAPI description and every reply

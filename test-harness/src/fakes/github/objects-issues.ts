@@ -231,7 +231,7 @@ export function reviewObject(
     html_url: `${html}#pullrequestreview-${r.id}`,
     pull_request_url: pullApi,
     _links: { html: link(`${html}#pullrequestreview-${r.id}`), pull_request: link(pullApi) },
-    submitted_at: r.submittedAt,
+    ...(r.state === 'PENDING' ? {} : { submitted_at: r.submittedAt }),
     commit_id: r.commitId,
     author_association: association(state, repo, r.user),
   };

@@ -19,6 +19,13 @@ function pullFor(
   return issue as IssueRecord & { pull: NonNullable<IssueRecord['pull']> };
 }
 
+/** Ids of the pending reviews `who` may not see: GitHub shows a pending review (and its comments) only to its author. */
+function hiddenReviews(issue: IssueRecord, who: string | undefined): Set<number> {
+  return new Set(
+    (issue.pull?.reviews ?? []).filter((r) => r.state === 'PENDING' && r.user !== who).map((r) => r.id),
+  );
+}
+
 export function registerPullRoutes(gh: FakeGitHub): void {
   const { state, urls } = gh;
   const origin = new URL(gh.url).origin;
@@ -260,10 +267,13 @@ export function registerPullRoutes(gh: FakeGitHub): void {
   gh.route('GET', '/repos/:owner/:repo/pulls/:pull_number/comments', (req, who) => {
     const repo = repoFor(state, req, who);
     const issue = pullFor(repo, req);
+    const hidden = hiddenReviews(issue, who);
     const page = paged(
       req,
       origin,
-      issue.pull.reviewComments.map((c) => reviewCommentObject(state, repo, issue, c, urls)),
+      issue.pull.reviewComments
+        .filter((c) => c.reviewId === null || !hidden.has(c.reviewId))
+        .map((c) => reviewCommentObject(state, repo, issue, c, urls)),
     );
     return { body: page.items, headers: page.headers };
   });
@@ -291,10 +301,13 @@ export function registerPullRoutes(gh: FakeGitHub): void {
   gh.route('GET', '/repos/:owner/:repo/pulls/:pull_number/reviews', (req, who) => {
     const repo = repoFor(state, req, who);
     const issue = pullFor(repo, req);
+    const hidden = hiddenReviews(issue, who);
     const page = paged(
       req,
       origin,
-      issue.pull.reviews.map((r) => reviewObject(state, repo, issue, r, urls)),
+      issue.pull.reviews
+        .filter((r) => !hidden.has(r.id))
+        .map((r) => reviewObject(state, repo, issue, r, urls)),
     );
     return { body: page.items, headers: page.headers };
   });
@@ -318,6 +331,12 @@ export function registerPullRoutes(gh: FakeGitHub): void {
       }[];
     }>(req);
     const event = body.event ?? 'PENDING';
+    if (event === 'PENDING' && issue.pull.reviews.some((r) => r.state === 'PENDING' && r.user === who))
+      throw new Reply(
+        ghError(422, 'Unprocessable Entity', {
+          errors: ['User can only have one pending review per pull request'],
+        }),
+      );
     if (!['APPROVE', 'REQUEST_CHANGES', 'COMMENT', 'PENDING'].includes(event))
       throw invalid('PullRequestReview', 'event', 'invalid');
     if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !body.body && !body.comments?.length)

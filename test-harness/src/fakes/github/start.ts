@@ -6,6 +6,7 @@ import { registerActionsRoutes } from './routes-actions.js';
 import { registerCheckRoutes } from './routes-checks.js';
 import { registerContentsRoutes } from './routes-contents.js';
 import { registerGitRoutes } from './routes-git.js';
+import { registerGraphqlRoute } from './routes-graphql.js';
 import { registerIssueRoutes } from './routes-issues.js';
 import { registerPullRoutes } from './routes-pulls.js';
 import { registerRepoRoutes } from './routes-repos.js';
@@ -28,5 +29,6 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerSearchRoutes(gh);
   registerActionsRoutes(gh);
   registerCheckRoutes(gh);
+  registerGraphqlRoute(gh, prefix);
   return gh;
 }

@@ -46,6 +46,10 @@ export interface ReviewCommentRecord {
   /** First line of a multi-line comment, and its side. */
   startLine?: number;
   startSide?: 'LEFT' | 'RIGHT';
+  /** A thread's first comment only: who resolved the thread (GraphQL resolveReviewThread); absent when unresolved. */
+  resolvedBy?: string;
+  /** GraphQL's PullRequestReviewThreadSubjectType; default LINE. */
+  subjectType?: 'LINE' | 'FILE';
 }
 
 export interface PullRecord {
@@ -439,6 +443,7 @@ export class GitHubState {
       side?: 'LEFT' | 'RIGHT';
       startLine?: number;
       startSide?: 'LEFT' | 'RIGHT';
+      subjectType?: 'LINE' | 'FILE';
     },
   ): ReviewCommentRecord {
     this.addUser(opts.user);
@@ -456,6 +461,7 @@ export class GitHubState {
       ...(opts.startLine
         ? { startLine: opts.startLine, startSide: opts.startSide ?? opts.side ?? 'RIGHT' }
         : {}),
+      ...(opts.subjectType ? { subjectType: opts.subjectType } : {}),
     };
     issue.pull?.reviewComments.push(comment);
     return comment;
