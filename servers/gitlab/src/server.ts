@@ -5,6 +5,7 @@ import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { ciDigestTools } from './tools/ci-digest.js';
 import { hasProjectArgument } from './tools/common.js';
 import { contextTools } from './tools/context.js';
+import { discussionTools } from './tools/discussions.js';
 import { fileTools } from './tools/files.js';
 import { issueTools } from './tools/issues.js';
 import { mergeRequestTools } from './tools/merge-requests.js';
@@ -32,6 +33,7 @@ export const gitlabServer: ServerSpec<Config> = {
         ...repositoryTools(config),
         ...issueTools(config),
         ...mergeRequestTools(config),
+        ...discussionTools(config),
         ...pipelineTools(config),
         ...ciDigestTools(config),
       ],
