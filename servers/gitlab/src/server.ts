@@ -9,6 +9,7 @@ import { discussionTools } from './tools/discussions.js';
 import { fileTools } from './tools/files.js';
 import { issueTools } from './tools/issues.js';
 import { mergeRequestTools } from './tools/merge-requests.js';
+import { pipelineActionTools } from './tools/pipeline-actions.js';
 import { pipelineTools } from './tools/pipelines.js';
 import { projectTools } from './tools/projects.js';
 import { repositoryTools } from './tools/repository.js';
@@ -35,6 +36,7 @@ export const gitlabServer: ServerSpec<Config> = {
         ...mergeRequestTools(config),
         ...discussionTools(config),
         ...pipelineTools(config),
+        ...pipelineActionTools(config),
         ...ciDigestTools(config),
       ],
       hasProjectArgument,

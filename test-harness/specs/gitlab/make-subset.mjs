@@ -71,6 +71,7 @@ export const WANTED = [
   ['post', '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/draft_notes'],
   ['delete', '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/draft_notes/{draft_note_id}'],
   ['post', '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/draft_notes/bulk_publish'],
+  ['get', '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/pipelines'],
   ['post', '/api/v4/projects/{id}/pipeline'],
   ['post', '/api/v4/projects/{id}/pipelines/{pipeline_id}/retry'],
   ['post', '/api/v4/projects/{id}/pipelines/{pipeline_id}/cancel'],
