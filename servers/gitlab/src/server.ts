@@ -6,6 +6,7 @@ import { ciDigestTools } from './tools/ci-digest.js';
 import { hasProjectArgument } from './tools/common.js';
 import { contextTools } from './tools/context.js';
 import { discussionTools } from './tools/discussions.js';
+import { draftNoteTools } from './tools/draft-notes.js';
 import { fileTools } from './tools/files.js';
 import { issueTools } from './tools/issues.js';
 import { mergeRequestTools } from './tools/merge-requests.js';
@@ -35,6 +36,7 @@ export const gitlabServer: ServerSpec<Config> = {
         ...issueTools(config),
         ...mergeRequestTools(config),
         ...discussionTools(config),
+        ...draftNoteTools(config),
         ...pipelineTools(config),
         ...pipelineActionTools(config),
         ...ciDigestTools(config),

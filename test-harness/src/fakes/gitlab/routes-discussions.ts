@@ -39,6 +39,39 @@ function diffLines(patch: string) {
   return { shown, removed };
 }
 
+const lineCodeError = () =>
+  new Reply(glError(400, { line_code: ["can't be blank", 'must be a valid line code'] }));
+
+/**
+ * GitLab's checks of a text diff position on `mr` (docs.gitlab.com/api/discussions, "Create a new
+ * thread in the merge request diff"): the MR's current diff refs, a file of its diff, and a line
+ * the diff shows — an unchanged line by both numbers. Throws GitLab's 400 otherwise.
+ */
+export function checkPosition(
+  p: ProjectRecord,
+  mr: MergeRequestRecord,
+  position: Record<string, unknown>,
+): void {
+  if (position.position_type !== 'text')
+    throw new Reply(glInvalid('position[position_type] does not have a valid value'));
+  for (const k of ['base_sha', 'start_sha', 'head_sha'] as const)
+    if (typeof position[k] !== 'string') throw new Reply(glInvalid(`position[${k}] is missing`));
+  const shas = mrShas(p, mr);
+  const h = shas.head ? p.repo.commits.get(shas.head) : undefined;
+  const b = shas.base ? p.repo.commits.get(shas.base) : undefined;
+  if (position.head_sha !== shas.head || position.base_sha !== shas.base || !h || !b) throw lineCodeError();
+  const file = diffSnapshots(b.files, h.files).find(
+    (d) => d.newPath === position.new_path && d.oldPath === position.old_path,
+  );
+  if (!file) throw lineCodeError();
+  const { shown, removed } = diffLines(file.diff);
+  const n = typeof position.new_line === 'number' ? position.new_line : undefined;
+  const o = typeof position.old_line === 'number' ? position.old_line : undefined;
+  if (n !== undefined) {
+    if (!shown.has(n) || shown.get(n) !== o) throw lineCodeError();
+  } else if (o === undefined || !removed.has(o)) throw lineCodeError();
+}
+
 export function registerDiscussionRoutes(gl: FakeGitLab): void {
   const { state } = gl;
   const w = () => ({ web: gl.web, api: gl.url });
@@ -52,29 +85,6 @@ export function registerDiscussionRoutes(gl: FakeGitLab): void {
     const notes = mr.notes.filter((n) => n.discussionId === req.params.discussion_id);
     if (!notes.length) throw notFound('Discussion');
     return notes;
-  };
-  const lineCodeError = () =>
-    new Reply(glError(400, { line_code: ["can't be blank", 'must be a valid line code'] }));
-  /** GitLab's checks of a text position (docs.gitlab.com/api/discussions, "Parameters for multiline comments"). */
-  const checkPosition = (p: ProjectRecord, mr: MergeRequestRecord, position: Record<string, unknown>) => {
-    if (position.position_type !== 'text')
-      throw new Reply(glInvalid('position[position_type] does not have a valid value'));
-    for (const k of ['base_sha', 'start_sha', 'head_sha'] as const)
-      if (typeof position[k] !== 'string') throw new Reply(glInvalid(`position[${k}] is missing`));
-    const shas = mrShas(p, mr);
-    const h = shas.head ? p.repo.commits.get(shas.head) : undefined;
-    const b = shas.base ? p.repo.commits.get(shas.base) : undefined;
-    if (position.head_sha !== shas.head || position.base_sha !== shas.base || !h || !b) throw lineCodeError();
-    const file = diffSnapshots(b.files, h.files).find(
-      (d) => d.newPath === position.new_path && d.oldPath === position.old_path,
-    );
-    if (!file) throw lineCodeError();
-    const { shown, removed } = diffLines(file.diff);
-    const n = typeof position.new_line === 'number' ? position.new_line : undefined;
-    const o = typeof position.old_line === 'number' ? position.old_line : undefined;
-    if (n !== undefined) {
-      if (!shown.has(n) || shown.get(n) !== o) throw lineCodeError();
-    } else if (o === undefined || !removed.has(o)) throw lineCodeError();
   };
   const canResolve = (p: ProjectRecord, mr: MergeRequestRecord, who: GitLabCaller) =>
     mr.authorId === who.user.id || state.accessLevel(p, who.user.id) >= DEVELOPER;
