@@ -35,9 +35,9 @@ export const discussionId = () =>
 
 /** The line arguments of a diff comment (shared with draft notes). */
 export const lineArgs = {
-  path: arg.repoPath('File, for a diff comment').optional(),
-  new_line: arg.id('Line of the new file').optional(),
-  old_line: arg.id('Removed line of the old file').optional(),
+  path: arg.repoPath('File path').optional(),
+  new_line: arg.id('New-file line').optional(),
+  old_line: arg.id('Removed old-file line').optional(),
   head_sha: arg.ref('Expected head sha').optional(),
 };
 
@@ -58,7 +58,7 @@ export function discussionTools(config: Config): GitLabTool[] {
       name: 'list_merge_request_discussions',
       title: 'List merge request discussions',
       toolset: 'merge_requests',
-      description: `A merge request's threads: ids, resolved state, file:line of diff notes, replies.${content}${scope}`,
+      description: `A merge request's threads: ids, resolved state, diff lines, replies.${content}${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),
@@ -102,7 +102,7 @@ export function discussionTools(config: Config): GitLabTool[] {
       name: 'create_merge_request_thread',
       title: 'Start merge request thread',
       toolset: 'merge_requests',
-      description: `Start a thread, general or on a diff line; a suggestion is checked against the head first.${scope}`,
+      description: `Start a thread, general or on a diff line; suggestions are checked first.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),

@@ -52,14 +52,14 @@ export function draftNoteTools(config: Config): GitLabTool[] {
       name: 'create_draft_note',
       title: 'Add draft review comment',
       toolset: 'merge_requests',
-      description: `Add a pending review comment (general, on a diff line, or a thread reply); publish all with bulk_publish_draft_notes.${scope}`,
+      description: `Add a pending review comment (general, on a line, or a reply); bulk_publish_draft_notes posts them.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),
         body: arg.text('Markdown'),
         ...lineArgs,
         in_reply_to_discussion_id: discussionId().optional(),
-        resolve_discussion: z.boolean().optional().describe('Resolve that thread on publish'),
+        resolve_discussion: z.boolean().optional().describe('Resolve it on publish'),
       }),
       outputSchema: z.object({ draft: draftShape, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.additive,
@@ -108,7 +108,7 @@ export function draftNoteTools(config: Config): GitLabTool[] {
       name: 'list_draft_notes',
       title: 'List draft review comments',
       toolset: 'merge_requests',
-      description: `Your pending (unpublished) review comments on a merge request.${scope}`,
+      description: `Your unpublished review comments on a merge request.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),
@@ -139,7 +139,7 @@ export function draftNoteTools(config: Config): GitLabTool[] {
       name: 'delete_draft_note',
       title: 'Delete draft review comment',
       toolset: 'merge_requests',
-      description: `Delete one of your pending review comments.${scope}`,
+      description: `Delete one of your draft comments.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),
@@ -164,7 +164,7 @@ export function draftNoteTools(config: Config): GitLabTool[] {
       name: 'bulk_publish_draft_notes',
       title: 'Publish review',
       toolset: 'merge_requests',
-      description: `Publish all your draft comments at once, with an optional summary and reviewer state (approve with approve_merge_request).${scope}`,
+      description: `Publish all your draft comments at once, with an optional summary.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),
         merge_request_iid: arg.iid('merge_request_iid'),

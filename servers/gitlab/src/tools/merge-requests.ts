@@ -151,16 +151,26 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
         description: arg.text('New description (Markdown)').optional(),
         target_branch: arg.ref('New target branch').optional(),
         labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Replace the labels'),
+        add_labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Add these'),
+        remove_labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Remove these'),
         assignee_ids: z.array(arg.id()).max(100).optional().describe('Replace the assignees ([] for none)'),
         state_event: z.enum(['close', 'reopen']).optional(),
       }),
       outputSchema: one,
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ project_id, merge_request_iid, labels, ...fields }, { signal }) => {
+      handler: async (
+        { project_id, merge_request_iid, labels, add_labels, remove_labels, ...fields },
+        { signal },
+      ) => {
         const raw = await config.gitlab.write(
           'PUT',
           mrPath(project_id, merge_request_iid),
-          compact({ ...fields, labels: labels?.join(',') }),
+          compact({
+            ...fields,
+            labels: labels?.join(','),
+            add_labels: add_labels?.join(','),
+            remove_labels: remove_labels?.join(','),
+          }),
           signal,
         );
         return show(project_id, raw, 'Updated ', signal);
