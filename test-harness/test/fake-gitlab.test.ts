@@ -378,6 +378,91 @@ describe('fake GitLab through @gitbeaker/rest', () => {
   });
 });
 
+describe('review and CI routes (issue 29)', () => {
+  const json = (method: string, path: string, body?: unknown) =>
+    raw(path, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+  const MR = '/projects/grp%2Fproj/merge_requests/1';
+
+  it('threads: start one on a diff line (a bad line is 400 line_code), reply, resolve', async () => {
+    const mr = JSON.parse((await raw(MR)).text) as { diff_refs: Record<string, string> };
+    const position = {
+      ...mr.diff_refs,
+      position_type: 'text',
+      new_path: 'src/app.ts',
+      old_path: 'src/app.ts',
+    };
+    const bad = await json('POST', `${MR}/discussions`, {
+      body: 'x',
+      position: { ...position, new_line: 7 },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).message.line_code).toContain('must be a valid line code');
+    const made = await json('POST', `${MR}/discussions`, {
+      body: 'On line 1',
+      position: { ...position, new_line: 1 },
+    });
+    expect(made.status).toBe(201);
+    const thread = JSON.parse(made.text) as {
+      id: string;
+      notes: Array<{ resolvable: boolean; position: unknown }>;
+    };
+    expect(thread.notes[0]).toMatchObject({
+      resolvable: true,
+      position: expect.objectContaining({ new_line: 1 }),
+    });
+    const reply = await json('POST', `${MR}/discussions/${thread.id}/notes`, { body: 'Reply' });
+    expect(reply.status).toBe(201);
+    const resolved = await json('PUT', `${MR}/discussions/${thread.id}`, { resolved: true });
+    expect(JSON.parse(resolved.text).notes.every((n: { resolved: boolean }) => n.resolved)).toBe(true);
+    expect((await json('PUT', `${MR}/discussions/${thread.id}`, {})).status).toBe(400);
+    expect((await json('POST', `${MR}/discussions/${'0'.repeat(40)}/notes`, { body: 'x' })).status).toBe(404);
+  });
+
+  it('draft notes: create, list, delete, bulk publish (204), each user seeing only their own', async () => {
+    const made = await json('POST', `${MR}/draft_notes`, { note: 'Pending' });
+    expect(made.status).toBe(201);
+    const second = JSON.parse((await json('POST', `${MR}/draft_notes`, { note: 'Second' })).text) as {
+      id: number;
+    };
+    expect(JSON.parse((await raw(`${MR}/draft_notes`)).text)).toHaveLength(2);
+    gl.state.tokens.set('glpat-DEVDRAFTS', { userId: gl.state.userId('dev'), scopes: ['api'] });
+    expect(JSON.parse((await raw(`${MR}/draft_notes`, { token: 'glpat-DEVDRAFTS' })).text)).toEqual([]);
+    expect((await json('DELETE', `${MR}/draft_notes/${second.id}`)).status).toBe(200);
+    const before = scene.mr.notes.length;
+    expect(
+      (await json('POST', `${MR}/draft_notes/bulk_publish`, { reviewer_state: 'reviewed' })).status,
+    ).toBe(204);
+    expect(scene.mr.notes.length).toBe(before + 1);
+    expect(JSON.parse((await raw(`${MR}/draft_notes`)).text)).toEqual([]);
+  });
+
+  it('pipelines: of a merge request, retry, cancel, create for a ref (a missing ref is 400)', async () => {
+    const failed = gl.state.addPipeline(scene.proj, {
+      ref: 'feat',
+      user: 'dev',
+      jobs: [{ name: 'test', status: 'failed' }],
+    });
+    const mine = JSON.parse((await raw(`${MR}/pipelines`)).text) as Array<{ id: number }>;
+    expect(mine.map((x) => x.id)).toContain(failed.id);
+    const retried = await json('POST', `/projects/grp%2Fproj/pipelines/${failed.id}/retry`);
+    expect([retried.status, JSON.parse(retried.text).status]).toEqual([201, 'running']);
+    const canceled = await json('POST', `/projects/grp%2Fproj/pipelines/${failed.id}/cancel`);
+    expect(JSON.parse(canceled.text).status).toBe('canceled');
+    const created = await json('POST', '/projects/grp%2Fproj/pipeline', {
+      ref: 'main',
+      variables: [{ key: 'A', value: '1' }],
+    });
+    expect([created.status, JSON.parse(created.text).source]).toEqual([201, 'api']);
+    const missing = await json('POST', '/projects/grp%2Fproj/pipeline', { ref: 'nope' });
+    expect([missing.status, JSON.parse(missing.text).message.base]).toEqual([400, ['Reference not found']]);
+  });
+});
+
 describe('fake GitLab against GitLab’s OpenAPI description', () => {
   const spec = gitlabSpec();
 
@@ -387,8 +472,8 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
     expect(readFileSync(page, 'utf8')).toBe(renderErrata());
   });
 
-  it('serves exactly the 42 described operations', () => {
-    expect(gl.routes).toHaveLength(42);
+  it('serves exactly the 53 described operations', () => {
+    expect(gl.routes).toHaveLength(53);
     expect(undescribedRoutes(gl.routes, spec)).toEqual([]);
   });
 

@@ -5,9 +5,12 @@ import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
 import { ciDigestTools } from './tools/ci-digest.js';
 import { hasProjectArgument } from './tools/common.js';
 import { contextTools } from './tools/context.js';
+import { discussionTools } from './tools/discussions.js';
+import { draftNoteTools } from './tools/draft-notes.js';
 import { fileTools } from './tools/files.js';
 import { issueTools } from './tools/issues.js';
 import { mergeRequestTools } from './tools/merge-requests.js';
+import { pipelineActionTools } from './tools/pipeline-actions.js';
 import { pipelineTools } from './tools/pipelines.js';
 import { projectTools } from './tools/projects.js';
 import { repositoryTools } from './tools/repository.js';
@@ -32,7 +35,10 @@ export const gitlabServer: ServerSpec<Config> = {
         ...repositoryTools(config),
         ...issueTools(config),
         ...mergeRequestTools(config),
+        ...discussionTools(config),
+        ...draftNoteTools(config),
         ...pipelineTools(config),
+        ...pipelineActionTools(config),
         ...ciDigestTools(config),
       ],
       hasProjectArgument,

@@ -18,7 +18,11 @@ export const TOOLSETS = defineToolsets([
     description: 'Merge requests, their diffs, discussions and notes, approving and merging',
     default: true,
   },
-  { name: 'pipelines', description: 'CI/CD pipelines, jobs and job log tails (read-only)', default: false },
+  {
+    name: 'pipelines',
+    description: 'CI/CD pipelines, jobs and job log tails; retry, cancel and create pipelines',
+    default: false,
+  },
 ]);
 
 /** "context" | "projects" | "issues" | "merge_requests" | "pipelines". */

@@ -17,6 +17,7 @@ export * from './options.js';
 export * from './pacer.js';
 export * from './path.js';
 export * from './policy.js';
+export * from './suggestions.js';
 export * from './token.js';
 export * from './user-agent.js';
 export * from './vendors.js';

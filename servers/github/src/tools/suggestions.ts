@@ -8,7 +8,7 @@
  * the pull request changes and does not delete, and every line of `start_line`…`line` is an added
  * or context line of that file's patch.
  */
-import { ToolError } from '@refmcp/shared';
+import { hasSuggestion, rightLines, ToolError } from '@refmcp/shared';
 import type { Config } from '../config.js';
 import { listPage } from './common.js';
 
@@ -21,27 +21,6 @@ export interface LineComment {
   side?: 'LEFT' | 'RIGHT' | undefined;
   start_line?: number | undefined;
   start_side?: 'LEFT' | 'RIGHT' | undefined;
-}
-
-const SUGGESTION = /^[ \t]*(`{3,}|~{3,})suggestion\b/m;
-
-/** True when `body` holds a suggestion block. */
-export const hasSuggestion = (body: string) => SUGGESTION.test(body);
-
-/** New-file line numbers a unified-diff patch shows (added and context lines). */
-export function rightLines(patch: string): Set<number> {
-  const lines = new Set<number>();
-  let next = 0;
-  for (const l of patch.split('\n')) {
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
-    if (hunk) {
-      next = Number(hunk[1]);
-      continue;
-    }
-    if (next === 0 || l.startsWith('\\')) continue;
-    if (l.startsWith('+') || l.startsWith(' ')) lines.add(next++);
-  }
-  return lines;
 }
 
 /**

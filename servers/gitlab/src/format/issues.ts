@@ -98,6 +98,7 @@ export const noteShape = z.object({
   system: z.boolean().optional(),
   discussion: z.string().optional().describe('Discussion (thread) id'),
   position: z.string().optional().describe('file:line a diff note is on'),
+  resolved: z.boolean().optional().describe('On resolvable threads'),
   body: z.string(),
 });
 export type Note = z.infer<typeof noteShape>;
@@ -120,12 +121,14 @@ export function toNote(
     system: bool(n.system) || undefined,
     discussion,
     position: path ? `${text.line(path)}${line ? `:${line}` : ''}` : undefined,
+    resolved: bool(n.resolvable) ? (bool(n.resolved) ?? false) : undefined,
     body: withheld ?? text.clean(str(n.body), bodyBytes, 'narrow with page/per_page'),
   });
 }
 
 export function renderNote(n: Note): string {
   const where = n.position ? ` on ${n.position}` : '';
-  const thread = n.discussion ? ` [thread ${n.discussion.slice(0, 8)}]` : '';
-  return `Note ${n.id ?? '?'} by ${n.author ?? '?'} at ${n.createdAt ?? '?'}${where}${thread}${n.system ? ' (system)' : ''}`;
+  const thread = n.discussion ? ` [thread ${n.discussion}]` : '';
+  const state = n.resolved === undefined ? '' : n.resolved ? ' (resolved)' : ' (unresolved)';
+  return `Note ${n.id ?? '?'} by ${n.author ?? '?'} at ${n.createdAt ?? '?'}${where}${thread}${state}${n.system ? ' (system)' : ''}`;
 }

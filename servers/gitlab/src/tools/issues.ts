@@ -129,6 +129,8 @@ export function issueTools(config: Config): GitLabTool[] {
         title: arg.text('New title', 255).optional(),
         description: arg.text('New description (Markdown)').optional(),
         labels: labels().optional().describe('Replace the labels'),
+        add_labels: labels().optional().describe('Add these'),
+        remove_labels: labels().optional().describe('Remove these'),
         assignee_ids: z.array(arg.id()).max(100).optional().describe('Replace the assignees ([] for none)'),
         milestone_id: z
           .number()
@@ -141,11 +143,19 @@ export function issueTools(config: Config): GitLabTool[] {
       }),
       outputSchema: one,
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ project_id, issue_iid, labels, ...fields }, { signal }) => {
+      handler: async (
+        { project_id, issue_iid, labels, add_labels, remove_labels, ...fields },
+        { signal },
+      ) => {
         const raw = await config.gitlab.write(
           'PUT',
           `${projectBase(config, project_id)}/issues/${issue_iid}`,
-          compact({ ...fields, labels: labels?.join(',') }),
+          compact({
+            ...fields,
+            labels: labels?.join(','),
+            add_labels: add_labels?.join(','),
+            remove_labels: remove_labels?.join(','),
+          }),
           signal,
         );
         return show(project_id, raw, 'Updated ', signal);

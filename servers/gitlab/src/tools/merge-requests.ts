@@ -1,21 +1,14 @@
 /**
  * Merge requests: create_merge_request (reference name and arguments), list, get, update, the
  * changed files and one file's diff (`/diffs`, not `/changes`, deprecated since 15.7),
- * discussions, notes, approve and merge.
+ * notes, approve and merge (threads: discussions.ts).
  */
 import { compact, OPEN_WORLD_HINTS, pageFields, pageLine, pageShapeFor } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { arr, obj, str } from '../format/common.js';
-import {
-  mergeRequestShape,
-  noteShape,
-  renderIssuable,
-  renderNote,
-  toMergeRequest,
-  toNote,
-} from '../format/issues.js';
+import { mergeRequestShape, renderIssuable, toMergeRequest } from '../format/issues.js';
 import { type DiffRefs, diffShape, renderDiff, toDiffs } from '../format/repo.js';
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
@@ -158,16 +151,26 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
         description: arg.text('New description (Markdown)').optional(),
         target_branch: arg.ref('New target branch').optional(),
         labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Replace the labels'),
+        add_labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Add these'),
+        remove_labels: z.array(arg.text(undefined, 255)).max(100).optional().describe('Remove these'),
         assignee_ids: z.array(arg.id()).max(100).optional().describe('Replace the assignees ([] for none)'),
         state_event: z.enum(['close', 'reopen']).optional(),
       }),
       outputSchema: one,
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ project_id, merge_request_iid, labels, ...fields }, { signal }) => {
+      handler: async (
+        { project_id, merge_request_iid, labels, add_labels, remove_labels, ...fields },
+        { signal },
+      ) => {
         const raw = await config.gitlab.write(
           'PUT',
           mrPath(project_id, merge_request_iid),
-          compact({ ...fields, labels: labels?.join(',') }),
+          compact({
+            ...fields,
+            labels: labels?.join(','),
+            add_labels: add_labels?.join(','),
+            remove_labels: remove_labels?.join(','),
+          }),
           signal,
         );
         return show(project_id, raw, 'Updated ', signal);
@@ -215,50 +218,6 @@ export function mergeRequestTools(config: Config): GitLabTool[] {
             ...files.map((f) => block(`diff ${f.path}`, renderDiff(f))),
             file_path && !files.length ? `${file_path} is not among the changed files on this page.` : '',
             pageLine(res.info, files.length, 'files'),
-          ],
-          text,
-        );
-      },
-    }),
-
-    projectTool(config, {
-      name: 'list_merge_request_discussions',
-      title: 'List merge request discussions',
-      toolset: 'merge_requests',
-      description: `The review threads of a merge request: diff notes with file and line, and their replies.${content}${scope}`,
-      inputSchema: z.strictObject({
-        project_id: arg.projectId(),
-        merge_request_iid: iid(),
-        page: arg.page(),
-        per_page: arg.perPage(),
-      }),
-      outputSchema: z.object({ notes: z.array(noteShape), ...pages, ...neutralizedField }),
-      annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ project_id, merge_request_iid, page = 1, per_page = 20 }, { signal }) => {
-        const base = projectBase(config, project_id);
-        const res = await config.gitlab.list(
-          `${mrPath(project_id, merge_request_iid)}/discussions`,
-          {},
-          page,
-          per_page,
-          signal,
-        );
-        const text = new UntrustedText();
-        const threads = res.items.map((d) => ({ id: str(obj(d).id), notes: arr(obj(d).notes) }));
-        const notes = (
-          await Promise.all(
-            threads.map((t) =>
-              formatAuthored(config, base, t.notes, signal, (raw, withheld) =>
-                toNote(raw, text, config.budgets.listBodyBytes * 4, withheld, t.id),
-              ),
-            ),
-          )
-        ).flat();
-        return respond(
-          { notes, ...pageFields(res.info) },
-          [
-            ...notes.map((n) => `${renderNote(n)}\n${block('note', n.body)}`),
-            pageLine(res.info, threads.length, 'discussions'),
           ],
           text,
         );

@@ -1,6 +1,7 @@
 /**
- * CI/CD (opt-in toolset, read-only): pipelines, a pipeline's jobs, and a job's log tail within a
- * byte budget (or a window from a byte offset, GitLab's byte_offset/byte_limit).
+ * CI/CD (opt-in toolset) reads: pipelines, a pipeline's jobs, and a job's log tail within a
+ * byte budget (or a window from a byte offset, GitLab's byte_offset/byte_limit). Writes (retry,
+ * cancel, create) and a merge request's pipelines: pipeline-actions.ts.
  */
 import {
   compact,
@@ -20,7 +21,7 @@ import type { GitLabTool } from '../toolsets.js';
 import { projectBase, projectTool, scopeNote } from './common.js';
 
 const pages = pageShapeFor('GitLab');
-const pipelineShape = z.object({
+export const pipelineShape = z.object({
   id: z.number().optional(),
   status: z.string().optional(),
   ref: z.string().optional(),
@@ -39,7 +40,7 @@ const jobShape = z.object({
   webUrl: z.string().optional(),
 });
 
-const toPipeline = (raw: unknown) => {
+export const toPipeline = (raw: unknown) => {
   const p = obj(raw);
   return compact({
     id: num(p.id),
@@ -51,6 +52,10 @@ const toPipeline = (raw: unknown) => {
     webUrl: str(p.web_url),
   });
 };
+/** "- #12 failed on main (abc123def456, 2026-…)". */
+export const renderPipeline = (p: z.infer<typeof pipelineShape>) =>
+  `- #${p.id} ${p.status} on ${p.ref} (${p.sha?.slice(0, 12) ?? '?'}, ${p.createdAt ?? '?'})`;
+
 const toJob = (raw: unknown, text: UntrustedText) => {
   const j = obj(raw);
   return compact({
@@ -104,10 +109,7 @@ export function pipelineTools(config: Config): GitLabTool[] {
         );
         const pipelines = res.items.map(toPipeline);
         return respond({ pipelines, ...pageFields(res.info) }, [
-          ...pipelines.map(
-            (p) =>
-              `- #${p.id} ${p.status} on ${p.ref} (${p.sha?.slice(0, 12) ?? '?'}, ${p.createdAt ?? '?'})`,
-          ),
+          ...pipelines.map(renderPipeline),
           pageLine(res.info, pipelines.length, 'pipelines'),
         ]);
       },

@@ -296,4 +296,10 @@ export const SCHEMA_ERRATA: SchemaErratum[] = [
     described: `${NULLABLE} (a trace artifact has "file_format": null)`,
     properties: { file_format: { type: 'string', nullable: true, enum: ['raw', 'zip', 'gzip'] } },
   },
+  {
+    schemas: ['APIEntitiesDraftNote'],
+    docs: `${DOCS}/draft_notes/#list-all-merge-request-draft-notes`,
+    described: `${NULLABLE} (the docs' example: "discussion_id": nil, "commit_id": nil, "line_code": nil)`,
+    properties: { discussion_id: str, commit_id: str, line_code: str },
+  },
 ];

@@ -209,11 +209,24 @@ export function discussions(
 ) {
   const byId = new Map<string, NoteRecord[]>();
   for (const n of on.notes) byId.set(n.discussionId, [...(byId.get(n.discussionId) ?? []), n]);
-  return [...byId].map(([id, notes]) => ({
+  return [...byId].map(([id, notes]) => discussion(state, p, on, type, w, id, notes));
+}
+
+/** One discussion: its id and notes. */
+export function discussion(
+  state: GitLabState,
+  p: ProjectRecord,
+  on: IssueRecord | MergeRequestRecord,
+  type: 'Issue' | 'MergeRequest',
+  w: Web,
+  id: string,
+  notes: NoteRecord[],
+) {
+  return {
     id,
     individual_note: notes.length === 1 && (notes[0]?.individual ?? false),
     notes: notes.map((n) => note(state, p, on, n, type, w)),
-  }));
+  };
 }
 
 /** Approvals state of an MR (`POST …/approve`). */

@@ -119,6 +119,11 @@ export function registerMergeRequestRoutes(gl: FakeGitLab): void {
       mr.targetBranch = String(b.target_branch);
     }
     if (b.labels !== undefined) mr.labels = labelList(b.labels);
+    if (b.add_labels !== undefined) mr.labels = [...new Set([...mr.labels, ...labelList(b.add_labels)])];
+    if (b.remove_labels !== undefined) {
+      const gone = labelList(b.remove_labels);
+      mr.labels = mr.labels.filter((l) => !gone.includes(l));
+    }
     if (b.assignee_ids !== undefined) mr.assigneeIds = idList(b.assignee_ids);
     if (b.reviewer_ids !== undefined) mr.reviewerIds = idList(b.reviewer_ids);
     if (b.discussion_locked !== undefined) mr.discussionLocked = String(b.discussion_locked) === 'true';

@@ -2,6 +2,8 @@
 import { startFakeApi } from '../../fake-api/index.js';
 import { FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js';
 import { glInvalid } from './http.js';
+import { registerDiscussionRoutes } from './routes-discussions.js';
+import { registerDraftNoteRoutes } from './routes-draft-notes.js';
 import { registerIssueRoutes } from './routes-issues.js';
 import { registerMergeRequestRoutes } from './routes-merge-requests.js';
 import { registerPipelineRoutes } from './routes-pipelines.js';
@@ -26,6 +28,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   registerRepositoryRoutes(gl);
   registerIssueRoutes(gl);
   registerMergeRequestRoutes(gl);
+  registerDiscussionRoutes(gl);
+  registerDraftNoteRoutes(gl);
   registerPipelineRoutes(gl);
   return gl;
 }
