@@ -1,8 +1,8 @@
 /**
  * Completion of `file://{+path}`'s path: the allowed directories themselves, then the entries of
  * the directory typed so far — resolved, contained and listed exactly as list_directory does
- * (roots narrowed by the client's, symlinks leading outside left out), so a path outside the
- * allowed directories never completes. Directories end with "/" so the next keystroke lists them.
+ * (roots narrowed by the client's once applied, symlinks leading outside left out), so a path
+ * outside the allowed directories never completes. Directories end with "/" so the next keystroke lists them.
  * Bounded and cut off by the shared mechanism (completion.ts).
  */
 import { type Completer, completeFrom } from '@refmcp/shared/server';
@@ -15,6 +15,8 @@ const RAW_BYTE = /[\uDC80-\uDCFF]/;
 
 export function pathCompleter(config: Config): Completer {
   return async ({ value }) => {
+    // As tool calls do: the client's roots, when a refresh is in flight, apply first.
+    await config.workspace.settled();
     const roots = config.workspace.roots.roots.map((r) => `${r.configured}/`);
     const slash = value.lastIndexOf('/');
     const dir = slash <= 0 ? '/' : value.slice(0, slash);

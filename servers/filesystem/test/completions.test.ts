@@ -6,7 +6,10 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Connection, tempDir } from '@refmcp/test-harness';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { type Connection, RecordingStdioTransport, serverBin, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from './support.js';
 
@@ -84,5 +87,38 @@ describe.each([
     expect(completion.values).toHaveLength(100);
     expect(completion).toMatchObject({ total: 150, hasMore: true });
     expect(completion.values[0]).toBe(`${dir}/many/f000.txt`);
+  });
+});
+
+describe('a client that declares roots', () => {
+  it('completes only inside its roots (narrowing the allowed directories), once they are applied', async () => {
+    const bin = serverBin('filesystem');
+    const transport = new RecordingStdioTransport({
+      command: bin.command,
+      args: [...bin.args, dir],
+      env: getDefaultEnvironment(),
+    });
+    const client = new Client({ name: 'roots-completion', version: '0' }, { capabilities: { roots: {} } });
+    client.setRequestHandler('roots/list', async () => ({
+      roots: [{ uri: pathToFileURL(join(dir, 'src')).href }],
+    }));
+    await client.connect(transport);
+    try {
+      const complete = async (value: string) =>
+        (
+          await client.complete({
+            ref: { type: 'ref/resource', uri: 'file://{+path}' },
+            argument: { name: 'path', value },
+          })
+        ).completion.values;
+      // The first completion waits for the roots the server asked for on initialization.
+      expect(await complete('')).toEqual([`${dir}/src/`]);
+      expect(await complete(`${dir}/`)).toEqual([`${dir}/src/`]);
+      expect(await complete(`${dir}/R`)).toEqual([]);
+      expect(await complete(`${dir}/many/`)).toEqual([]);
+      expect(await complete(`${dir}/src/`)).toEqual([`${dir}/src/app.ts`, `${dir}/src/lib/`]);
+    } finally {
+      await client.close();
+    }
   });
 });
