@@ -170,6 +170,25 @@ describe('completion/complete', () => {
     expect(calls).toEqual(['a', 'b']);
   });
 
+  it('does not cache the answer to an outsized question (a huge context)', async () => {
+    const { server, complete } = capture();
+    let calls = 0;
+    registerCompletions(server, {
+      prompts: {
+        p: {
+          x: () => {
+            calls++;
+            return ['v'];
+          },
+        },
+      },
+    });
+    const big = { other: 'o'.repeat(10_000) };
+    await complete(prompt('p', 'x', '', big));
+    await complete(prompt('p', 'x', '', big));
+    expect(calls).toBe(2);
+  });
+
   it('answers empty when a completer throws, and does not cache the failure', async () => {
     const { server, complete } = capture();
     let fail = true;

@@ -57,6 +57,8 @@ export const COMPLETION_CACHE_MS = 15_000;
 const CACHE_ENTRIES = 500;
 /** Longest value completed; a longer one answers empty (a hostile client's megabyte prefix). */
 const MAX_VALUE_CHARS = 1024;
+/** Longest question (value, argument and context) whose answer is cached: the cache stays small. */
+const MAX_KEY_CHARS = 8192;
 
 /** The cut-off from `env.MCP_COMPLETION_TIMEOUT_MS` (a positive integer), else the default. */
 export function completionTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -226,10 +228,11 @@ function install(server: McpServer, registry: Registry): void {
     if (value.length > MAX_VALUE_CHARS) return { completion: EMPTY };
     const context = params.context?.arguments ?? {};
     const key = JSON.stringify([params.ref, params.argument.name, value, context]);
-    const cached = registry.cache.get(key);
+    const cacheable = key.length <= MAX_KEY_CHARS;
+    const cached = cacheable ? registry.cache.get(key) : undefined;
     if (cached) return { completion: cached };
     const answer = await answerWithin(completer, value, context, registry, ctx.mcpReq?.signal);
-    if (answer) registry.cache.set(key, answer);
+    if (answer && cacheable) registry.cache.set(key, answer);
     return { completion: answer ?? EMPTY };
   });
 }
