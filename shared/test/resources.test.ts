@@ -179,13 +179,22 @@ describe('resources/templates/list', () => {
     });
   });
 
-  it("serves template variable completion through the SDK's completion/complete", async () => {
-    const { call } = serve({ templates, read: async () => undefined });
+  it('serves template variable completion (completion.ts) and declares the completions capability', async () => {
+    const { call, server } = serve({ templates, read: async () => undefined });
     const result = await call('completion/complete', {
       ref: { type: 'ref/resource', uri: 'shot://{name}' },
       argument: { name: 'name', value: '' },
     });
-    expect(result).toMatchObject({ completion: { values: ['a', 'b'] } });
+    expect(result).toEqual({ completion: { values: ['a', 'b'], total: 2, hasMore: false } });
+    expect(server.server.getCapabilities().completions).toEqual({});
+  });
+
+  it('declares no completions capability when no template completes', () => {
+    const { server } = serve({
+      templates: [templates[1] as (typeof templates)[1]],
+      read: async () => undefined,
+    });
+    expect(server.server.getCapabilities().completions).toBeUndefined();
   });
 });
 

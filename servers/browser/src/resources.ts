@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { registerResourceSet } from '@refmcp/shared/server';
+import { completeFrom, registerResourceSet } from '@refmcp/shared/server';
 import type { BrowserSession } from './browser/session.js';
 import { untrustedText } from './sanitize.js';
 
@@ -105,6 +105,14 @@ export function registerResources(server: McpServer, session: BrowserSession, st
         title: 'Screenshot',
         description: `A screenshot taken by browser_take_screenshot (the last ${MAX_SCREENSHOTS} are kept).`,
         mimeType: 'image/png',
+        // The kept screenshots and downloads of this session (no browser launched).
+        complete: {
+          name: ({ value }) =>
+            completeFrom(
+              store.screenshots().map((s) => s.name),
+              value,
+            ),
+        },
       },
       {
         uriTemplate: 'download://{name}',
@@ -112,6 +120,13 @@ export function registerResources(server: McpServer, session: BrowserSession, st
         title: 'Downloaded file',
         description:
           'A file a page downloaded, saved under the output directory (operator flag --save-downloads).',
+        complete: {
+          name: ({ value }) =>
+            completeFrom(
+              store.downloads().map((d) => d.name),
+              value,
+            ),
+        },
       },
     ],
     list: {

@@ -120,6 +120,14 @@ describe('downloads with --save-downloads', () => {
       snapshot: 'none',
     });
     expect(again.text).toContain(`saved as ${join(out, 'downloads', 'report-1.csv')}`);
+    // download://{name} completes to this session's downloads (no browser call).
+    const complete = (value: string) =>
+      conn.client.complete({
+        ref: { type: 'ref/resource', uri: 'download://{name}' },
+        argument: { name: 'name', value },
+      });
+    expect((await complete('rep')).completion.values).toEqual(['report.csv', 'report-1.csv']);
+    expect((await complete('x')).completion.values).toEqual([]);
   });
 
   it('cancels a download over --max-download-bytes, and keeps its name inside the directory', async () => {

@@ -9,8 +9,14 @@
 import type { drive_v3 } from '@googleapis/drive';
 import type { McpServer, Resource } from '@modelcontextprotocol/server';
 import { z } from '@refmcp/shared/schema';
-import { invalidParams, registerResourceSet, truncationMarker } from '@refmcp/shared/server';
+import {
+  completionCacheFor,
+  invalidParams,
+  registerResourceSet,
+  truncationMarker,
+} from '@refmcp/shared/server';
 import { UntrustedText } from '@refmcp/shared/untrusted';
+import { fileIdCompleter } from './completions.js';
 import type { Config } from './config.js';
 import { readContent, wholeCharsEnd } from './content.js';
 import { FILE_FIELDS, kindOf } from './format/files.js';
@@ -42,8 +48,10 @@ export function registerDriveResources(server: McpServer, config: Config): void 
         name: 'Drive file',
         description:
           'A Google Drive file by id: Docs as Markdown, Sheets as CSV, Slides as text, Drawings as PNG',
+        complete: { fileId: fileIdCompleter(config) },
       },
     ],
+    completion: { cache: completionCacheFor(config) },
     list: {
       cursor: z.object({ t: z.string().min(1).max(4096) }),
       async page(after, ctx) {

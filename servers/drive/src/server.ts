@@ -2,6 +2,7 @@
 import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { registerPrompts } from './prompts.js';
 import { registerDriveResources } from './resources.js';
 import { commentTools } from './tools/comments.js';
 import { namesAFile } from './tools/common.js';
@@ -34,7 +35,10 @@ export const driveServer: ServerSpec<Config> = {
       ],
       namesAFile,
     ),
-  register: (server, config) => registerDriveResources(server, config),
+  register: (server, config) => {
+    registerDriveResources(server, config);
+    registerPrompts(server, config);
+  },
   secrets: (config) => config.secrets(),
   instructions: (config) =>
     [

@@ -35,6 +35,7 @@ import {
   type ResourcePage,
   registerResourceSet,
 } from '@refmcp/shared/server';
+import { pathCompleter } from './completions.js';
 import type { Config } from './config.js';
 import { looksBinary } from './grep.js';
 import { GitignoreRules } from './ignore-rules.js';
@@ -242,6 +243,7 @@ export function registerResources(server: McpServer, config: Config, context: Co
         uriTemplate: 'file://{+path}',
         title: TEMPLATE_TITLE,
         description: templateDescription(config),
+        complete: { path: pathCompleter(config) },
       },
     ],
     // Pages through the walk of every allowed directory.

@@ -8,7 +8,8 @@
  */
 import { type McpServer, type ReadResourceResult, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { describeError, encodePath } from '@refmcp/shared';
-import { invalidParams as invalid, registerResourceSet } from '@refmcp/shared/server';
+import { completionCacheFor, invalidParams as invalid, registerResourceSet } from '@refmcp/shared/server';
+import { githubCompleters } from './completions.js';
 import type { Config } from './config.js';
 import { contentsUri, mimeType, readContents } from './files.js';
 import { GitHubApiError } from './github/errors.js';
@@ -86,8 +87,10 @@ export function registerResources(server: McpServer, config: Config): void {
         uriTemplate: CONTENTS_TEMPLATE,
         title: 'Repository contents',
         description: `A file (exact bytes: text, or a base64 blob) or a directory listing (JSON) of a GitHub repository's default branch, up to ${MAX_RESOURCE_BYTES / 1024 / 1024} MB.${config.scope ? ` Limited to ${config.scope.description}.` : ''}`,
+        complete: (({ owner, repo, path }) => ({ owner, repo, path }))(githubCompleters(config)),
       },
     ],
+    completion: { cache: completionCacheFor(config) },
     read: (uri) => readResource(config, uri),
     secrets: config.token ? [config.token] : [],
   });

@@ -54,7 +54,7 @@ export const githubServer: ServerSpec<Config> = {
     ),
   register: (server, config) => {
     registerResources(server, config);
-    registerPrompts(server);
+    registerPrompts(server, config);
   },
   secrets: (config) => (config.token ? [config.token] : []),
   instructions: (config) =>

@@ -2,6 +2,7 @@
 import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { registerPrompts } from './prompts.js';
 import { ciDigestTools } from './tools/ci-digest.js';
 import { hasProjectArgument } from './tools/common.js';
 import { contextTools } from './tools/context.js';
@@ -43,6 +44,7 @@ export const gitlabServer: ServerSpec<Config> = {
       ],
       hasProjectArgument,
     ),
+  register: (server, config) => registerPrompts(server, config),
   secrets: (config) => (config.token ? [config.token] : []),
   instructions: (config) =>
     [

@@ -7,19 +7,16 @@
  * resources/list pages through every table of the non-system schemas; resources/read returns the
  * describe_table description as JSON.
  */
-import {
-  completable,
-  type McpServer,
-  type ReadResourceResult,
-  UriTemplate,
-} from '@modelcontextprotocol/server';
+import { type McpServer, type ReadResourceResult, UriTemplate } from '@modelcontextprotocol/server';
 import { z } from '@refmcp/shared/schema';
 import {
   type ConnectionContext,
+  completionCacheFor,
   describeError,
   invalidParams as invalid,
   parseResourceUri,
   type ResourcePage,
+  registerPrompt,
   registerResourceSet,
   ToolError,
 } from '@refmcp/shared/server';
@@ -128,18 +125,25 @@ export function registerResources(server: McpServer, config: Config, context: Co
   const template = `${base}/{schema}/{table}/schema`;
   const description = `Schema (columns, keys, constraints, indexes) of one table or view of the database "${config.target.database}", as JSON.`;
 
-  const completeSchema = async (value: string) =>
-    (await listSchemas(config, { limit: MAX_COMPLETIONS, includeSystem: false, prefix: value }, signal))
+  // A completion stops at its cut-off (completion.ts) or at shutdown, whichever comes first.
+  const completeSchema = async (value: string, cut: AbortSignal) =>
+    (
+      await listSchemas(
+        config,
+        { limit: MAX_COMPLETIONS, includeSystem: false, prefix: value },
+        AbortSignal.any([cut, signal]),
+      )
+    )
       .slice(0, MAX_COMPLETIONS)
       .map((s) => s.name);
-  const completeTable = async (value: string, schema?: string) =>
+  const completeTable = async (value: string, cut: AbortSignal, schema?: string) =>
     [
       ...new Set(
         (
           await listTables(
             config,
             { limit: MAX_COMPLETIONS, prefix: value, ...(schema ? { schema } : {}) },
-            signal,
+            AbortSignal.any([cut, signal]),
           )
         ).map((t) => t.name),
       ),
@@ -151,7 +155,9 @@ export function registerResources(server: McpServer, config: Config, context: Co
     });
 
   const uriTemplate = new UriTemplate(template);
+  const completion = { cache: completionCacheFor(config) };
   registerResourceSet(server, {
+    completion,
     templates: [
       {
         name: 'table-schema',
@@ -160,8 +166,9 @@ export function registerResources(server: McpServer, config: Config, context: Co
         description,
         mimeType: 'application/json',
         complete: {
-          schema: (value) => quiet(() => completeSchema(value)),
-          table: (value, ctx) => quiet(() => completeTable(value, ctx?.arguments?.schema)),
+          schema: ({ value, signal: cut }) => quiet(() => completeSchema(value, cut)),
+          table: ({ value, arguments: chosen, signal: cut }) =>
+            quiet(() => completeTable(value, cut, chosen.schema)),
         },
       },
     ],
@@ -171,42 +178,42 @@ export function registerResources(server: McpServer, config: Config, context: Co
     secrets: config.secrets,
   });
 
-  server.registerPrompt(
-    'query_schema',
+  registerPrompt(
+    server,
     {
+      name: 'query_schema',
       title: 'Query a table',
       description:
         'Describe one table (columns, keys, indexes) with example queries to start from, for writing SQL against it.',
       argsSchema: z.object({
-        table_name: completable(
-          z.string().min(1).max(256).describe('Table or view name, or schema.table'),
-          (value) => quiet(() => completeTable(value)),
-        ),
+        table_name: z.string().min(1).max(256).describe('Table or view name, or schema.table'),
       }),
+      complete: { table_name: ({ value, signal: cut }) => quiet(() => completeTable(value, cut)) },
+      render: async ({ table_name }) => {
+        let described: TableDescription;
+        try {
+          // "table" or "schema.table" (describeTable resolves both).
+          described = await describeTable(config, table_name, undefined, signal);
+        } catch (error) {
+          throw invalid(describeError(error));
+        }
+        const examples = exampleQueries(described);
+        const text = [
+          `Here is the ${described.kind} ${described.schema}.${described.name} of the PostgreSQL database "${config.target.database}".`,
+          '',
+          describeText(described),
+          '',
+          'Example queries (run them with the query tool; pass values as params, never inside the SQL):',
+          ...examples.map((q) => `  ${q}`),
+          '',
+          `Help me query ${described.schema}.${described.name}: explain what each column holds, then suggest the query for my question.`,
+        ].join('\n');
+        return {
+          description: `Schema of ${described.schema}.${described.name} with example queries`,
+          messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+        };
+      },
     },
-    async ({ table_name }) => {
-      let described: TableDescription;
-      try {
-        // "table" or "schema.table" (describeTable resolves both).
-        described = await describeTable(config, table_name, undefined, signal);
-      } catch (error) {
-        throw invalid(describeError(error));
-      }
-      const examples = exampleQueries(described);
-      const text = [
-        `Here is the ${described.kind} ${described.schema}.${described.name} of the PostgreSQL database "${config.target.database}".`,
-        '',
-        describeText(described),
-        '',
-        'Example queries (run them with the query tool; pass values as params, never inside the SQL):',
-        ...examples.map((q) => `  ${q}`),
-        '',
-        `Help me query ${described.schema}.${described.name}: explain what each column holds, then suggest the query for my question.`,
-      ].join('\n');
-      return {
-        description: `Schema of ${described.schema}.${described.name} with example queries`,
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
-      };
-    },
+    completion,
   );
 }

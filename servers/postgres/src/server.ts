@@ -5,6 +5,7 @@
 import type { ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { describeTarget } from './target.js';
 import { insightTools } from './tools/insight.js';
@@ -33,7 +34,10 @@ export const postgresServer: ServerSpec<Config> = {
       : 'Read-only: every statement runs in a READ ONLY transaction, so PostgreSQL refuses writes. ') +
     'Before writing SQL, use list_tables and describe_table. Results are paged: follow nextCursor. ' +
     'Pass values as params ($1, $2, …).',
-  register: (server, config, context) => registerResources(server, config, context),
+  register: (server, config, context) => {
+    registerResources(server, config, context);
+    registerPrompts(server, config, context);
+  },
   secrets: (config) => config.secrets,
   close: (config) => config.db.close(),
 };

@@ -2,6 +2,7 @@
 import { requireScoped, type ServerSpec } from '@refmcp/shared/server';
 import pkg from '../package.json' with { type: 'json' };
 import { type Config, configure, OPTIONS, OPTIONS_HELP } from './config.js';
+import { registerPrompts } from './prompts.js';
 import { channelTools } from './tools/channels.js';
 import { hasChannelArgument } from './tools/common.js';
 import { editingTools } from './tools/editing.js';
@@ -37,6 +38,7 @@ export const slackServer: ServerSpec<Config> = {
       ],
       hasChannelArgument,
     ),
+  register: (server, config) => registerPrompts(server, config),
   secrets: (config) => config.tokens,
   offTools: (config) => ({
     ...(config.search

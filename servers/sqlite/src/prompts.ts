@@ -5,6 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { safeString, z } from '@refmcp/shared/schema';
+import { registerPrompt } from '@refmcp/shared/server';
 import type { Config } from './config.js';
 
 /** The prompt text for `topic` in the server's mode. */
@@ -35,20 +36,20 @@ export function demoPrompt(topic: string, allowWrites: boolean): string {
 }
 
 export function registerPrompts(server: McpServer, config: Config): void {
-  server.registerPrompt(
-    'mcp-demo',
-    {
-      title: 'SQLite MCP demo',
-      description:
-        'A prompt to seed the database with initial data (or explore it, read-only) and demonstrate what you can do ' +
-        'with an SQLite MCP server.',
-      argsSchema: z.object({
-        topic: safeString({ min: 1, max: 200 }).describe('Topic to seed the database with initial data'),
-      }),
-    },
-    ({ topic }) => ({
+  registerPrompt(server, {
+    name: 'mcp-demo',
+    title: 'SQLite MCP demo',
+    description:
+      'A prompt to seed the database with initial data (or explore it, read-only) and demonstrate what you can do ' +
+      'with an SQLite MCP server.',
+    argsSchema: z.object({
+      topic: safeString({ min: 1, max: 200 }).describe('Topic to seed the database with initial data'),
+    }),
+    // Free text: nothing to complete.
+    complete: {},
+    render: ({ topic }) => ({
       description: `Demo template for ${topic}`,
       messages: [{ role: 'user', content: { type: 'text', text: demoPrompt(topic, config.allowWrites) } }],
     }),
-  );
+  });
 }

@@ -132,7 +132,7 @@ export function registerResources(server: McpServer, config: Config, context: Co
         uriTemplate: SCHEMA_TEMPLATE,
         ...SCHEMA,
         complete: {
-          table: async (value) => {
+          table: async ({ value }) => {
             try {
               const result = await config.pool.read({ op: 'names', prefix: value, limit: COMPLETION_LIMIT });
               return result.op === 'names' ? result.names : [];

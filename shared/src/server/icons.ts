@@ -3,6 +3,12 @@
  * server's name). One SVG per server as a `data:` URI, so no host fetches anything: a rounded square
  * in the server's colour with a white glyph drawn from plain shapes (no text, scripts, styles or
  * external references, which hosts are told to refuse in SVG icons).
+ *
+ * Tools carry no `icons` (2025-11-25 allows them on Tool): the server's icon repeated on each tool
+ * is 505–601 bytes a tool, which would add 32–69% to every server's tools/list (GitHub: 47 tools,
+ * +28 KB on 80 KB; the browser: +12 KB on 17 KB), measured on the committed toolsnaps (issue 32).
+ * A smaller per-toolset glyph still costs ~300 bytes a tool; hosts show the server's icon beside
+ * its tools anyway.
  */
 import type { Icon } from '@modelcontextprotocol/server';
 

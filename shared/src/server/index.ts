@@ -1,5 +1,6 @@
 export type { ResourceListen } from '../transport/listen.js';
 export * from './budget.js';
+export * from './completion.js';
 export * from './confirm.js';
 export * from './errors.js';
 export * from './flags.js';
@@ -12,6 +13,7 @@ export * from './links.js';
 export * from './log.js';
 export * from './pages.js';
 export * from './progress.js';
+export * from './prompts.js';
 export * from './query-cursor.js';
 export * from './requests.js';
 export * from './resources.js';

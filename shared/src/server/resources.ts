@@ -14,11 +14,10 @@
  *   {@link invalidParams}, {@link parseResourceUri}) passes through; anything else → -32603
  *   InternalError with {@link describeError}'s message; every message with the set's secrets
  *   replaced by `[redacted]`.
- * Completion of template variables stays the SDK's: templates and fixed resources are also
- * registered with McpServer's registry, which `completion/complete` consults.
+ * Completion of template variables is completion.ts's: each template's `complete` completers (and
+ * the fixed resources, which complete to nothing) are registered there.
  */
 import {
-  type CompleteResourceTemplateCallback,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -32,12 +31,13 @@ import {
 import type { z } from 'zod';
 import { type SecretSource, scrubSecrets, secretsOf } from '../audit.js';
 import { decodeCursor, encodeCursor } from './budget.js';
+import { type Completer, type CompletionOptions, registerCompletions } from './completion.js';
 import { describeError } from './errors.js';
 
 /** A resource template as resources/templates/list shows it, plus completion of its variables. */
 export type ResourceTemplateSpec = ResourceTemplateType & {
-  /** Completion per template variable (served by the SDK's completion/complete). */
-  complete?: Record<string, CompleteResourceTemplateCallback>;
+  /** Completion per template variable (see completion.ts), fenced by the operator's scope. */
+  complete?: Record<string, Completer>;
 };
 
 /** One page of resources/list: the resources, and where the next page starts (none: last page). */
@@ -79,6 +79,8 @@ export interface ResourceSet<P extends Record<string, unknown> = Record<string, 
   listChanged?: boolean;
   /** Values never shown in an error message (tokens, passwords); a function is read at each error. */
   secrets?: SecretSource;
+  /** The completions' cache (shared across instances) and error sink; see completion.ts. */
+  completion?: CompletionOptions;
 }
 
 /** A JSON-RPC -32602 (Invalid params) error: the URI or request is refused, `message` says why. */
@@ -111,6 +113,14 @@ export function registerResourceSet<P extends Record<string, unknown>>(
   const fixed = set.resources ?? [];
   const templates = set.templates ?? [];
   registerWithSdk(server, fixed, templates, set.read);
+  registerCompletions(
+    server,
+    {
+      templates: Object.fromEntries(templates.map((t) => [t.uriTemplate, t.complete ?? {}])),
+      resources: fixed.map((r) => r.uri),
+    },
+    set.completion,
+  );
 
   const secrets = set.secrets;
   const handle =
@@ -267,9 +277,8 @@ function toProtocolError(error: unknown, secrets: readonly string[]): ProtocolEr
 }
 
 /**
- * Registers the fixed resources and templates in McpServer's own registry, where the SDK's
- * completion/complete finds a template's variable completions (its resources/* handlers are
- * replaced by the set's, so the callbacks below only delegate).
+ * Registers the fixed resources and templates in McpServer's own registry (its resources/* handlers
+ * are replaced by the set's, so the callbacks below only delegate; completion is completion.ts's).
  */
 function registerWithSdk(
   server: McpServer,
@@ -282,11 +291,8 @@ function registerWithSdk(
   for (const { uri, name, ...metadata } of fixed) {
     server.registerResource(name, uri, metadata, delegate);
   }
-  for (const { name, uriTemplate, complete, ...metadata } of templates) {
-    const template = new ResourceTemplate(uriTemplate, {
-      list: undefined,
-      ...(complete ? { complete } : {}),
-    });
+  for (const { name, uriTemplate, complete: _, ...metadata } of templates) {
+    const template = new ResourceTemplate(uriTemplate, { list: undefined });
     server.registerResource(name, template, metadata, (uri, _variables, ctx) => delegate(uri, ctx));
   }
 }
