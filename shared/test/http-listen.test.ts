@@ -4,6 +4,9 @@
 // subscription. It relies on two things of the SDK's public API, checked here so that an SDK
 // upgrade that changes them fails this test: `fetch(request, { parsedBody })` serves that body, and
 // the listen router forwards `notify.resourceUpdated` only for URIs of the acknowledged filter.
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -120,6 +123,48 @@ describe('subscriptions/listen over HTTP', () => {
       expect(update.params?.uri).toBe('ok://a');
       client.abort();
       expect(await released).toBe(opened[0]?.[0]);
+    } finally {
+      client.abort();
+      await handle.close();
+    }
+  });
+
+  it('releases the subscription when its stream closes after a garbage collection', async () => {
+    // The hostile run's F1: the release hung on the web Request's signal, which undici links to the
+    // exchange's signal by a WeakRef; once collected, a closed stream kept its watches for good.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let closed: (id: ListenId) => void = () => {};
+    const released = new Promise<ListenId>((resolve) => {
+      closed = resolve;
+    });
+    const handle = await serveHttp(
+      () =>
+        new McpServer(
+          { name: 'probe', version: '1.0.0' },
+          { capabilities: { resources: { subscribe: true } } },
+        ),
+      CONFIG,
+      {
+        onerror: () => {},
+        resourceListen: () => ({ open: async (_id, uris) => uris, close: (id) => closed(id) }),
+      },
+    );
+    const client = new AbortController();
+    try {
+      const response = await listenRequest(handle.url, ['ok://a'], client.signal);
+      const ack = await sseMessages(response.body as ReadableStream<Uint8Array>)();
+      expect(ack.params?.notifications).toEqual({ resourceSubscriptions: ['ok://a'] });
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((r) => setImmediate(r));
+      }
+      client.abort();
+      const outcome = await Promise.race([
+        released.then(() => 'released'),
+        new Promise((r) => setTimeout(r, 10_000, 'still held')),
+      ]);
+      expect(outcome).toBe('released');
     } finally {
       client.abort();
       await handle.close();

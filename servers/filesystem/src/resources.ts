@@ -47,6 +47,11 @@ import { Walker } from './walk.js';
 export const MAX_SUBSCRIPTIONS = 1000;
 /** Most files watched for a modern client's listen streams, across all of them. */
 export const MAX_LISTEN_WATCHES = 1000;
+/**
+ * Files one listen may watch: a tenth of the process's MAX_LISTEN_WATCHES, so that over HTTP (one
+ * set of watches for every client) a single request cannot take the whole budget from the others.
+ */
+export const MAX_WATCHES_PER_LISTEN = 100;
 
 const TEXT_TYPES: Record<string, string> = {
   '.md': 'text/markdown',
@@ -290,7 +295,8 @@ export function processResourceListen(
 /**
  * The 2026-07-28 listen streams' share of `watches`: each acknowledged URI inside the allowed
  * directories is watched until every listen naming it is cancelled; the others (outside, not
- * file://, over MAX_LISTEN_WATCHES) are left out of the acknowledgment.
+ * file://, past MAX_WATCHES_PER_LISTEN distinct URIs, over MAX_LISTEN_WATCHES) are left out of the
+ * acknowledgment.
  */
 function listenWatches(
   config: Config,
@@ -314,7 +320,7 @@ function listenWatches(
   };
   return {
     open: async (id, asked) => {
-      const distinct = [...new Set(asked)].slice(0, MAX_LISTEN_WATCHES);
+      const distinct = [...new Set(asked)].slice(0, MAX_WATCHES_PER_LISTEN);
       const kept = await Promise.all(distinct.map((uri) => watch(id, uri)));
       const honoured = distinct.filter((_, i) => kept[i]);
       uris.set(id, [...(uris.get(id) ?? []), ...honoured]);

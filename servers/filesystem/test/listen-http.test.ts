@@ -116,4 +116,17 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
       await none.close();
     }
   }, 30_000);
+
+  it('gives one listen at most 100 files, so one client cannot take every watch from the others', async () => {
+    const { client } = await listener();
+    const asked = Array.from({ length: 150 }, (_, i) => uri(`later-${i}.txt`));
+    const greedy = await client.listen({ resourceSubscriptions: asked });
+    const other = await (await listener()).client.listen({ resourceSubscriptions: [uri('a.txt')] });
+    try {
+      expect(greedy.honoredFilter.resourceSubscriptions).toEqual(asked.slice(0, 100));
+      expect(other.honoredFilter.resourceSubscriptions).toEqual([uri('a.txt')]);
+    } finally {
+      await Promise.all([greedy.close(), other.close()]);
+    }
+  }, 60_000);
 });

@@ -9,7 +9,7 @@
  * The SDK then acknowledges exactly those (spec 2026-07-28, Subscriptions, "Acknowledgment": the
  * acknowledged filter "reflects the subset the server agreed to honor") and forwards only their
  * updates to the stream. The subscription is released when its HTTP exchange ends (stream closed by
- * either side, or the request refused).
+ * either side, or the request refused), told by the exchange's signal (see narrow).
  */
 import { readRequestBody } from '@modelcontextprotocol/server';
 import type { ResourceListen } from '../listen.js';
@@ -34,9 +34,12 @@ export class HttpListens {
    * says so) asking for resource URIs: the same request with `resourceSubscriptions` cut to what
    * the server honours (left out when none is). Undefined for any other request, or a body that
    * cannot be read within `maxBodyBytes` or is malformed: the SDK reads and answers it as usual.
-   * What is opened is closed when `request.signal` aborts (the exchange ended).
+   * What is opened is closed when `ended` aborts: the HTTP exchange's own signal, held by its
+   * response. Not `request.signal`: undici links a Request's signal to its parent through a WeakRef,
+   * so once the Request is collected (route() has returned while the stream stays open) the abort
+   * would never arrive and the watches would be held for good.
    */
-  async narrow(request: Request, maxBodyBytes: number): Promise<unknown> {
+  async narrow(request: Request, maxBodyBytes: number, ended: AbortSignal): Promise<unknown> {
     if (request.method !== 'POST' || request.headers.get('mcp-method')?.trim() !== LISTEN) return undefined;
     let body: ListenBody;
     try {
@@ -58,8 +61,8 @@ export class HttpListens {
     const id = `http:${++this.#opened}`;
     const honoured = await this.listen.open(id, asked).catch(() => []);
     const release = () => this.listen.close(id);
-    if (request.signal.aborted) release();
-    else request.signal.addEventListener('abort', release, { once: true });
+    if (ended.aborted) release();
+    else ended.addEventListener('abort', release, { once: true });
     const { resourceSubscriptions: _asked, ...others } = filter;
     return {
       ...body,

@@ -347,7 +347,7 @@ export async function serveHttp(
     return response;
   };
 
-  const route = async (request: Request, path: string): Promise<Response> => {
+  const route = async (request: Request, path: string, ended: AbortSignal): Promise<Response> => {
     if (path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD'))
       return Response.json({ status: 'ok' });
     const metadata = oauth?.metadata(request, path);
@@ -374,7 +374,7 @@ export async function serveHttp(
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: limits.maxBodyBytes }))
       return legacy(request, authInfo);
     if (options.sessionsOnly) return sessionsOnlyRefusal(request, limits.maxBodyBytes);
-    const parsedBody = await listens.narrow(request, limits.maxBodyBytes);
+    const parsedBody = await listens.narrow(request, limits.maxBodyBytes, ended);
     return modern.fetch(request, {
       ...(authInfo ? { authInfo } : {}),
       ...(parsedBody !== undefined ? { parsedBody } : {}),
@@ -424,7 +424,7 @@ export async function serveHttp(
       // not take it for a dead one.
       else if (active > limits.maxRequests && path !== HEALTH_PATH)
         response = jsonError(503, 'server busy', { 'Retry-After': '1' });
-      else response = await route(toWebRequest(req, boundHost, aborted.signal), path);
+      else response = await route(toWebRequest(req, boundHost, aborted.signal), path, aborted.signal);
     } catch (error) {
       options.onerror(error as Error);
       response = jsonError(500, 'Internal Server Error');
