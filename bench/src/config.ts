@@ -147,7 +147,10 @@ export const USAGE = `usage: node dist/run.js [--only WORKLOAD,…] [--quick] [-
             (first, npx) runs F1 (first \`npx -y\` with an empty npm cache → tools/list; network)
   --quick   small sizes, one repetition: a smoke run
   --json    machine-readable result on stdout (progress stays on stderr)
-  --offline skip what needs registry.npmjs.org (firststart); it is also skipped when unreachable`;
+  --offline skip what needs registry.npmjs.org (firststart); it is also skipped when unreachable
+environment:
+  BENCH_SERVER_NODE_ARGS  Node options for every server under test, e.g.
+            "--cpu-prof --cpu-prof-dir=/tmp/prof" (one .cpuprofile per server process)`;
 
 export class UsageError extends Error {}
 

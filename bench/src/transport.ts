@@ -20,6 +20,16 @@ export interface RawResponse {
   error?: { code: number; message: string };
 }
 
+/**
+ * Extra Node options for the servers under test, from $BENCH_SERVER_NODE_ARGS (space-separated),
+ * e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile each spawned server. Only applied when the
+ * command is this Node (a server run as `node <bin>`); empty by default.
+ */
+function serverNodeArgs(command: string): string[] {
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.trim();
+  return extra && command === process.execPath ? extra.split(/\s+/) : [];
+}
+
 /** Largest line accepted (bytes); a longer one is reported through onerror and dropped. */
 const MAX_LINE_BYTES = 1024 * 1024 * 1024;
 /** Stderr kept (characters, newest kept). */
@@ -54,7 +64,7 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('StdioTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.command, this.args, {
+      const child = spawn(this.command, [...serverNodeArgs(this.command), ...this.args], {
         env: this.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

@@ -1,6 +1,10 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { escapeLineSeparators, escapeLineSeparatorsOn } from '../src/transport/stdio/stdout.js';
+import {
+  coalescingWrites,
+  escapeLineSeparators,
+  escapeLineSeparatorsOn,
+} from '../src/transport/stdio/stdout.js';
 
 describe('escapeLineSeparators (issue 12, item 3)', () => {
   it('writes U+2028 and U+2029 as JSON escapes; the JSON value is unchanged', () => {
@@ -25,5 +29,34 @@ describe('escapeLineSeparators (issue 12, item 3)', () => {
     stream.write('{"t":"\u2028"}\n');
     stream.write(Buffer.from('{"b":1}\n'));
     expect(chunks.join('')).toBe('{"t":"\\u2028"}\n{"b":1}\n');
+  });
+});
+
+describe('coalescingWrites (issue 35: one write per turn of the event loop)', () => {
+  it('sends what is written in one turn as one writev, in order, and the next turn separately', async () => {
+    const batches: string[][] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        batches.push([chunk.toString('utf8')]);
+        done();
+      },
+      writev(chunks, done) {
+        batches.push(chunks.map((c) => Buffer.from(c.chunk as Buffer).toString('utf8')));
+        done();
+      },
+    });
+    const coalesce = coalescingWrites(stream);
+    for (const line of ['a\n', 'b\n', 'c\n']) {
+      coalesce();
+      stream.write(line);
+    }
+    expect(batches).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a\n', 'b\n', 'c\n']]);
+    coalesce();
+    stream.write('d\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a\n', 'b\n', 'c\n'], ['d\n']]);
+    expect(stream.writableCorked).toBe(0);
   });
 });

@@ -8,10 +8,15 @@ import type { Column } from './fetch.js';
 
 const MAX_PAD = 24;
 
+/** A character {@link cellText} escapes. */
+const ESCAPED = /[\\\n\r\t|]/;
+
 /** One cell as text. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Most cells hold nothing to escape: one scan instead of five replace passes.
+  if (!ESCAPED.test(text)) return text;
   return text
     .replace(/\\/g, '\\\\')
     .replace(/\n/g, '\\n')

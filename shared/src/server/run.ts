@@ -13,7 +13,7 @@ import { perInstanceShutdown, type ServeHttpOptions, serveHttp } from '../transp
 import type { ResourceListen } from '../transport/listen.js';
 import { BatchAnswers, DEFAULT_MAX_LINE_BYTES, StdinGuard } from '../transport/stdio/guard.js';
 import { ListenAcks } from '../transport/stdio/listen.js';
-import { escapeLineSeparatorsOn, writeJsonRpcLine } from '../transport/stdio/stdout.js';
+import { coalescingWrites, escapeLineSeparatorsOn, writeJsonRpcLine } from '../transport/stdio/stdout.js';
 import { DEFAULT_RESULT_BYTES, truncateUtf8, truncationMarker } from './budget.js';
 import { type ConfirmPolicy, confirmCall } from './confirm.js';
 import { ConfigError, describeError } from './errors.js';
@@ -413,6 +413,8 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
  * the middle of a JSON-RPC line. The shutdown budget still bounds the wait.
  */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  // Answers gathered for this turn's write (coalescingWrites) go now, not after a setImmediate.
+  while (stream.writableCorked > 0) stream.uncork();
   if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -528,7 +530,12 @@ function serveStdioGuarded(
   sessionsOnly: boolean,
   resourceListen: () => ResourceListen | undefined,
 ) {
-  const write = writeJsonRpcLine;
+  // Answers completing in the same turn of the event loop leave in one write (coalescingWrites).
+  const coalesce = coalescingWrites(process.stdout);
+  const write = (line: string) => {
+    coalesce();
+    return writeJsonRpcLine(line);
+  };
   const guard = new StdinGuard(write, DEFAULT_MAX_LINE_BYTES, sessionsOnly);
   const transport = new StdioServerTransport(process.stdin.pipe(guard), process.stdout, {
     maxBufferSize: DEFAULT_MAX_LINE_BYTES + 1024,
@@ -538,7 +545,10 @@ function serveStdioGuarded(
   guard.batches = batches;
   const acks = new ListenAcks(resourceListen);
   const send = transport.send.bind(transport);
-  transport.send = (message) => (batches.offer(message) ? Promise.resolve() : acks.send(message, send));
+  transport.send = (message) => {
+    coalesce();
+    return batches.offer(message) ? Promise.resolve() : acks.send(message, send);
+  };
   const handle = serveStdio(factory, { transport, onerror });
   // serveStdio has installed its inbound handler: see each message first (a cancelled listen).
   const deliver = transport.onmessage;

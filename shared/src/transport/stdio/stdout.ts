@@ -39,3 +39,28 @@ export function escapeLineSeparatorsOn(stream: NodeJS.WriteStream): void {
 export function writeJsonRpcLine(line: string): boolean {
   return process.stdout.write(line);
 }
+
+/**
+ * Gathers what is written to `stream` during one turn of the event loop into one write: the
+ * first write of a turn corks the stream, and a `setImmediate` (after the turn's I/O callbacks)
+ * uncorks it, so answers that complete together — calls in flight whose upstream replies arrived
+ * in the same poll — leave in one `writev` instead of one blocking pipe write (and one wake-up of
+ * the host) each. Order is kept (one stream); an answer waits at most until the end of its turn.
+ * Returns the function to call before each write. Only for a running transport: a write followed
+ * by a synchronous `process.exit` would lose the corked bytes (the shutdown path awaits first).
+ */
+export function coalescingWrites(
+  stream: NodeJS.WritableStream & { cork(): void; uncork(): void },
+): () => void {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    stream.uncork();
+  };
+  return () => {
+    if (corked) return;
+    corked = true;
+    stream.cork();
+    setImmediate(uncork);
+  };
+}
