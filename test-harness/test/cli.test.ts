@@ -167,7 +167,7 @@ describe('mcp-harness check', () => {
         '--slow-call',
         'slow',
         '--slow-args',
-        '{"ms":1000}',
+        '{"ms":4000}', // outlasts tools/list even on a loaded machine (ALL-07 checks the order)
         '--config',
         claudeConfig,
         '--server',
