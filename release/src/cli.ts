@@ -18,12 +18,29 @@ const USAGE = `usage: refmcp-release sync-versions
        refmcp-release bundle --tarball FILE --out DIR
        refmcp-release image-context --tarball FILE --out DIR`;
 
+/** Runs the command in `argv`; resolves to the exit code (0; 2 for a usage mistake, with the usage on stderr). */
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { out: { type: 'string' }, registry: { type: 'string' }, tarball: { type: 'string' } },
-  });
+  let parsed: { positionals: string[]; values: { out?: string; registry?: string; tarball?: string; help?: boolean } };
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        registry: { type: 'string' },
+        tarball: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`refmcp-release: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const root = findRepoRoot();
   switch (positionals[0]) {
     case 'sync-versions': {

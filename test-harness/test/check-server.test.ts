@@ -30,7 +30,7 @@ beforeAll(async () => {
     run('good-server.mjs', 'GOOD_API_TOKEN', 'good-audit.log'),
     run('bad-server.mjs', 'BAD_API_TOKEN', 'bad-audit.log'),
   ]);
-}, 60_000);
+}, 180_000); // two full checks at once: minutes on a loaded machine
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
