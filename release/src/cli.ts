@@ -20,7 +20,10 @@ const USAGE = `usage: refmcp-release sync-versions
 
 /** Runs the command in `argv`; resolves to the exit code (0; 2 for a usage mistake, with the usage on stderr). */
 async function main(argv: string[]): Promise<number> {
-  let parsed: { positionals: string[]; values: { out?: string; registry?: string; tarball?: string; help?: boolean } };
+  let parsed: {
+    positionals: string[];
+    values: { out?: string; registry?: string; tarball?: string; help?: boolean };
+  };
   try {
     parsed = parseArgs({
       args: argv,
@@ -38,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { positionals, values } = parsed;
   if (values.help) {
-    console.log(USAGE);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   const root = findRepoRoot();

@@ -4,6 +4,8 @@
  * copies of files and trees are atomic, refuse to overwrite unless asked and stay inside the allowed
  * directories; both are off under --read-only.
  */
+
+import { spawnSync } from 'node:child_process';
 import {
   lstat,
   mkdir,
@@ -15,7 +17,6 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
 import { callChecked, resultText, serverBin, startBuiltServer, tempDir } from '@refmcp/test-harness';
