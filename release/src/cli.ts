@@ -27,22 +27,34 @@ const USAGE = `usage: refmcp-release sync-versions
        refmcp-release mcpb-entries --server DIR --bundles DIR [--repo OWNER/NAME] [--verify-urls]
        refmcp-release image-context --tarball FILE --out DIR`;
 
+/** Runs the command in `argv`; resolves to the exit code (0; 2 for a usage mistake, with the usage on stderr). */
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: 'string' },
-      registry: { type: 'string' },
-      tarball: { type: 'string' },
-      platform: { type: 'string' },
-      server: { type: 'string' },
-      bundles: { type: 'string' },
-      repo: { type: 'string' },
-      'verify-urls': { type: 'boolean' },
-      'bundle-matrix': { type: 'boolean' },
-    },
-  });
+  const options = {
+    out: { type: 'string' },
+    registry: { type: 'string' },
+    tarball: { type: 'string' },
+    platform: { type: 'string' },
+    server: { type: 'string' },
+    bundles: { type: 'string' },
+    repo: { type: 'string' },
+    'verify-urls': { type: 'boolean' },
+    'bundle-matrix': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof options }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    console.error(`refmcp-release: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const root = findRepoRoot();
   switch (positionals[0]) {
     case 'sync-versions': {

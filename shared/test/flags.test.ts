@@ -59,6 +59,39 @@ describe('selectTools', () => {
     expect(() => selectTools(tools, commonFlags({ toolsets: 'x' }, {}))).toThrow(/has no toolsets/);
   });
 
+  it('--tools naming a tool this configuration does not serve says what turns it on, not "unknown"', () => {
+    const off = {
+      write_query: 'start the server with --allow-writes',
+      drop: 'start the server with --allow-writes',
+    };
+    expect(() =>
+      selectTools(tools, commonFlags({ tools: 'get_issue,write_query,drop' }, {}), toolsets, off),
+    ).toThrow(
+      '--tools: write_query, drop are off in this configuration: start the server with --allow-writes',
+    );
+    // A typo is still a typo, listed with the valid names.
+    expect(() => selectTools(tools, commonFlags({ tools: 'write_qurey' }, {}), toolsets, off)).toThrow(
+      /unknown tool\(s\) write_qurey; valid:/,
+    );
+    // Excluding a tool that is not served anyway is no error.
+    expect(
+      names(selectTools(tools, commonFlags({ 'exclude-tools': 'write_query' }, {}), toolsets, off)),
+    ).toEqual(['get_issue', 'create_issue']);
+  });
+
+  it('--tools naming only tools --read-only hides is a config error naming the conflict; a mix serves the reads', () => {
+    expect(() =>
+      selectTools(tools, commonFlags({ tools: 'create_issue', 'read-only': true }, {}), toolsets),
+    ).toThrow(
+      /--tools create_issue and --read-only contradict: .*drop --read-only, or name tools that only read/,
+    );
+    expect(
+      names(
+        selectTools(tools, commonFlags({ tools: 'create_issue,get_issue', 'read-only': true }, {}), toolsets),
+      ),
+    ).toEqual(['get_issue']);
+  });
+
   it('reads the audit log path from the flag, else MCP_AUDIT_LOG', () => {
     expect(commonFlags({}, { MCP_AUDIT_LOG: '/tmp/a.log' }).auditLog).toBe('/tmp/a.log');
     expect(commonFlags({ 'audit-log': '/tmp/b.log' }, { MCP_AUDIT_LOG: '/tmp/a.log' }).auditLog).toBe(

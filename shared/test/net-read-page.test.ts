@@ -281,7 +281,8 @@ describe('readPage: bodies over the caps are cut, never read whole', () => {
   it('answers an endless slow body at the time limit with what arrived', async () => {
     const started = Date.now();
     const page = await readPage(`${base}/endless`, options({ timeoutMs: 400 }));
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Cut by the time limit (bodyCut says so), not left to run: ten times the limit, for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(400 * 10);
     expect(page).toMatchObject({ bodyCut: 'time', truncated: true, nextOffset: undefined });
     expect(page.markdown).toMatch(/^first part\nmore\n/);
     expect(pageReadMarker(page, () => 'unused')).toMatch(

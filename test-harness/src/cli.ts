@@ -167,7 +167,8 @@ async function main(argv: string[]): Promise<number> {
     timeoutMs = parseTimeout(cli.values.timeout);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`mcp-harness: ${error.message}\n\n${USAGE}`);
+    // Bare `mcp-harness`: the usage itself; any other mistake: its one line and where help is.
+    console.error(argv.length ? usageError(error.message) : `mcp-harness: ${error.message}\n\n${USAGE}`);
     return 2;
   }
   const { values, command, operands } = cli;
@@ -179,12 +180,18 @@ async function main(argv: string[]): Promise<number> {
     return await runCall(target, era, timeoutMs, values.json === true, operands);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`mcp-harness: ${error.message}\n\n${USAGE}`);
+      console.error(usageError(error.message));
       return 2;
     }
     console.error(`mcp-harness: ${errorMessage(error)}`);
     return 1;
   }
+}
+
+/** A usage mistake as the servers say theirs: the reason, then how to get the usage (not all of it). */
+function usageError(message: string): string {
+  const self = fileURLToPath(import.meta.url);
+  return `mcp-harness: ${message}\nRun \`mcp-harness --help\` (from this checkout: \`node ${self} --help\`) for the usage.`;
 }
 
 /** The VENDOR operand of `fake`; UsageError when missing, extra or unknown. */

@@ -167,7 +167,7 @@ describe('mcp-harness check', () => {
         '--slow-call',
         'slow',
         '--slow-args',
-        '{"ms":1000}',
+        '{"ms":4000}', // outlasts tools/list even on a loaded machine (ALL-07 checks the order)
         '--config',
         claudeConfig,
         '--server',
@@ -213,12 +213,17 @@ describe('mcp-harness check', () => {
     // Without --allow-destructive only read-only tools are called; call_api is not annotated so.
     expect(fail.stdout).toContain('call_api: not read-only; skipped (destructive calls not allowed)');
     expect(fail.stdout).not.toContain('TESTTOKEN123');
-  }, 30_000);
+  }, 120_000); // two full checks at once: a minute and more on a loaded machine
 });
 
-describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () => {
+describe.concurrent('mcp-harness usage errors exit 2 with one line on stderr and where help is', () => {
+  it('no command at all prints the usage on stderr, exit 2', async () => {
+    const run = await runCli([]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^mcp-harness: no command given\n\nusage: mcp-harness <command>/);
+  });
   it.each([
-    ['no command', []],
     ['unknown command', ['frobnicate', ...good]],
     ['no server', ['tools']],
     ['both server forms', ['tools', '--config', claudeConfig, '--server', 'good', ...good]],
@@ -235,7 +240,10 @@ describe.concurrent('mcp-harness usage errors exit 2 with usage on stderr', () =
     const run = await runCli(args);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^mcp-harness: .+\n\nusage: mcp-harness <command>/);
+    expect(run.stderr).toMatch(
+      /^mcp-harness: .+\nRun `mcp-harness --help` \(from this checkout: `node \S+cli\.js --help`\) for the usage\.\n$/,
+    );
+    expect(run.stderr).not.toContain('usage: mcp-harness');
   });
   it('--help prints usage on stdout and exits 0', async () => {
     const run = await runCli(['--help']);

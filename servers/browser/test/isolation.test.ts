@@ -45,8 +45,10 @@ function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
+/** Waits (by the clock, polling) until none of `pids` is alive or `ms` passed; the ones still alive. */
 async function waitGone(pids: number[], ms = 3000): Promise<number[]> {
-  for (let waited = 0; waited < ms; waited += 100) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
     if (!pids.some((p) => isAlive(p))) return [];
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -114,9 +116,11 @@ describe('shutdown and crashes', () => {
       if (how === 'eof') conn.closeStdin();
       else process.kill(conn.pid, 'SIGTERM');
       const exit = await conn.exited;
-      expect(Date.now() - started, how).toBeLessThan(2000);
+      // Within the server's shutdown budget (1.5 s, shared/src/server/run.ts), not Chromium's own
+      // close: a bound of ten times that budget, for a loaded machine.
+      expect(Date.now() - started, how).toBeLessThan(15_000);
       expect(exit.code, how).toBe(0);
-      expect(await waitGone(chromes, 1000), how).toEqual([]);
+      expect(await waitGone(chromes, 10_000), how).toEqual([]);
       await conn.close();
     }
   }, 90_000);
@@ -128,6 +132,7 @@ describe('shutdown and crashes', () => {
       const renderers = await browserPids(conn.pid, '--type=renderer');
       expect(renderers.length).toBeGreaterThan(0);
       for (const pid of renderers) process.kill(pid, 'SIGKILL');
+      expect(await waitGone(renderers, 10_000)).toEqual([]);
       await new Promise((r) => setTimeout(r, 500));
       const after = await callChecked(conn, 'browser_navigate', { url: `${site.base}/two` });
       expect(resultText(after)).toMatch(/crashed/);
@@ -135,7 +140,7 @@ describe('shutdown and crashes', () => {
       const chromes = await browserPids(conn.pid);
       conn.closeStdin();
       expect((await conn.exited).code).toBe(0);
-      expect(await waitGone(chromes, 1000)).toEqual([]);
+      expect(await waitGone(chromes, 10_000)).toEqual([]);
     } finally {
       await conn.close();
     }

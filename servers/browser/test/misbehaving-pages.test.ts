@@ -41,7 +41,17 @@ beforeAll(async () => {
     '/short': `<title>Short</title><p>short page</p>`,
   });
   conn = await startServer(['--allowed-origins', site.origin]);
+  // Chromium starts on the first call: not inside a test that compares its time with a budget.
+  await callOk(conn, 'browser_navigate', { url: `${site.base}/short`, snapshot: 'none' });
 });
+
+/** The server's --navigation-timeout (its default): a navigation blocked by a dialog would wait it out. */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+/**
+ * The first wait of a snapshot for a frame's document (capture.ts: 5 s plus 2 ms per element): a
+ * snapshot that waited a frame out again takes at least this long.
+ */
+const FRAME_WAIT_MS = 5000;
 
 afterAll(async () => {
   for (const res of [...hanging, ...silent]) res.end();
@@ -58,7 +68,9 @@ describe('a dialog during load does not block browser_navigate', () => {
     const started = Date.now();
     const result = await callChecked(conn, 'browser_navigate', { url: `${site.base}${path}` });
     const text = resultText(result);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Not blocked until the navigation timeout: half of it, a wide margin for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(NAVIGATION_TIMEOUT_MS / 2);
+    expect(text).not.toMatch(/timed out|timeout/i);
     expect(result.isError, text).toBeFalsy();
     expect(text).toContain(`A ${type} dialog`);
     expect(text).toContain(message);
@@ -82,8 +94,9 @@ describe('a frame that never finishes loading', () => {
         times.push(Date.now() - started);
         expect(snap).toMatch(/button/);
       }
-      // Every snapshot after the first pays no wait for the frame (each was ~5 s).
-      expect(Math.max(...times.slice(1)), times.join(', ')).toBeLessThan(1500);
+      // Every snapshot after the first pays no wait for the frame: each took the whole first wait
+      // (5 s) before; now a few hundred ms, under the bound however busy the machine.
+      expect(Math.max(...times.slice(1)), times.join(', ')).toBeLessThan(FRAME_WAIT_MS);
     },
   );
 });

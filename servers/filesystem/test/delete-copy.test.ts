@@ -4,6 +4,8 @@
  * copies of files and trees are atomic, refuse to overwrite unless asked and stay inside the allowed
  * directories; both are off under --read-only.
  */
+
+import { spawnSync } from 'node:child_process';
 import {
   lstat,
   mkdir,
@@ -17,7 +19,7 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@refmcp/test-harness';
-import { callChecked, resultText, startBuiltServer, tempDir } from '@refmcp/test-harness';
+import { callChecked, resultText, serverBin, startBuiltServer, tempDir } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from './support.js';
 
@@ -238,4 +240,17 @@ describe('annotations and --read-only', () => {
       await ro.close();
     }
   });
+
+  it('issue 27: --read-only with --tools naming only delete_file refuses to start (exit 2), naming the conflict', () => {
+    const bin = serverBin('filesystem');
+    const run = spawnSync(bin.command, [...bin.args, dir, '--read-only', '--tools', 'delete_file'], {
+      encoding: 'utf8',
+      input: '',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--tools delete_file and --read-only contradict');
+    expect(run.stderr).toContain('drop --read-only, or name tools that only read');
+    expect(run.stdout).toBe('');
+  }, 60_000);
 });

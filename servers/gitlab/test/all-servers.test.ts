@@ -98,7 +98,9 @@ describe('all-servers cases on GitLab', () => {
     const started = Date.now();
     conn.closeStdin();
     const exit = await conn.exited;
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Within the shutdown budget (1.5 s, shared/src/server/run.ts), not after the 10 s request: a
+    // bound of 8 s leaves a loaded machine five times the budget and still tells the two apart.
+    expect(Date.now() - started).toBeLessThan(8000);
     expect(exit.code).toBe(0);
     await pending;
     await conn.close();
@@ -113,12 +115,15 @@ describe('all-servers cases on GitLab', () => {
         times: Number.POSITIVE_INFINITY,
         match: (req) => req.path === '/projects/grp%2Fproj/issues',
       });
-      const hung = callChecked(conn, 'list_issues', PROJECT);
+      let hungAnswered = false;
+      const hung = callChecked(conn, 'list_issues', PROJECT).finally(() => {
+        hungAnswered = true;
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const started = Date.now();
       const other = await callChecked(conn, 'get_project', PROJECT);
       expect(other.isError).toBeFalsy();
-      expect(Date.now() - started).toBeLessThan(1000);
+      // Answered while the hung call still waited (not after its timeout), however slow the machine.
+      expect(hungAnswered).toBe(false);
       const r = await hung;
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/timed out|timeout/i);

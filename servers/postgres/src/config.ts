@@ -44,12 +44,24 @@ Options:
 /** Default lock wait, in ms (or the statement timeout when that is shorter). */
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 
-/** The connection string: first positional argument, else DATABASE_URL; undefined → PG* env. */
+/** The libpq variables that name a database to connect to (postgresql.org/docs/current/libpq-envars.html). */
+const PG_TARGET_VARIABLES = ['PGHOST', 'PGHOSTADDR', 'PGPORT', 'PGDATABASE', 'PGUSER', 'PGPASSWORD'];
+
+/**
+ * The connection string: first positional argument, else DATABASE_URL; undefined → PG* env.
+ * ConfigError when none of the three names a database: the server would otherwise start and fail
+ * only at the first call, against libpq's default (localhost, the OS user's database).
+ */
 function connectionString(positionals: string[], env: NodeJS.ProcessEnv): string | undefined {
   if (positionals.length > 1)
     throw new ConfigError('expected at most one argument, the database URL (postgresql://…)');
   const url = positionals[0] ?? (env.DATABASE_URL || undefined);
-  if (url === undefined) return undefined;
+  if (url === undefined) {
+    if (PG_TARGET_VARIABLES.some((name) => env[name])) return undefined;
+    throw new ConfigError(
+      'no database given: pass its URL as the argument (postgresql://user:password@host:5432/database), or set DATABASE_URL, or the libpq variables PGHOST, PGDATABASE, PGUSER, …',
+    );
+  }
   // Never echo the URL: it may hold the password.
   if (!/^postgres(ql)?:\/\//i.test(url))
     throw new ConfigError('the database URL must start with postgresql:// (or postgres://)');

@@ -114,6 +114,33 @@ describe('connection settings', () => {
     expect(run.stderr).toContain('the database URL must start with postgresql://');
     expect(run.stderr + run.stdout).not.toContain(PASSWORD);
   });
+
+  it('issue 27: no URL, DATABASE_URL or PG* variable is a startup error (exit 2) saying how to name the database', () => {
+    const bin = serverBin('postgres');
+    const run = spawnSync(bin.command, bin.args, {
+      encoding: 'utf8',
+      input: '',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('no database given');
+    expect(run.stderr).toContain('DATABASE_URL');
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('issue 27: --tools execute with --read-only is a startup error (exit 2) naming --allow-writes and --read-only', () => {
+    const bin = serverBin('postgres');
+    const run = spawnSync(
+      bin.command,
+      [...bin.args, 'postgresql://u@127.0.0.1:1/db', '--read-only', '--tools', 'query,execute'],
+      { encoding: 'utf8', input: '', timeout: 30_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      '--tools: execute is off in this configuration: start the server with --allow-writes (and without --read-only)',
+    );
+  }, 60_000);
 });
 
 describe('resilience', () => {

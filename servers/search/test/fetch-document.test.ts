@@ -67,7 +67,7 @@ describe('fetch_url on documents', () => {
     } finally {
       await conn.close();
     }
-  });
+  }, 120_000); // six reads, each in a fresh document worker: over 30 s at load 35
 
   it('is refused by the network policy like any page (the PDF is never requested)', async () => {
     const conn = await startServer(undefined, ['--toolsets', 'fetch'], { env });

@@ -1,8 +1,8 @@
 /**
  * SL-10 big workspaces do not delay startup: with 50,000 users and every users.list and
- * conversations.list page taking 5 s, initialize and tools/list answer within 2 s of spawn, and a
- * history read answers within 2 s (unknown mentions looked up alone with users.info). Also the
- * guard of every Slack test: no connection the server opens leaves loopback.
+ * conversations.list page never answered, initialize, tools/list and a history read all answer
+ * (unknown mentions looked up alone with users.info): nothing on those paths waits for the full
+ * lists. Also the guard of every Slack test: no connection the server opens leaves loopback.
  */
 import { blockedHosts, callChecked, loopbackGuardEnv } from '@refmcp/test-harness';
 import { addUsers, type FakeSlack } from '@refmcp/test-harness/fakes/slack';
@@ -16,18 +16,22 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 describe('SL-10 big workspaces do not delay startup', () => {
-  it('SL-10 initialize, tools/list and a history read each answer within 2 s while users.list is slow', async () => {
+  it('SL-10 initialize, tools/list and a history read answer while users.list and conversations.list never do', async () => {
     addUsers(slack.state, 50_000);
-    slack.slow('users.list', 5000).slow('conversations.list', 5000);
+    // Never answered (not merely slow): a startup or a read that waited for either would not answer
+    // at all, on any machine; timing the answers instead failed on a loaded one.
+    for (const method of ['users.list', 'conversations.list'])
+      slack.api.inject({
+        status: 200,
+        hang: true,
+        times: Number.POSITIVE_INFINITY,
+        match: { path: `/${method}` },
+      });
     try {
-      const spawned = Date.now();
       const conn = await startServer(slack);
       try {
-        await conn.tools();
-        expect(Date.now() - spawned).toBeLessThan(2000);
-        const started = Date.now();
+        expect((await conn.tools()).length).toBeGreaterThan(0);
         const r = await callChecked(conn, 'slack_get_channel_history', { channel_id: 'C111' });
-        expect(Date.now() - started).toBeLessThan(2000);
         expect(r.isError).toBeFalsy();
         expect(r.text).toContain('@bob');
         expect(slack.calls('users.list')).toHaveLength(0);

@@ -70,6 +70,35 @@ describe('startup', () => {
     expect(runToExit(['--db-path']).stderr).toContain('a value is required after --db-path');
   }, 30_000);
 
+  it('issue 27: started by hand in a terminal it says it waits for a host on stdin; under a host (a pipe) it does not', () => {
+    const target = serverTarget(['--db-path', file]);
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    // script(1) gives the server a terminal as stdin; stdin at EOF ends it, and so the server.
+    const tty = spawnSync(
+      'script',
+      ['-qec', [target.command, ...target.args].map(quote).join(' '), '/dev/null'],
+      {
+        input: '',
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(tty.stdout).toContain(
+      'mcp-server-sqlite: ready, waiting for an MCP host on stdin (JSON-RPC lines); Ctrl-C to quit',
+    );
+    expect(runToExit(['--db-path', file]).stderr).not.toContain('waiting for an MCP host');
+  }, 60_000);
+
+  it('issue 27: --tools naming write_query without --allow-writes is exit 2 naming --allow-writes, not "unknown tool"', () => {
+    const r = runToExit(['--db-path', file, '--tools', 'read_query,write_query']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      '--tools: write_query is off in this configuration: start the server with --allow-writes',
+    );
+    expect(r.stderr).not.toContain('unknown tool');
+    expect(r.stdout).toBe('');
+  }, 30_000);
+
   it('issue 27: write_query without --allow-writes is a JSON-RPC error naming the flag; a missing argument says required', async () => {
     const conn = await startServer(['--db-path', file]);
     try {

@@ -139,15 +139,21 @@ export function commonFlags(values: Record<string, unknown>, env: NodeJS.Process
 /**
  * The tools to serve: --tools (exactly those) or --toolsets (or the default toolsets), minus
  * --exclude-tools, minus every non-read-only tool under --read-only. Unknown names are a
- * ConfigError listing the valid ones, so a typo never silently serves the wrong set.
+ * ConfigError listing the valid ones, so a typo never silently serves the wrong set. `off` is the
+ * server's tools this configuration does not serve, each with what turns it on (ServerSpec
+ * `offTools`): --tools naming one is a ConfigError giving that (not "unknown"); --exclude-tools
+ * naming one is no error (it is not served either way). --tools naming only tools --read-only hides
+ * is a ConfigError naming the conflict, rather than a server with no tool.
  */
 export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 'annotations'>>(
   all: readonly T[],
   flags: CommonFlags,
   toolsets: readonly ToolsetInfo[] = [],
+  off: Readonly<Record<string, string>> = {},
 ): T[] {
   const names = new Set(all.map((t) => t.name));
-  const unknown = (list: string[] | undefined) => (list ?? []).filter((n) => !names.has(n));
+  const isOff = (n: string) => Object.hasOwn(off, n);
+  const unknown = (list: string[] | undefined) => (list ?? []).filter((n) => !names.has(n) && !isOff(n));
   for (const [flag, list] of [
     ['--tools', flags.tools],
     ['--exclude-tools', flags.excludeTools],
@@ -155,6 +161,14 @@ export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 
     const bad = unknown(list);
     if (bad.length)
       throw new ConfigError(`${flag}: unknown tool(s) ${bad.join(', ')}; valid: ${[...names].join(', ')}`);
+  }
+  const offNamed = (flags.tools ?? []).filter(isOff);
+  if (offNamed.length) {
+    const byReason = new Map<string, string[]>();
+    for (const n of offNamed) byReason.set(off[n] ?? '', [...(byReason.get(off[n] ?? '') ?? []), n]);
+    throw new ConfigError(
+      `--tools: ${[...byReason].map(([why, ns]) => `${ns.join(', ')} ${ns.length === 1 ? 'is' : 'are'} off in this configuration: ${why}`).join('; ')}`,
+    );
   }
   let selected: T[];
   if (flags.tools) {
@@ -173,7 +187,16 @@ export function selectTools<T extends Pick<ToolDefinition, 'name' | 'toolset' | 
     selected = [...all];
   }
   selected = selected.filter((t) => !flags.excludeTools.includes(t.name));
-  if (flags.readOnly) selected = selected.filter((t) => t.annotations.readOnlyHint);
+  if (flags.readOnly) {
+    const reading = selected.filter((t) => t.annotations.readOnlyHint);
+    if (flags.tools && selected.length && !reading.length) {
+      const named = selected.map((t) => t.name).join(', ');
+      throw new ConfigError(
+        `--tools ${named} and --read-only contradict: --read-only hides every tool that can change something, which leaves none of those; drop --read-only, or name tools that only read`,
+      );
+    }
+    selected = reading;
+  }
   return selected;
 }
 

@@ -378,11 +378,9 @@ async function configureOrExit<C>(spec: ServerSpec<C>, argv: string[], env: Node
     const config = await spec.configure({ values, positionals, env, common });
     const all = spec.tools(config);
     checkToolsets(all, spec.toolsets ?? []);
-    const tools = selectTools(all, common, spec.toolsets);
-    const off = new Map([
-      ...Object.entries(spec.offTools?.(config) ?? {}),
-      ...offReasons(all, tools, common),
-    ]);
+    const offByConfig = spec.offTools?.(config) ?? {};
+    const tools = selectTools(all, common, spec.toolsets, offByConfig);
+    const off = new Map([...Object.entries(offByConfig), ...offReasons(all, tools, common)]);
     // A selection that leaves nothing (a toolset whose tools need a token not given, say) starts,
     // as hosts expect, but not silently.
     if (!tools.length && all.length)
@@ -511,6 +509,12 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   if (!http) {
     process.stdin.on('end', () => void shutdown('stdin closed'));
     process.stdin.on('close', () => void shutdown('stdin closed'));
+    // Started by hand in a terminal (a README's "try it"): say why nothing happens. A host's stdin
+    // is a pipe, so hosts never see this.
+    if (process.stdin.isTTY)
+      process.stderr.write(
+        `mcp-server-${spec.name}: ready, waiting for an MCP host on stdin (JSON-RPC lines); Ctrl-C to quit\n`,
+      );
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -18,7 +18,12 @@ export async function checkStdinEof(ctx: CheckContext): Promise<CheckResult> {
   const slowCall = ctx.opts.slowCall;
   if (slowCall) {
     slow = ctx.call(conn, slowCall.name, slowCall.arguments ?? {}, 60_000);
-    await delay(300); // let the call arrive and start whatever it starts
+    // Let the call arrive and start whatever it starts: two pings in turn. By the time the server
+    // reads the second, it has read the call and run its handler up to its first wait (the first
+    // ping may share the call's read and be answered before the handler runs). A fixed pause was
+    // too short on a loaded machine, and the helper process went unseen.
+    for (let i = 0; i < 2; i++)
+      await conn.client.ping({ timeout: Math.min(ctx.callTimeoutMs, 5000) }).catch(() => undefined);
     notes.push(`closed stdin with ${slowCall.name} in flight`);
   } else {
     notes.push('closed stdin right after the handshake (no slowCall given)');
@@ -40,7 +45,9 @@ export async function checkStdinEof(ctx: CheckContext): Promise<CheckResult> {
     }
     await conn.exited;
   }
-  for (let waited = 0; waited < 500 && children.some((p) => isAlive(p)); waited += 50) await delay(50);
+  // A child the server signalled on its way out may take a moment to go (longer on a loaded machine).
+  const reapBy = Date.now() + 2000;
+  while (Date.now() < reapBy && children.some((p) => isAlive(p))) await delay(50);
   const left = children.filter((p) => isAlive(p));
   if (left.length > 0) {
     failures.push(

@@ -65,21 +65,45 @@ async function browserTitle(tab: Tab): Promise<string> {
   return entry && entry.url === tab.page.url() ? entry.title : '';
 }
 
+/** How long a page line waits for a title at most (ms): the page's answer or the browser's copy. */
+const TITLE_BUDGET_MS = 5000;
+
 /**
  * "Page: <url> — "<title>"" (title sanitised; `knownTitle` saves a round trip; none while a dialog
- * blocks). The title is `document.title`, or, when the page does not answer within a second (busy
- * or hung), the browser's own copy ({@link browserTitle}, itself bounded to a second).
+ * blocks). The title is `document.title`, or, when the page has not answered within a second (busy
+ * or hung), whichever comes first of that answer and the browser's own copy ({@link browserTitle});
+ * '' after {@link TITLE_BUDGET_MS}. The second only starts the browser's read, it does not end the
+ * page's: a page or a browser slowed by a loaded machine still answers (a one-second cap on each
+ * lost the title there).
  */
 export async function pageLine(tab: Tab, knownTitle?: string): Promise<string> {
   const url = tab.page.url();
   if (tab.dialog) return `Page: ${url}`;
-  const title =
-    knownTitle ??
-    (await Promise.race([
-      tab.page.title().catch(() => ''),
-      after(1000, undefined).then(() => Promise.race([browserTitle(tab).catch(() => ''), after(1000, '')])),
-    ]));
+  const title = knownTitle ?? (await firstTitle(tab));
   return `Page: ${url}${title ? ` — "${untrustedText(title.slice(0, 300))}"` : ''}`;
+}
+
+/**
+ * The page's `document.title` as soon as it answers; or, when it has not within a second, the
+ * browser's copy if that is not empty; '' after {@link TITLE_BUDGET_MS}.
+ */
+function firstTitle(tab: Tab): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let answered = false;
+    void tab.page
+      .title()
+      .catch(() => '')
+      .then((title) => {
+        answered = true;
+        resolve(title);
+      });
+    void after(1000, undefined)
+      .then(() => (answered ? '' : browserTitle(tab).catch(() => '')))
+      .then((title) => {
+        if (title) resolve(title);
+      });
+    void after(TITLE_BUDGET_MS, '').then(resolve);
+  });
 }
 
 /**
