@@ -21,6 +21,25 @@ export const CONFORMANCE_CLI = join(
   'index.js',
 );
 
+/**
+ * The 0.2 line's CLI (`@modelcontextprotocol/conformance@0.2.0-alpha.12`, installed under the alias
+ * `@modelcontextprotocol/conformance-next`): it adds `--requirements <revision>`, the scenarios a spec
+ * revision requires, frozen at its release and run at that revision's wire (2026-07-28: stateless,
+ * per-request `_meta`). Its package declares no `engines`; it is run on the same Node 22.
+ */
+export const CONFORMANCE_NEXT_CLI = join(
+  dirname(require.resolve('@modelcontextprotocol/conformance-next/package.json')),
+  'dist',
+  'index.js',
+);
+
+/**
+ * What to run: today's whole suite (`--suite all`, 0.1.16), or the scenarios a spec revision requires
+ * (`--requirements <revision>`, the 0.2 line; with it the CLI also runs and reports, unscored, the
+ * revision's extension and pending scenarios).
+ */
+export type Selection = { suite: 'all' } | { requirements: '2026-07-28' };
+
 /** One check of a scenario, as the suite writes it. */
 export interface Check {
   id: string;
@@ -48,20 +67,25 @@ export function verdictOf(checks: Check[]): Verdict {
 }
 
 /**
- * Runs every server scenario of the suite (`--suite all`: active and pending) against `url`,
- * writing to `outDir`, and returns one result per scenario directory found. The CLI's exit code
- * is ignored (it is 1 whenever a scenario fails); the verdicts come from checks.json. Errors:
+ * Runs the server scenarios `selection` picks (default `--suite all`: active and pending) against
+ * `url`, writing to `outDir`, and returns one result per scenario directory found. The CLI's exit
+ * code is ignored (it is 1 whenever a scenario fails); the verdicts come from checks.json. Errors:
  * rejects when the CLI cannot start or runs longer than `timeoutMs` (default 60 000).
  */
 export async function runConformance(
   url: URL,
   outDir: string,
   timeoutMs = 60_000,
+  selection: Selection = { suite: 'all' },
 ): Promise<ScenarioResult[]> {
+  const [cli, select] =
+    'requirements' in selection
+      ? [CONFORMANCE_NEXT_CLI, ['--requirements', selection.requirements]]
+      : [CONFORMANCE_CLI, ['--suite', selection.suite]];
   await new Promise<void>((resolve, reject) => {
     execFile(
       NODE22,
-      [CONFORMANCE_CLI, 'server', '--url', url.href, '--suite', 'all', '-o', outDir],
+      [cli, 'server', '--url', url.href, ...select, '-o', outDir],
       { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '' } },
       (error, _stdout, stderr) => {
         // Exit 1 = some scenario failed (judged below); anything else is the CLI itself failing.
@@ -75,7 +99,13 @@ export async function runConformance(
   for (const entry of await readdir(outDir)) {
     const m = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry);
     if (!m?.[1]) continue;
-    const checks = JSON.parse(await readFile(join(outDir, entry, 'checks.json'), 'utf8')) as Check[];
+    // A scenario that threw before writing its checks (the CLI logs it and goes on) is a failure.
+    const checks = await readFile(join(outDir, entry, 'checks.json'), 'utf8').then(
+      (text) => JSON.parse(text) as Check[],
+      (): Check[] => [
+        { id: 'checks-written', status: 'FAILURE', errorMessage: 'the scenario wrote no checks.json' },
+      ],
+    );
     results.push({ scenario: m[1], verdict: verdictOf(checks), checks });
   }
   return results.sort((a, b) => a.scenario.localeCompare(b.scenario));

@@ -77,9 +77,18 @@ describe('BR-03 output files stay inside', () => {
     expect(snap).toContain(join(out, 'snaps/page.txt'));
   });
 
-  it('BR-03 screenshots are resources', async () => {
-    const text = await callOk(conn, 'browser_take_screenshot', {});
+  it('BR-03 screenshots are resources, linked from the result', async () => {
+    const result = await callChecked(conn, 'browser_take_screenshot', {});
+    const text = resultText(result);
     const uri = /resource (screenshot:\/\/\S+)/.exec(text)?.[1] ?? '';
+    const link = result.content.find((c) => c.type === 'resource_link');
+    expect(link).toMatchObject({
+      type: 'resource_link',
+      uri,
+      name: uri.slice('screenshot://'.length),
+      title: 'Screenshot of the viewport',
+      mimeType: 'image/png',
+    });
     const { resources } = await conn.client.listResources();
     expect(resources.map((r) => r.uri)).toContain(uri);
     const read = await conn.client.readResource({ uri });

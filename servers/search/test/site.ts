@@ -14,6 +14,8 @@ export interface Site {
   hits: string[];
   /** True once a client closed the /endless connection. */
   endlessClosed: boolean;
+  /** True once a client closed the /stall connection (a page that sends its head and then nothing). */
+  stallClosed: boolean;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, site: Site) => void;
 
 async function serve(handle: Handler): Promise<Site> {
   const sockets = new Set<import('node:net').Socket>();
-  const site = { hits: [] as string[], endlessClosed: false } as Site;
+  const site = { hits: [] as string[], endlessClosed: false, stallClosed: false } as Site;
   const server: Server = createServer((req, res) => {
     site.hits.push(req.url ?? '');
     handle(req, res, site);
@@ -110,6 +112,13 @@ export function startSiteA(b: () => Site): Promise<Site> {
         });
         return;
       }
+      case '/stall':
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.write('<!doctype html><html><head><title>Stalled</title></head><body>');
+        res.on('close', () => {
+          site.stallClosed = true;
+        });
+        return;
       case '/blob':
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(Buffer.alloc(5 * 1024 * 1024, 7));

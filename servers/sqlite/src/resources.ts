@@ -27,11 +27,12 @@ import {
   registerResourceSet,
 } from '@refmcp/shared/server';
 import type { Config } from './config.js';
+import { SCHEMA_PREFIX, schemaUri } from './schema-uri.js';
 import { describeTable, listTablesPage } from './tools/schema.js';
 
 export const MEMO_URI = 'memo://insights';
 export const SCHEMA_TEMPLATE = 'sqlite://schema/{table}';
-const SCHEMA_PREFIX = 'sqlite://schema/';
+
 /** Table names offered per completion request. */
 const COMPLETION_LIMIT = 100;
 
@@ -49,10 +50,7 @@ const SCHEMA = {
   mimeType: 'application/json',
 };
 
-/** The schema resource URI of table `name`. */
-export function schemaUri(name: string): string {
-  return `${SCHEMA_PREFIX}${encodeURIComponent(name)}`;
-}
+export { schemaUri } from './schema-uri.js';
 
 /** The table name in a schema resource URI, or undefined when the URI is not one. */
 export function tableFromUri(uri: string): string | undefined {

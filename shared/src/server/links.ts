@@ -15,6 +15,8 @@ export interface ResourceLink {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** Size of the raw content in bytes, when known. */
+  size?: number;
 }
 
 /** `result` with a `resource_link` block appended for each of the first `max` of `links`. */

@@ -61,25 +61,55 @@ export function progressReporter(
 /**
  * Awaits `work`, reporting the seconds it has taken every `everyMs` (a heartbeat for waits that have
  * no count of their own: a query the engine runs, a page loading), with `message(seconds)`. The first
- * report goes out at once. Without `progress` it is `work` itself.
+ * report goes out at once. Without `progress` it is `work` itself: no timer, no new promise (the fast
+ * path of a call that asked for no progress costs nothing).
  */
-export async function withHeartbeat<T>(
+export function withHeartbeat<T>(
   progress: Progress | undefined,
   work: Promise<T>,
   message: (seconds: number) => string,
   everyMs = 1000,
 ): Promise<T> {
-  if (!progress) return work;
-  const start = Date.now();
-  let beat = 0;
-  progress.report(beat, undefined, message(0));
-  const timer = setInterval(() => {
-    beat++;
-    progress.report(beat, undefined, message(Math.round((Date.now() - start) / 1000)));
-  }, everyMs);
+  return progress ? beating(progress, work, message, everyMs) : work;
+}
+
+async function beating<T>(
+  progress: Progress,
+  work: Promise<T>,
+  message: (seconds: number) => string,
+  everyMs: number,
+): Promise<T> {
+  const beat = startHeartbeat(progress, message, everyMs);
   try {
     return await work;
   } finally {
-    clearInterval(timer);
+    beat.stop();
   }
+}
+
+/** A running heartbeat (see {@link startHeartbeat}). */
+export interface Heartbeat {
+  /** Reports now (e.g. when a phase changes), within the reporter's rate limit. */
+  now(): void;
+  /** Stops the beats; idempotent. */
+  stop(): void;
+}
+
+/**
+ * Starts reporting the seconds since now every `everyMs`, with `message(seconds)` (read at each beat,
+ * so it can name the current phase of the work), the first report at once. For work with phases
+ * (a navigation: request, response, load); {@link withHeartbeat} for one awaited promise. The caller
+ * must `stop()` it when the work ends.
+ */
+export function startHeartbeat(
+  progress: Progress,
+  message: (seconds: number) => string,
+  everyMs = 1000,
+): Heartbeat {
+  const start = Date.now();
+  let beat = 0;
+  const report = () => progress.report(beat++, undefined, message(Math.round((Date.now() - start) / 1000)));
+  report();
+  const timer = setInterval(report, everyMs);
+  return { now: report, stop: () => clearInterval(timer) };
 }

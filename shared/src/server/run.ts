@@ -174,11 +174,14 @@ export function registerTools(
         const context: ToolContext = {
           server,
           get progress() {
+            // No token, no reporter: nothing is allocated for the calls that asked for no progress.
+            if (ctx.mcpReq._meta?.progressToken === undefined) return undefined;
             progress ??= {
               reporter: progressReporter(
                 ctx.mcpReq._meta?.progressToken,
                 (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
-                () => settled,
+                // Nothing more once the call answered or the client cancelled it (work may still be winding down).
+                () => settled || request.aborted,
               ),
             };
             return progress.reporter;

@@ -26,7 +26,9 @@ const scoped = new WeakSet<object>();
 /**
  * `definition` confined to `scope`: before the handler runs, `target` picks the target out of the
  * validated arguments and `scope.check` refuses it when it is outside, so the handler never sees an
- * out-of-scope target (the refusal is an `isError` result with the scope's message). Without a scope
+ * out-of-scope target (the refusal is an `isError` result with the scope's message). A tool that
+ * asks for confirmation (`confirm`) has its target checked before the question: the user is never
+ * asked about a call that would be refused. Without a scope
  * (no allowlist configured) the handler runs unguarded. Returns a new definition, which
  * {@link requireScoped} recognises.
  */
@@ -40,12 +42,25 @@ export function scopedTool<
   target: (args: z.infer<I>) => T,
   definition: ToolDefinition<I, O, S>,
 ): ToolDefinition<I, O, S> {
-  const { handler } = definition;
+  const { handler, confirm } = definition;
+  // Arguments whose target `confirm` already checked: the handler that follows need not ask again
+  // (a Drive folder check is an upstream call). Keyed by the very arguments object run.ts passes to both.
+  const checked = new WeakSet<object>();
   const guarded: ToolDefinition<I, O, S> = scope
     ? {
         ...definition,
+        // The scope is checked before the user is asked: nobody is asked to confirm a call that is refused.
+        ...(confirm
+          ? {
+              confirm: async (args: z.infer<I>) => {
+                await scope.check(...target(args));
+                checked.add(args);
+                return confirm(args);
+              },
+            }
+          : {}),
         handler: async (args: z.infer<I>, ctx: ToolContext) => {
-          await scope.check(...target(args));
+          if (!checked.delete(args)) await scope.check(...target(args));
           return handler(args, ctx);
         },
       }

@@ -9,6 +9,7 @@ import {
   type ToolDefinition,
   ToolError,
   type ToolResult,
+  withResourceLinks,
 } from '@refmcp/shared/server';
 import { browserError } from '../browser/errors.js';
 import { locate } from '../browser/target.js';
@@ -88,7 +89,16 @@ export function captureTools(ctx: Ctx): ToolDefinition[] {
         );
       const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }] };
       if (inline) result.content.push({ type: 'image', data: data.toString('base64'), mimeType });
-      return result;
+      // The screenshot:// resource it was kept as, so a host can open or attach it without another call.
+      return withResourceLinks(result, [
+        {
+          uri,
+          name: uri.slice('screenshot://'.length),
+          title: `Screenshot of the ${what}`,
+          mimeType,
+          size: data.length,
+        },
+      ]);
     },
   });
 

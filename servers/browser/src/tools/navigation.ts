@@ -4,10 +4,27 @@
  * browser then makes; a redirect to a refused address makes the navigation an error too (BR-01/02).
  */
 import { safeString, z } from '@refmcp/shared/schema';
-import { defineTool, OPEN_WORLD_HINTS, type ToolDefinition, ToolError } from '@refmcp/shared/server';
-import type { Response } from 'playwright-core';
+import {
+  defineTool,
+  type Heartbeat,
+  OPEN_WORLD_HINTS,
+  type Progress,
+  startHeartbeat,
+  type ToolDefinition,
+  ToolError,
+} from '@refmcp/shared/server';
+import type { Frame, Page, Response } from 'playwright-core';
 import { browserError, playwrightMessage } from '../browser/errors.js';
-import { actionResult, activeTab, type Ctx, DIALOG, snapshotArg, untilDialog } from './context.js';
+import type { Tab } from '../browser/tab.js';
+import {
+  actionResult,
+  activeTab,
+  type Ctx,
+  DIALOG,
+  type SnapshotMode,
+  snapshotArg,
+  untilDialog,
+} from './context.js';
 
 /** The headline of a navigation a dialog interrupted (actionResult adds the dialog and what to do). */
 function dialogHeadline(what: string): string {
@@ -20,6 +37,38 @@ function redirectChain(response: Response | null): string[] {
   for (let request = response?.request() ?? null; request; request = request.redirectedFrom())
     chain.unshift(request.url());
   return chain;
+}
+
+/**
+ * The phases of a navigation as progress (when the call carried a progressToken): a heartbeat naming
+ * the phase — waiting for the response, loading the page once the main frame commits, describing it
+ * after DOMContentLoaded — with the seconds so far. `stop()` ends it; without `progress`, nothing.
+ */
+function navigationProgress(
+  progress: Progress | undefined,
+  page: Page,
+): (Heartbeat & { loaded(): void }) | undefined {
+  if (!progress) return undefined;
+  let phase = 'waiting for the response';
+  const beat = startHeartbeat(progress, (s) => `${phase}, ${s} s`);
+  const committed = (frame: Frame) => {
+    if (frame !== page.mainFrame() || phase !== 'waiting for the response') return;
+    phase = 'loading the page';
+    beat.now();
+  };
+  page.on('framenavigated', committed);
+  return {
+    now: beat.now,
+    loaded() {
+      page.off('framenavigated', committed);
+      phase = 'describing the page';
+      beat.now();
+    },
+    stop() {
+      page.off('framenavigated', committed);
+      beat.stop();
+    },
+  };
 }
 
 export function navigationTools(ctx: Ctx): ToolDefinition[] {
@@ -35,67 +84,83 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
       snapshot: snapshotArg(),
     }),
     annotations: OPEN_WORLD_HINTS.additive,
-    handler: async ({ url, snapshot }) => {
+    handler: async ({ url, snapshot }, { progress }) => {
       const verdict = await policy.checkUrl(url);
       if (!verdict.ok) throw new ToolError(verdict.message);
       const tab = await activeTab(ctx);
-      const mark = policy.lastSeq;
-      const requestMark = tab.lastRequestSeq;
-      const urlBefore = tab.page.url();
-      let response: Response | null;
+      const phases = navigationProgress(progress, tab.page);
       try {
-        const outcome = await untilDialog(
+        return await navigateTo(url, snapshot, tab, phases);
+      } finally {
+        phases?.stop();
+      }
+    },
+  });
+
+  /** browser_navigate after the policy check: goto, then the redirect chain checked, then the page described. */
+  async function navigateTo(
+    url: string,
+    snapshot: SnapshotMode | undefined,
+    tab: Tab,
+    phases: { loaded(): void } | undefined,
+  ) {
+    const mark = policy.lastSeq;
+    const requestMark = tab.lastRequestSeq;
+    const urlBefore = tab.page.url();
+    let response: Response | null;
+    try {
+      const outcome = await untilDialog(
+        tab,
+        tab.page.goto(url, { waitUntil: 'domcontentloaded', timeout: ctx.config.timeouts.navigation }),
+      );
+      if (outcome === DIALOG)
+        return actionResult(ctx, tab, dialogHeadline(`Navigating to ${url.slice(0, 300)}`), {
+          mode: snapshot ?? 'full',
+          requestMark,
+          urlBefore,
+        });
+      response = outcome;
+    } catch (error) {
+      const refused = policy.refusalsAfter(mark)[0];
+      if (refused) throw new ToolError(refused.message);
+      // The URL answered with an attachment: Playwright's "Download is starting". The page stays.
+      // Its download event follows the rejection, later on a loaded machine: wait for it within
+      // the navigation budget (it must come: the browser said a download is starting).
+      if (
+        /Download is starting/i.test(playwrightMessage(error)) &&
+        (await tab.downloadStarted(ctx.config.timeouts.navigation))
+      )
+        return actionResult(
+          ctx,
           tab,
-          tab.page.goto(url, { waitUntil: 'domcontentloaded', timeout: ctx.config.timeouts.navigation }),
-        );
-        if (outcome === DIALOG)
-          return actionResult(ctx, tab, dialogHeadline(`Navigating to ${url.slice(0, 300)}`), {
+          `Navigating to ${url.slice(0, 300)} started a download; the page did not change.`,
+          {
             mode: snapshot ?? 'full',
             requestMark,
             urlBefore,
-          });
-        response = outcome;
-      } catch (error) {
-        const refused = policy.refusalsAfter(mark)[0];
-        if (refused) throw new ToolError(refused.message);
-        // The URL answered with an attachment: Playwright's "Download is starting". The page stays.
-        // Its download event follows the rejection, later on a loaded machine: wait for it within
-        // the navigation budget (it must come: the browser said a download is starting).
-        if (
-          /Download is starting/i.test(playwrightMessage(error)) &&
-          (await tab.downloadStarted(ctx.config.timeouts.navigation))
-        )
-          return actionResult(
-            ctx,
-            tab,
-            `Navigating to ${url.slice(0, 300)} started a download; the page did not change.`,
-            {
-              mode: snapshot ?? 'full',
-              requestMark,
-              urlBefore,
-            },
-          );
-        throw browserError(`Navigating to ${url.slice(0, 300)}`, error, ctx.config.timeouts.navigation);
-      }
-      const chain = redirectChain(response);
-      for (const [hop, hopUrl] of chain.entries()) {
-        const refusal = policy
-          .refusalsAfter(mark)
-          .find((r) => r.target === hopUrl || hopUrl.startsWith(`${r.target}/`));
-        if (refusal)
-          throw new ToolError(
-            `${refusal.message} (${hop === 0 ? 'requested URL' : `redirect hop ${hop}: ${hopUrl.slice(0, 300)}`})`,
-          );
-      }
-      const status = response ? `HTTP ${response.status()}` : 'no HTTP response';
-      const via = chain.length > 1 ? ` after ${chain.length - 1} redirect(s)` : '';
-      return actionResult(ctx, tab, `Navigated to ${url.slice(0, 300)} (${status}${via}).`, {
-        mode: snapshot ?? 'full',
-        requestMark,
-        urlBefore,
-      });
-    },
-  });
+          },
+        );
+      throw browserError(`Navigating to ${url.slice(0, 300)}`, error, ctx.config.timeouts.navigation);
+    }
+    const chain = redirectChain(response);
+    for (const [hop, hopUrl] of chain.entries()) {
+      const refusal = policy
+        .refusalsAfter(mark)
+        .find((r) => r.target === hopUrl || hopUrl.startsWith(`${r.target}/`));
+      if (refusal)
+        throw new ToolError(
+          `${refusal.message} (${hop === 0 ? 'requested URL' : `redirect hop ${hop}: ${hopUrl.slice(0, 300)}`})`,
+        );
+    }
+    const status = response ? `HTTP ${response.status()}` : 'no HTTP response';
+    const via = chain.length > 1 ? ` after ${chain.length - 1} redirect(s)` : '';
+    phases?.loaded();
+    return actionResult(ctx, tab, `Navigated to ${url.slice(0, 300)} (${status}${via}).`, {
+      mode: snapshot ?? 'full',
+      requestMark,
+      urlBefore,
+    });
+  }
 
   const back = defineTool({
     name: 'browser_navigate_back',

@@ -12,12 +12,16 @@ import {
   structuredResult,
   ToolError,
   truncationMarker,
+  withHeartbeat,
 } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { Page } from '../fetch.js';
 import { renderTable } from '../render.js';
 import { execute, readPage, type Statement } from '../run.js';
 import type { PostgresTool } from '../toolsets.js';
+
+/** The heartbeat's message while a statement runs (progress counts the beats, one a second). */
+const running = (seconds: number) => `statement running, ${seconds} s`;
 
 /** Largest SQL text accepted, in characters. */
 export const MAX_SQL = 1_000_000;
@@ -151,7 +155,7 @@ export function queryTools(config: Config): PostgresTool[] {
     }),
     outputSchema: pageOutput,
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal }) => {
+    handler: async (args, { signal, progress }) => {
       const statement: Statement = { sql: args.sql, params: args.params ?? [] };
       let offset = 0;
       if (args.cursor) {
@@ -167,11 +171,12 @@ export function queryTools(config: Config): PostgresTool[] {
           );
         offset = state.o;
       }
-      const page = await readPage(config, statement, {
-        offset,
-        maxRows: args.maxRows ?? config.maxRows,
-        signal,
-      });
+      // A heartbeat while the statement runs, when the call carried a progressToken (none otherwise).
+      const page = await withHeartbeat(
+        progress,
+        readPage(config, statement, { offset, maxRows: args.maxRows ?? config.maxRows, signal }),
+        running,
+      );
       const next = page.more
         ? encodeCursor({ q: statementKey(statement), o: offset + page.rows.length })
         : undefined;
@@ -195,8 +200,12 @@ export function queryTools(config: Config): PostgresTool[] {
     }),
     outputSchema: pageOutput,
     annotations: LOCAL_HINTS.destructive,
-    handler: async (args, { signal }) => {
-      const page = await execute(config, { sql: args.sql, params: args.params ?? [] }, signal);
+    handler: async (args, { signal, progress }) => {
+      const page = await withHeartbeat(
+        progress,
+        execute(config, { sql: args.sql, params: args.params ?? [] }, signal),
+        running,
+      );
       return pageResult(page, 1, undefined, 'committed');
     },
   });

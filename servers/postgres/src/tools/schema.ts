@@ -12,9 +12,11 @@ import {
   structuredResult,
   ToolError,
   truncationMarker,
+  withResourceLinks,
 } from '@refmcp/shared/server';
 import { describeTable, describeText, listSchemas, listTables } from '../catalog.js';
 import type { Config } from '../config.js';
+import { tableUri } from '../resources.js';
 import { explain } from '../run.js';
 import type { PostgresTool } from '../toolsets.js';
 import { paramsArg, sqlArg } from './query.js';
@@ -152,7 +154,11 @@ export function schemaTools(config: Config): PostgresTool[] {
             `pass cursor="${nextCursor}"`,
           ),
         );
-      return structuredResult({ tables: page, ...(nextCursor ? { nextCursor } : {}) }, lines.join('\n'));
+      // Each table's schema resource (the first MAX_RESOURCE_LINKS), for the host to open or attach.
+      return withResourceLinks(
+        structuredResult({ tables: page, ...(nextCursor ? { nextCursor } : {}) }, lines.join('\n')),
+        page.map((t) => tableLink(config, t.schema, t.name)),
+      );
     },
   });
 
@@ -170,7 +176,9 @@ export function schemaTools(config: Config): PostgresTool[] {
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
       const table = await describeTable(config, args.table, args.schema, signal);
-      return structuredResult({ ...table }, describeText(table));
+      return withResourceLinks(structuredResult({ ...table }, describeText(table)), [
+        tableLink(config, table.schema, table.name),
+      ]);
     },
   });
 
@@ -209,4 +217,14 @@ export function schemaTools(config: Config): PostgresTool[] {
   });
 
   return [listSchemasTool, listTablesTool, describeTool, explainTool];
+}
+
+/** The `resource_link` to a table's schema resource (`postgres://host:port/db/{schema}/{table}/schema`). */
+function tableLink(config: Config, schema: string, name: string) {
+  return {
+    uri: tableUri(config.target, schema, name),
+    name: `${schema}.${name}`,
+    title: `Schema of ${schema}.${name}`,
+    mimeType: 'application/json',
+  };
 }

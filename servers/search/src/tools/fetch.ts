@@ -5,7 +5,7 @@
  * the untrusted-content builder, labelled as data; a byte budget per call with a marker that says
  * how much is left and the offset to continue from.
  */
-import { defineTool, OPEN_WORLD_HINTS } from '@refmcp/shared';
+import { defineTool, OPEN_WORLD_HINTS, withHeartbeat } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -47,17 +47,22 @@ export function fetchTools(config: Config): SearchTool[] {
         ...neutralizedField,
       }),
       annotations: OPEN_WORLD_HINTS.readOnlyNonIdempotent,
-      handler: async ({ url, offset = 0, max_bytes = DEFAULT_PAGE_BYTES }, { signal }) => {
+      handler: async ({ url, offset = 0, max_bytes = DEFAULT_PAGE_BYTES }, { signal, progress }) => {
         // Loaded on first use: the DOM, Readability and Turndown are most of the bundle's start-up cost.
         const { pageReadMarker, readPage } = await import('@refmcp/shared/net');
-        const read = await readPage(url, {
-          policy: config.network,
-          maxBytes: max_bytes,
-          offset,
-          timeoutMs: config.policy.timeoutMs,
-          userAgent: config.userAgent,
-          signal,
-        });
+        // A heartbeat while the page loads and converts, when the call carried a progressToken.
+        const read = await withHeartbeat(
+          progress,
+          readPage(url, {
+            policy: config.network,
+            maxBytes: max_bytes,
+            offset,
+            timeoutMs: config.policy.timeoutMs,
+            userAgent: config.userAgent,
+            signal,
+          }),
+          (s) => `reading the page, ${s} s`,
+        );
         const text = new UntrustedText();
         const markdown = text.clean(read.markdown);
         const title = read.title ? text.line(read.title, 300) : undefined;

@@ -13,12 +13,14 @@ import {
   structuredResult,
   type ToolDefinition,
   ToolError,
+  withResourceLinks,
 } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { TableDescription, TableEntry } from '../engine/protocol.js';
 import { type ErrorContext, toToolError } from '../errors.js';
 import { visibleJson } from '../render.js';
+import { schemaUri } from '../schema-uri.js';
 import { modeSentence } from './read.js';
 import { SAME_QUERY } from './schemas.js';
 
@@ -163,9 +165,10 @@ export function schemaTools(config: Config): ToolDefinition[] {
           `[truncated: more tables exist — call list_tables with "cursor": ${JSON.stringify(nextCursor)}]`,
         );
       }
-      return structuredResult(
-        { tables: page.tables, ...(nextCursor ? { nextCursor } : {}) },
-        lines.join('\n'),
+      // Each table's schema resource (the first MAX_RESOURCE_LINKS), for the host to open or attach.
+      return withResourceLinks(
+        structuredResult({ tables: page.tables, ...(nextCursor ? { nextCursor } : {}) }, lines.join('\n')),
+        page.tables.map(schemaLink),
       );
     },
   });
@@ -191,9 +194,16 @@ export function schemaTools(config: Config): ToolDefinition[] {
           `table_name: no such table or view: ${visibleJson(args.table_name)}. list_tables shows the tables and views.`,
         );
       }
-      return structuredResult({ ...table }, renderDescription(table));
+      return withResourceLinks(structuredResult({ ...table }, renderDescription(table)), [
+        schemaLink({ name: args.table_name }),
+      ]);
     },
   });
 
   return [listTables, describe];
+}
+
+/** The `resource_link` to table `name`'s schema resource (sqlite://schema/{table}). */
+function schemaLink({ name }: { name: string }) {
+  return { uri: schemaUri(name), name, title: `Schema of ${name}`, mimeType: 'application/json' };
 }
