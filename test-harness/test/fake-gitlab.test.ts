@@ -461,6 +461,28 @@ describe('review and CI routes (issue 29)', () => {
     const missing = await json('POST', '/projects/grp%2Fproj/pipeline', { ref: 'nope' });
     expect([missing.status, JSON.parse(missing.text).message.base]).toEqual([400, ['Reference not found']]);
   });
+
+  it('labels: sorted by name, searched, with issue and MR counts only when asked', async () => {
+    gl.state.addLabel(scene.proj, 'priority::high', { color: '#dc143c', description: 'Do first' });
+    const plain = JSON.parse((await raw('/projects/grp%2Fproj/labels?search=PRIORITY')).text);
+    expect(plain).toEqual([expect.objectContaining({ name: 'priority::high', color: '#dc143c' })]);
+    expect(plain[0]).not.toHaveProperty('open_issues_count');
+    const counted = JSON.parse((await raw('/projects/grp%2Fproj/labels?with_counts=true')).text) as Array<{
+      name: string;
+      open_issues_count: number;
+    }>;
+    expect(counted.map((l) => l.name)).toEqual([...counted.map((l) => l.name)].sort());
+    expect(counted.find((l) => l.name === 'bug')?.open_issues_count).toBeGreaterThan(0);
+  });
+
+  it('project search, blobs scope: fragments with path, ref and start line; 400 without search', async () => {
+    const r = await raw('/projects/grp%2Fproj/search?scope=blobs&search=EXPORT&ref=feat&per_page=1');
+    expect(r.headers.get('x-next-page')).toBe('2');
+    expect(JSON.parse(r.text)).toEqual([
+      expect.objectContaining({ path: 'src/app.ts', ref: 'feat', startline: 1, project_id: 42 }),
+    ]);
+    expect((await raw('/projects/grp%2Fproj/search?scope=blobs')).status).toBe(400);
+  });
 });
 
 describe('fake GitLab against GitLab’s OpenAPI description', () => {
@@ -472,8 +494,8 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
     expect(readFileSync(page, 'utf8')).toBe(renderErrata());
   });
 
-  it('serves exactly the 53 described operations', () => {
-    expect(gl.routes).toHaveLength(53);
+  it('serves exactly the 55 described operations', () => {
+    expect(gl.routes).toHaveLength(55);
     expect(undescribedRoutes(gl.routes, spec)).toEqual([]);
   });
 

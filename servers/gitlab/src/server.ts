@@ -10,11 +10,13 @@ import { discussionTools } from './tools/discussions.js';
 import { draftNoteTools } from './tools/draft-notes.js';
 import { fileTools } from './tools/files.js';
 import { issueTools } from './tools/issues.js';
+import { labelTools } from './tools/labels.js';
 import { mergeRequestTools } from './tools/merge-requests.js';
 import { pipelineActionTools } from './tools/pipeline-actions.js';
 import { pipelineTools } from './tools/pipelines.js';
 import { projectTools } from './tools/projects.js';
 import { repositoryTools } from './tools/repository.js';
+import { searchTools } from './tools/search.js';
 import { TOOLSETS } from './toolsets.js';
 
 export const gitlabServer: ServerSpec<Config> = {
@@ -34,7 +36,9 @@ export const gitlabServer: ServerSpec<Config> = {
         ...projectTools(config),
         ...fileTools(config),
         ...repositoryTools(config),
+        ...searchTools(config),
         ...issueTools(config),
+        ...labelTools(config),
         ...mergeRequestTools(config),
         ...discussionTools(config),
         ...draftNoteTools(config),

@@ -9,10 +9,10 @@ export const TOOLSETS = defineToolsets([
   { name: 'context', description: 'Who the token belongs to; the instance version', default: true },
   {
     name: 'projects',
-    description: 'Projects, files, the repository tree, branches, commits and compare',
+    description: 'Projects, files, code search, the repository tree, branches, commits and compare',
     default: true,
   },
-  { name: 'issues', description: 'Issues and their notes', default: true },
+  { name: 'issues', description: 'Issues, their notes, and labels', default: true },
   {
     name: 'merge_requests',
     description: 'Merge requests, their diffs, discussions and notes, approving and merging',

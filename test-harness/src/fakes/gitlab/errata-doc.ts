@@ -1,7 +1,13 @@
 // The errata as a Markdown page (test-harness/specs/gitlab/ERRATA.md), generated from
 // errata.ts and errata-schemas.ts so that the page and the applied errata cannot drift apart
 // (a test compares the committed page with this rendering).
-import { COMMON_ERROR_STATUSES, ERRATA_SCHEMAS, ERROR_BODY_ERRATUM, RESPONSE_ERRATA } from './errata.js';
+import {
+  COMMON_ERROR_STATUSES,
+  ERRATA_SCHEMAS,
+  ERROR_BODY_ERRATUM,
+  PATH_ERRATA,
+  RESPONSE_ERRATA,
+} from './errata.js';
 import { SCHEMA_ERRATA } from './errata-schemas.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
@@ -16,6 +22,12 @@ export function renderErrata(): string {
     'replaces a schema of `openapi-subset.json` with one written from the REST docs page named; none exempts',
     'anything from validation. `gitlabSpec()` applies them and refuses to load if one names an operation,',
     'schema or property the subset lacks.',
+    '',
+    '## Paths',
+    '',
+    '| described path | served path | described | docs |',
+    '| --- | --- | --- | --- |',
+    ...PATH_ERRATA.map((e) => `| ${e.path} | ${e.to} | ${cell(e.described)} | ${e.docs} |`),
     '',
     '## Responses',
     '',

@@ -36,6 +36,14 @@ export interface ResponseErratum {
   mediaTypes?: string[];
 }
 
+/** Renames a path of the description to the path the API serves. */
+export interface PathErratum {
+  path: string;
+  to: string;
+  docs: string;
+  described: string;
+}
+
 /** Replaces properties of component schemas (the same fix on each schema GitLab repeats them in). */
 export interface SchemaErratum {
   schemas: string[];
@@ -99,6 +107,21 @@ export const ERRATA_SCHEMAS: Record<string, Schema> = {
       execute_filemode: { type: 'boolean' },
     },
   },
+  // https://docs.gitlab.com/api/search/#scope-blobs-1: one matching fragment of a file
+  ErrataSearchBlob: {
+    type: 'object',
+    required: ['basename', 'data', 'path', 'filename', 'ref', 'startline', 'project_id'],
+    properties: {
+      basename: { type: 'string' },
+      data: { type: 'string' },
+      path: { type: 'string' },
+      filename: { type: 'string' },
+      id: { type: 'string', nullable: true },
+      ref: { type: 'string' },
+      startline: { type: 'integer' },
+      project_id: { type: 'integer' },
+    },
+  },
   // https://docs.gitlab.com/api/repository_files/#create-new-file-in-repository (and update)
   ErrataFileCommit: {
     type: 'object',
@@ -118,6 +141,15 @@ export const ERROR_BODY_ERRATUM = {
 };
 
 const P = '/api/v4/projects/{id}';
+
+export const PATH_ERRATA: PathErratum[] = [
+  {
+    path: `${P}/(-/)search`,
+    to: `${P}/search`,
+    docs: `${DOCS}/search/#project-search-api`,
+    described: "Grape's optional `-/` segment written into the path as `(-/)`",
+  },
+];
 
 export const RESPONSE_ERRATA: ResponseErratum[] = [
   {
@@ -191,6 +223,14 @@ export const RESPONSE_ERRATA: ResponseErratum[] = [
       json: list(entity),
     }),
   ),
+  {
+    method: 'GET',
+    path: `${P}/search`,
+    status: '200',
+    docs: `${DOCS}/search/#scope-blobs-1`,
+    described: '200 with no content (the blobs scope answers a list of fragments)',
+    json: list('ErrataSearchBlob'),
+  },
   {
     method: 'GET',
     path: '/api/v4/projects',

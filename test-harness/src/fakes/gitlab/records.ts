@@ -138,6 +138,16 @@ export interface PipelineRecord {
   jobs: JobRecord[];
 }
 
+/** A project label (GitLab creates one when an issue or MR is given an unknown name). */
+export interface LabelRecord {
+  id: number;
+  name: string;
+  /** `#rrggbb`. */
+  color: string;
+  description: string | null;
+  priority: number | null;
+}
+
 export interface ProjectRecord {
   id: number;
   name: string;
@@ -162,4 +172,5 @@ export interface ProjectRecord {
   issues: IssueRecord[];
   mergeRequests: MergeRequestRecord[];
   pipelines: PipelineRecord[];
+  labels: LabelRecord[];
 }

@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type OpenApi30Document, openApi30Source } from '../../spec/openapi30.js';
 import type { SpecSource } from '../../spec/source.js';
-import { COMMON_ERROR_STATUSES, ERRATA_SCHEMAS, ERROR_BODY_ERRATUM, RESPONSE_ERRATA } from './errata.js';
+import {
+  COMMON_ERROR_STATUSES,
+  ERRATA_SCHEMAS,
+  ERROR_BODY_ERRATUM,
+  PATH_ERRATA,
+  RESPONSE_ERRATA,
+} from './errata.js';
 import { SCHEMA_ERRATA } from './errata-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -40,6 +46,12 @@ export function applyErrata(document: OpenApi30Document): OpenApi30Document {
         properties[property] = schema;
       }
     }
+  for (const e of PATH_ERRATA) {
+    const item = doc.paths[e.path];
+    if (!item) throw new Error(`erratum (${e.docs}): no path ${e.path}`);
+    delete doc.paths[e.path];
+    doc.paths[e.to] = item;
+  }
   for (const item of Object.values(doc.paths))
     for (const op of Object.values(item) as Operation[])
       for (const [status, response] of Object.entries(op.responses ?? {}))

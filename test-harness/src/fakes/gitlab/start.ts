@@ -5,10 +5,12 @@ import { glInvalid } from './http.js';
 import { registerDiscussionRoutes } from './routes-discussions.js';
 import { registerDraftNoteRoutes } from './routes-draft-notes.js';
 import { registerIssueRoutes } from './routes-issues.js';
+import { registerLabelRoutes } from './routes-labels.js';
 import { registerMergeRequestRoutes } from './routes-merge-requests.js';
 import { registerPipelineRoutes } from './routes-pipelines.js';
 import { registerProjectRoutes } from './routes-projects.js';
 import { registerRepositoryRoutes } from './routes-repository.js';
+import { registerSearchRoutes } from './routes-search.js';
 
 /**
  * Starts a fake GitLab on 127.0.0.1 (free port) with every route registered and no data (seed it
@@ -31,5 +33,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   registerDiscussionRoutes(gl);
   registerDraftNoteRoutes(gl);
   registerPipelineRoutes(gl);
+  registerLabelRoutes(gl);
+  registerSearchRoutes(gl);
   return gl;
 }

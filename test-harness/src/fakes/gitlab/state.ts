@@ -10,6 +10,7 @@ import {
   type IssueRecord,
   type JobRecord,
   type JobStatus,
+  type LabelRecord,
   MAINTAINER,
   type MergeRequestRecord,
   type NamespaceRecord,
@@ -60,6 +61,7 @@ export class GitLabState {
     note: 7000,
     pipeline: 900,
     job: 980,
+    label: 60,
   };
 
   // ---- seeding ----------------------------------------------------------------------------
@@ -147,6 +149,7 @@ export class GitLabState {
       issues: [],
       mergeRequests: [],
       pipelines: [],
+      labels: [],
     };
     for (const [login, level] of Object.entries(seed.members ?? {}))
       project.members.set(this.userId(login), level);
@@ -170,6 +173,31 @@ export class GitLabState {
     );
     project.lastActivityAt = tick();
     return project.repo.commit(branch, changes, message, this.signature(author), start);
+  }
+
+  /** Adds a project label (`color` default GitLab's `#6699cc`). */
+  addLabel(
+    project: ProjectRecord,
+    name: string,
+    o: { color?: string; description?: string; priority?: number } = {},
+  ): LabelRecord {
+    const label: LabelRecord = {
+      id: this.nextId.label++,
+      name,
+      color: o.color ?? '#6699cc',
+      description: o.description ?? null,
+      priority: o.priority ?? null,
+    };
+    project.labels.push(label);
+    return label;
+  }
+
+  /** The project's labels, with one created for every name an issue or MR carries (as GitLab does). */
+  labelsOf(project: ProjectRecord): LabelRecord[] {
+    for (const x of [...project.issues, ...project.mergeRequests])
+      for (const name of x.labels)
+        if (!project.labels.some((l) => l.name === name)) this.addLabel(project, name);
+    return project.labels;
   }
 
   /** Adds an issue; `author` and `assignees` by username; notes as [author, body]. */
