@@ -304,6 +304,34 @@ describe('index_advice', () => {
   });
 });
 
+describe('index_advice DDL', () => {
+  it('quotes reserved-word columns so the DDL parses (quote_ident)', async () => {
+    await withClient(cluster.bareUrl, (c) =>
+      c.query(`CREATE TABLE kw ("order" int, "user" int, "Mixed" int);
+        INSERT INTO kw SELECT i % 1000, i % 7, i FROM generate_series(1, 20000) i; ANALYZE kw`),
+    );
+    const bare = await start(cluster.bareUrl);
+    try {
+      const { data } = await ok<AdviceResult>(bare, 'index_advice', {
+        sql: 'SELECT * FROM kw WHERE "order" = 5 AND "user" = 3 AND "Mixed" = 1',
+      });
+      const ddl = data.advice[0]?.ddl ?? '';
+      expect(ddl).toBe('CREATE INDEX ON public.kw ("order", "user", "Mixed")');
+      // PostgreSQL accepts it (rolled back).
+      await withClient(cluster.bareUrl, async (c) => {
+        await c.query('BEGIN');
+        try {
+          await c.query(ddl);
+        } finally {
+          await c.query('ROLLBACK');
+        }
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 interface Health {
   checks: {
     check: string;
