@@ -41,8 +41,13 @@ async function main(argv: string[]): Promise<number> {
       repo: { type: 'string' },
       'verify-urls': { type: 'boolean' },
       'bundle-matrix': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help || positionals[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const root = findRepoRoot();
   switch (positionals[0]) {
     case 'sync-versions': {
