@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { positionals, values } = parsed;
-  if (values.help) {
+  if (values.help || positionals[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }

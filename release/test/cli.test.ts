@@ -16,6 +16,12 @@ describe('refmcp-release CLI', () => {
     }
   });
 
+  it('<command> --help prints the usage too', () => {
+    const r = run(['mcpb-entries', '--help']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('refmcp-release mcpb-entries --server DIR --bundles DIR');
+  });
+
   it('an unknown option or command is exit 2 with the usage on stderr', () => {
     const option = run(['pack', '--bogus']);
     expect(option.status).toBe(2);

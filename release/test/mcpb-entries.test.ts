@@ -96,6 +96,33 @@ describe('MCPB entries in server.json', () => {
     expect(() => readBuiltBundles(old, 'filesystem', '1.0.0')).toThrow(/not filesystem@1\.0\.0's: .*0\.9\.0/);
   });
 
+  it('refuses two bundles of one name (naming both paths), a server outside servers/, and packages not an array', async () => {
+    const name = bundleFileName('filesystem', '1.0.0', 'any');
+    const twice = writeBundles('filesystem', [name, name]);
+    expect(() => readBuiltBundles(twice, 'filesystem', '1.0.0')).toThrow(
+      new RegExp(`two bundles named ${name.replaceAll('.', '\\.')} .*artifact-0.* and .*artifact-1`),
+    );
+
+    const root = copyWorkspace();
+    const fs = JSON.parse(readFileSync(join(root, 'servers/filesystem/package.json'), 'utf8'));
+    const bundles = writeBundles('filesystem', [bundleFileName('filesystem', fs.version, 'any')]);
+    await expect(writeMcpbEntries(root, '../../../tmp/x', bundles)).rejects.toThrow(
+      /--server \.\.\/\.\.\/\.\.\/tmp\/x: not a server of this repo \(one of: .*filesystem/,
+    );
+
+    const serverJson = join(root, 'servers/filesystem/server.json');
+    writeFileSync(
+      serverJson,
+      JSON.stringify({ ...JSON.parse(readFileSync(serverJson, 'utf8')), packages: {} }),
+    );
+    await expect(writeMcpbEntries(root, 'filesystem', bundles)).rejects.toThrow(
+      /server\.json "packages" must be an array of package entries.*found object/,
+    );
+    expect(mcpbEntryProblems({ packages: {} }, fs.name, fs.version)).toEqual([
+      'packages: must be an array of package entries (server.schema.json)',
+    ]);
+  });
+
   it('a stale entry (version bump left it) or a mismatched one (other bytes, no such bundle) fails the check', () => {
     const bundles = [{ file: bundleFileName('filesystem', '1.1.0', 'any'), sha256: 'a'.repeat(64) }];
     const name = '@refmcp/server-filesystem';

@@ -46,8 +46,8 @@ export function sha256(data: Buffer): string {
 
 /**
  * The bundles of `dir`@`version` in `bundlesDir` (searched one level deep, as artifacts download),
- * hashed. Throws when one the release needs is missing (every platform of a native server) or a
- * bundle of another version is there.
+ * hashed. Throws when one the release needs is missing (every platform of a native server), a
+ * bundle of another version is there, or two files of the same name are (naming both paths).
  */
 export function readBuiltBundles(bundlesDir: string, dir: string, version: string): BuiltBundle[] {
   const files = readdirSync(bundlesDir, { recursive: true, withFileTypes: true })
@@ -56,6 +56,13 @@ export function readBuiltBundles(bundlesDir: string, dir: string, version: strin
   const expected = bundleMatrix([{ dir, name: '', version }]).map((j) =>
     bundleFileName(dir, version, j.platform),
   );
+  const byName = new Map<string, string>();
+  for (const f of files) {
+    const other = byName.get(f.file);
+    if (other)
+      throw new Error(`two bundles named ${f.file} in ${bundlesDir}: ${other} and ${f.path}; keep one`);
+    byName.set(f.file, f.path);
+  }
   const stray = files.filter((f) => !expected.includes(f.file)).map((f) => f.file);
   if (stray.length)
     throw new Error(`bundles in ${bundlesDir} that are not ${dir}@${version}'s: ${stray.join(', ')}`);
@@ -89,7 +96,7 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
 /** `serverJsonText` with its MCPB entries replaced by `entries` (after the other packages); layout otherwise kept. */
 export function withMcpbEntries(serverJsonText: string, entries: McpbEntry[]): string {
   let text = serverJsonText;
-  const packages = (JSON.parse(text) as { packages?: { registryType?: string }[] }).packages ?? [];
+  const packages = packagesOf(JSON.parse(text) as { packages?: unknown });
   const edits: Edit[] = [];
   for (let i = packages.length - 1; i >= 0; i--) {
     if (packages[i]?.registryType === 'mcpb') edits.push(...modify(text, ['packages', i], undefined, FORMAT));
@@ -100,6 +107,19 @@ export function withMcpbEntries(serverJsonText: string, entries: McpbEntry[]): s
     text = applyEdits(text, modify(text, ['packages', at++], entry, { ...FORMAT, isArrayInsertion: true }));
   }
   return text;
+}
+
+/**
+ * server.json's `packages` (absent: none). Throws when it is not an array, naming the field
+ * (server.schema.json: `packages` is an array of Package).
+ */
+export function packagesOf<T = { registryType?: string }>(serverJson: { packages?: unknown }): T[] {
+  const packages = serverJson.packages ?? [];
+  if (!Array.isArray(packages))
+    throw new Error(
+      `server.json "packages" must be an array of package entries (server.schema.json), found ${packages === null ? 'null' : typeof packages}`,
+    );
+  return packages as T[];
 }
 
 interface EntryLike {
@@ -117,7 +137,7 @@ interface EntryLike {
  * bundle cannot leave a stale entry.
  */
 export function mcpbEntryProblems(
-  serverJson: { packages?: EntryLike[] },
+  serverJson: { packages?: unknown },
   name: string,
   version: string,
   opts: { repo?: string; dir?: string; bundles?: BuiltBundle[] } = {},
@@ -132,7 +152,9 @@ export function mcpbEntryProblems(
   );
   const out: string[] = [];
   const seen = new Set<string>();
-  (serverJson.packages ?? []).forEach((p, i) => {
+  if (serverJson.packages !== undefined && !Array.isArray(serverJson.packages))
+    return ['packages: must be an array of package entries (server.schema.json)'];
+  packagesOf<EntryLike>(serverJson).forEach((p, i) => {
     if (p.registryType !== 'mcpb') return;
     const where = `packages[${i}] (mcpb ${p.identifier})`;
     if (p.version !== version)

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkRegistry, writeRegistry } from '@refmcp/test-harness';
+import { checkRegistry, readServerPackages, writeRegistry } from '@refmcp/test-harness';
 import {
   DEFAULT_REPO,
   downloadProblems,
@@ -19,7 +19,9 @@ import {
 /**
  * Replaces the MCPB entries of servers/`dir`/server.json (and registry.json) in `repoRoot` with
  * those of the bundles in `bundlesDir`. Returns the problems found afterwards (empty: ready to
- * publish). Throws when a bundle the release needs is missing (readBuiltBundles).
+ * publish). Throws when `dir` is not a server of the repo (a directory servers/<dir> with a
+ * server.json), when server.json's `packages` is not an array, or when a bundle the release needs
+ * is missing or there twice (readBuiltBundles).
  */
 export async function writeMcpbEntries(
   repoRoot: string,
@@ -28,6 +30,9 @@ export async function writeMcpbEntries(
   opts: { repo?: string; verifyUrls?: boolean } = {},
 ): Promise<string[]> {
   const repo = opts.repo ?? DEFAULT_REPO;
+  const known = readServerPackages(repoRoot).map((p) => p.dir);
+  if (!known.includes(dir))
+    throw new Error(`--server ${dir}: not a server of this repo (one of: ${known.join(', ')})`);
   const serverDir = join(repoRoot, 'servers', dir);
   const { name, version } = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as {
     name: string;

@@ -9,9 +9,10 @@ import { type PlanRoot, planFindings, planRoot } from '../src/insight/plan.js';
 const orders = (indexes: RelationInfo['indexes'] = []): RelationInfo => ({
   schema: 'public',
   name: 'orders',
+  qualified: 'public.orders',
   rows: 100_000,
   bytes: 8_000_000,
-  columns: new Set(['id', 'customer_id', 'status', 'created_at', 'note']),
+  columns: new Map(['id', 'customer_id', 'status', 'created_at', 'note'].map((c) => [c, c])),
   indexes,
 });
 

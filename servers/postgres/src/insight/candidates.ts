@@ -19,9 +19,12 @@ export interface RelationInfo {
   schema: string;
   name: string;
   /** pg_class.reltuples (-1: never analysed). */
+  /** schema.name as SQL needs it (PostgreSQL's quote_ident of each part). */
+  qualified: string;
   rows: number;
   bytes: number;
-  columns: Set<string>;
+  /** Column name → the identifier as SQL needs it (quote_ident: quoted when not lower case or a keyword). */
+  columns: Map<string, string>;
   /** Valid B-tree indexes: their key columns in order (null for an expression column). */
   indexes: { name: string; columns: (string | null)[]; partial: boolean }[];
 }
@@ -36,11 +39,6 @@ export interface Candidate {
   node: PlanNode;
   /** `CREATE INDEX ON schema.table (cols)` — advice to give the DBA, never run here. */
   ddl: string;
-}
-
-/** An identifier as SQL needs it (quoted unless plain lower case). */
-export function quoteIdent(name: string): string {
-  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
 const IDENT = '(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)';
@@ -126,7 +124,7 @@ export function planCandidates(
       reason,
       node: scan,
       weight,
-      ddl: `CREATE INDEX ON ${quoteIdent(rel.schema)}.${quoteIdent(rel.name)} (${cols.map(quoteIdent).join(', ')})`,
+      ddl: `CREATE INDEX ON ${rel.qualified} (${cols.map((c) => rel.columns.get(c)).join(', ')})`,
     });
   };
   for (const w of walkPlan(root.Plan)) {

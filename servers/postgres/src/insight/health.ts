@@ -258,7 +258,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(most, 1024 ** 3, 5 * 1024 ** 3),
       summary: rows.length
-        ? `most ~${formatBytes(most)} of ${formatBytes(rows[0]?.bytes ?? 0)} (${rows[0]?.kind} ${rows[0]?.schema}.${rows[0]?.name})`
+        ? `most ~${formatBytes(most)} of ${formatBytes(rows[0]?.bytes ?? 0)} in one ${rows[0]?.kind}`
         : 'no estimated waste in tables and B-tree indexes of 8+ pages with statistics',
       items: rows.map(
         (r) =>
@@ -280,7 +280,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     return {
       status: level(top?.age ?? 0, 1_300_000_000, 1_400_000_000),
       summary: top
-        ? `${limit - top.age} xids left (oldest age ${top.age}, database ${top.db}), multixact age ${top.mxid}`
+        ? `${limit - top.age} xids left (oldest age ${top.age}), multixact age ${top.mxid}`
         : 'no database visible',
       items: rows.slice(0, ITEMS).map((r) => `${r.db}: xid age ${r.age}, multixact age ${r.mxid}`),
       threshold: 'warning ≥ 1.3 billion, critical ≥ 1.4 billion transactions old (wraparound at 2^31)',
@@ -310,9 +310,7 @@ const RUNNERS: Record<CheckName, Runner> = {
     const most = rows[0]?.used ?? 0;
     return {
       status: level(most, 0.85, 0.95),
-      summary: rows.length
-        ? `most used ${rows[0]?.name}, ${pct(most)} of its range`
-        : 'none used yet (or none readable)',
+      summary: rows.length ? `most used ${pct(most)} of its range` : 'none used yet (or none readable)',
       items: rows
         .filter((r) => r.used >= 0.5)
         .map((r) => `${r.name}: ${r.last} of ${r.max} (${pct(r.used)}), limited by its ${r.limit_by}`),

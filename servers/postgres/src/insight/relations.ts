@@ -22,13 +22,15 @@ export async function planRelations(query: Query, plans: PlanRoot[]): Promise<Ma
     name: string;
     rows: number;
     bytes: number;
-    columns: string[];
+    qualified: string;
+    columns: [string, string][];
     indexes: { name: string; columns: (string | null)[]; partial: boolean }[];
   }>(
     `SELECT n.nspname AS schema, c.relname AS name, c.reltuples::float8 AS rows,
+            quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS qualified,
             pg_relation_size(c.oid)::float8 AS bytes,
-            ARRAY(SELECT a.attname::text FROM pg_attribute a
-                   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+            COALESCE((SELECT json_agg(json_build_array(a.attname, quote_ident(a.attname))) FROM pg_attribute a
+                       WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]') AS columns,
             COALESCE((SELECT json_agg(json_build_object(
                         'name', i.relname, 'partial', x.indpred IS NOT NULL,
                         'columns', ARRAY(SELECT a.attname::text
@@ -45,9 +47,10 @@ export async function planRelations(query: Query, plans: PlanRoot[]): Promise<Ma
     out.set(`${r.schema}.${r.name}`, {
       schema: r.schema,
       name: r.name,
+      qualified: r.qualified,
       rows: r.rows,
       bytes: r.bytes,
-      columns: new Set(r.columns),
+      columns: new Map(r.columns),
       indexes: r.indexes,
     });
   return out;

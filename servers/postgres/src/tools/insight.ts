@@ -202,6 +202,7 @@ export function insightTools(config: Config): PostgresTool[] {
       totalCost: z.number(),
       executionMs: z.number().optional(),
       tree: z.string(),
+      ...neutralizedField,
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
@@ -218,18 +219,27 @@ export function insightTools(config: Config): PostgresTool[] {
       const relations = await inspect(config, 'analyze_query', signal, (query) =>
         planRelations(query, [root]),
       );
-      const findings = planFindings(root, sizesOf(relations));
-      const tree = planTree(root);
+      // Object names in plans are the database's (any role that can create a table names them):
+      // neutralised, and the listing is labelled as data once.
+      const untrusted = new UntrustedText();
+      const findings = planFindings(root, sizesOf(relations)).map((f) => ({
+        ...f,
+        text: untrusted.code(f.text),
+      }));
+      const tree = untrusted.code(planTree(root));
       const total = Number(root.Plan['Total Cost'] ?? 0);
       const head = `Plan cost ${round(total)}${root['Execution Time'] !== undefined ? `, executed in ${round(root['Execution Time'])} ms` : ' (estimates only: analyze: true adds actual rows, times and spills)'}.`;
+      const listing = [
+        ...(findings.length ? findings.map((f) => `- ${f.kind}: ${f.text}`) : ['- nothing notable']),
+        'Plan:',
+        tree,
+      ];
       const lines = [
         head,
-        ...(findings.length ? findings.map((f) => `- ${f.kind}: ${f.text}`) : ['- nothing notable']),
+        block('plan', listing.join('\n')),
         ...(findings.some((f) => f.kind === 'seq scan' && f.text.includes(' by Filter '))
           ? ['index_advice with this sql proposes indexes for these scans.']
           : []),
-        'Plan:',
-        tree,
       ];
       return respond(
         {
@@ -239,6 +249,7 @@ export function insightTools(config: Config): PostgresTool[] {
           tree,
         },
         lines,
+        untrusted,
       );
     },
   });
@@ -276,6 +287,7 @@ export function insightTools(config: Config): PostgresTool[] {
           }),
         )
         .optional(),
+      ...neutralizedField,
     }),
     annotations: LOCAL_HINTS.readOnly,
     handler: async (args, { signal }) => {
@@ -394,13 +406,18 @@ export function insightTools(config: Config): PostgresTool[] {
       const untrusted = new UntrustedText();
       const clean = (text: string | null) =>
         untrusted.code(text ?? '', 200, 'see pg_stat_activity').replace(/\s+/g, ' ');
-      const checks = await inspect(config, 'db_health', signal, (query) =>
-        runChecks(query, args.checks ? [...new Set(args.checks)] : CHECKS, clean),
+      // Items name database objects, roles and sessions' statements: all are the database's text
+      // (statements are cleaned as they are read; the rest here), labelled as data below.
+      const checks = (
+        await inspect(config, 'db_health', signal, (query) =>
+          runChecks(query, args.checks ? [...new Set(args.checks)] : CHECKS, clean),
+        )
+      ).map((c) =>
+        SESSION_CHECKS.has(c.check) ? c : { ...c, items: c.items.map((i) => untrusted.code(i)) },
       );
       // Text: a line per check; a check that is not ok also gives its threshold, source and items
       // (structuredContent carries them for every check).
       // Checks that are ok share one line.
-      let quoted = false;
       const fine = checks.filter((c) => c.status === 'ok');
       const lines = fine.length ? [`OK: ${fine.map((c) => `${c.check} ${c.summary}`).join('; ')}`] : [];
       lines.push(
@@ -411,12 +428,10 @@ export function insightTools(config: Config): PostgresTool[] {
           const head = `${c.status.toUpperCase()} ${c.check}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}:${summary}`;
           const items = c.items.map((i) => `- ${i}`).join('\n');
           if (!items) return [head];
-          // Items quoting other sessions' statements are third-party text: labelled as data.
-          if (!SESSION_CHECKS.has(c.check)) return [head, items];
-          quoted = true;
-          return [head, block('pg_stat_activity', items)];
+          return [head, block(SESSION_CHECKS.has(c.check) ? 'pg_stat_activity' : 'catalog', items)];
         }),
       );
+      const quoted = checks.some((c) => c.status !== 'ok' && c.items.length);
       return respond({ checks }, lines, quoted ? untrusted : undefined);
     },
   });
@@ -426,9 +441,9 @@ export function insightTools(config: Config): PostgresTool[] {
 
 function adviceResult(
   method: 'hypopg' | 'estimate',
-  advice: Advice[],
-  covered: string[],
-  skipped?: string[],
+  found: Advice[],
+  notes: string[],
+  skippedIn?: string[],
   existing?: {
     problems: {
       kind: 'invalid' | 'unused' | 'duplicate';
@@ -440,50 +455,75 @@ function adviceResult(
     statsSince: string | null;
   },
 ) {
+  // Object names (tables, columns, indexes) are the database's: any role that can create a table
+  // names them. Each is neutralised, and the whole listing is labelled as data once.
+  const untrusted = new UntrustedText();
+  const c = (text: string) => untrusted.code(text);
+  const advice = found.map((a) => ({
+    ...a,
+    ddl: c(a.ddl),
+    table: c(a.table),
+    columns: a.columns.map(c),
+    reason: c(a.reason),
+    ...(a.node !== undefined ? { node: c(a.node) } : {}),
+  }));
+  const covered = notes.map(c);
+  const skipped = skippedIn?.map(c);
+  const problems = existing?.problems.map((p) => ({
+    ...p,
+    index: c(p.index),
+    table: c(p.table),
+    detail: c(p.detail),
+  }));
   const lines = [
     method === 'hypopg'
       ? 'Evaluated with HypoPG hypothetical indexes (planner cost before → after; nothing created).'
       : "Evaluated by the plan's own estimates (HypoPG is not installed): each saving is an upper bound, not measured.",
   ];
-  if (advice.length) lines.push('Candidate indexes:', ...advice.map((a) => `- ${adviceLine(a)}`));
+  const listing: string[] = [];
+  if (advice.length) listing.push('Candidate indexes:', ...advice.map((a) => `- ${adviceLine(a)}`));
   else
     lines.push(
       'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
     );
-  if (covered.length) lines.push('Not proposed:', ...covered.map((c) => `- ${c}`));
+  if (covered.length) listing.push('Not proposed:', ...covered.map((n) => `- ${n}`));
   if (skipped?.length)
-    lines.push(
+    listing.push(
       ...(skipped.length <= 2
         ? skipped.map((s) => `Not analysed: ${s}`)
         : [`${skipped.length} top statements not analysed (not plain SELECTs, or refused); see skipped.`]),
     );
-  if (existing) {
+  const after: string[] = [];
+  if (problems) {
     // One line per index: an index both unused and duplicate is listed once with both problems.
     const byIndex = new Map<string, { table: string; bytes: number; problems: string[] }>();
-    for (const p of existing.problems) {
+    for (const p of problems) {
       const entry = byIndex.get(p.index) ?? { table: p.table, bytes: p.bytes, problems: [] };
       entry.problems.push(`${p.kind}: ${p.detail}`);
       byIndex.set(p.index, entry);
     }
     const shown = [...byIndex].slice(0, 30);
-    lines.push(
-      shown.length
-        ? `Existing indexes to review:\n${table(
-            ['index', 'table', 'size', 'problem'],
-            shown.map(([index, e]) => [index, e.table, formatBytes(e.bytes), e.problems.join('; ')]),
-          )}`
-        : 'Existing indexes: none invalid, unused or duplicate.',
-    );
-    if (byIndex.size > shown.length) lines.push(`… ${byIndex.size - shown.length} more`);
+    if (shown.length)
+      listing.push(
+        `Existing indexes to review:\n${table(
+          ['index', 'table', 'size', 'problem'],
+          shown.map(([index, e]) => [index, e.table, formatBytes(e.bytes), e.problems.join('; ')]),
+        )}`,
+      );
+    else after.push('Existing indexes: none invalid, unused or duplicate.');
+    if (byIndex.size > shown.length) after.push(`… ${byIndex.size - shown.length} more`);
   }
+  if (listing.length) lines.push(block('catalog', listing.join('\n')));
+  lines.push(...after);
   return respond(
     {
       method,
       advice,
       notProposed: covered,
       ...(skipped ? { skipped } : {}),
-      ...(existing ? { existing: existing.problems.slice(0, 30) } : {}),
+      ...(problems ? { existing: problems.slice(0, 30) } : {}),
     },
     lines,
+    untrusted,
   );
 }
