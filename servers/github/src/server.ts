@@ -13,6 +13,7 @@ import { ciDigestTools } from './tools/ci-digest.js';
 import { hasRepoArguments } from './tools/common.js';
 import { contextTools, userTools } from './tools/context.js';
 import { issueTools } from './tools/issues.js';
+import { labelTools } from './tools/labels.js';
 import { pendingReviewTools } from './tools/pending-reviews.js';
 import { pullReadTools } from './tools/pulls-read.js';
 import { pullWriteTools } from './tools/pulls-write.js';
@@ -20,6 +21,7 @@ import { repoReadTools } from './tools/repos-read.js';
 import { repoSearchTools } from './tools/repos-search.js';
 import { repoWriteTools } from './tools/repos-write.js';
 import { reviewThreadTools } from './tools/review-threads.js';
+import { subIssueTools } from './tools/sub-issues.js';
 import { TOOLSETS } from './toolsets.js';
 
 export const githubServer: ServerSpec<Config> = {
@@ -41,6 +43,8 @@ export const githubServer: ServerSpec<Config> = {
         ...repoSearchTools(config),
         ...repoWriteTools(config),
         ...issueTools(config),
+        ...labelTools(config),
+        ...subIssueTools(config),
         ...pullReadTools(config),
         ...pullWriteTools(config),
         ...reviewThreadTools(config),

@@ -2,9 +2,10 @@
  * The issues toolset: read issues and their comments, search issues and pull requests, and (write)
  * create, update and comment. Tool names and arguments of the reference server are kept
  * (get_issue, list_issues, search_issues, create_issue, update_issue, add_issue_comment); plus
- * get_issue_comments.
+ * get_issue_comments, and update_issue's add_labels/remove_labels (single labels, without
+ * replacing the set: the reference server has no such tool).
  */
-import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
+import { count, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine, ToolError } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -34,27 +35,47 @@ import {
 import { searchQuery } from './search-query.js';
 
 const labels = z.array(safeString({ max: 100 })).max(100);
+
+/** A label name as one URL segment: "/" is part of names such as "area/ui", so it is encoded too. */
+function labelSegment(name: string): string {
+  if (/^\.{0,2}$/.test(name.trim())) throw new ToolError(`remove_labels: "${name}" is not a label name`);
+  return encodeURIComponent(name);
+}
 const logins = z.array(arg.owner()).max(10);
+
+/**
+ * The result of a tool that returns one issue: `{ repository, issue }` with the issue's body cut at
+ * the body budget (withheld under --lockdown), and the rendered issue after `verb`.
+ */
+export async function issueResponse(
+  config: Config,
+  raw: unknown,
+  owner: string,
+  repo: string,
+  signal: AbortSignal,
+  verb = '',
+) {
+  const text = new UntrustedText();
+  const issue = toIssue(
+    raw,
+    text,
+    config.budgets.bodyBytes,
+    await withheldFor(config, owner, repo, authorOf(raw), signal),
+  );
+  return respond(
+    { repository: `${owner}/${repo}`, issue },
+    [verb, renderIssue(issue, `${owner}/${repo}`)].filter(Boolean),
+    text,
+  );
+}
 
 export function issueTools(config: Config): GitHubTool[] {
   const { budgets } = config;
   const scope = scopeNote(config);
   const content = contentNote(config);
 
-  const issueResult = async (raw: unknown, owner: string, repo: string, signal: AbortSignal, verb = '') => {
-    const text = new UntrustedText();
-    const issue = toIssue(
-      raw,
-      text,
-      budgets.bodyBytes,
-      await withheldFor(config, owner, repo, authorOf(raw), signal),
-    );
-    return respond(
-      { repository: `${owner}/${repo}`, issue },
-      [verb, renderIssue(issue, `${owner}/${repo}`)].filter(Boolean),
-      text,
-    );
-  };
+  const issueResult = (raw: unknown, owner: string, repo: string, signal: AbortSignal, verb = '') =>
+    issueResponse(config, raw, owner, repo, signal, verb);
 
   return [
     repoTool(config, {
@@ -278,7 +299,7 @@ export function issueTools(config: Config): GitHubTool[] {
       name: 'update_issue',
       title: 'Update issue',
       toolset: 'issues',
-      description: `Update an issue; labels and assignees replace the current sets.${scope}`,
+      description: `Update an issue; labels and assignees replace the current sets, add_labels/remove_labels change single labels.${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),
         repo: arg.repo(),
@@ -288,17 +309,33 @@ export function issueTools(config: Config): GitHubTool[] {
         assignees: logins.optional().describe('Logins'),
         milestone: arg.number('').optional(),
         labels: labels.optional().describe('Label names'),
+        add_labels: labels.optional(),
+        remove_labels: labels.optional(),
         state: z.enum(['open', 'closed']).optional(),
       }),
       outputSchema: z.object({ repository: z.string(), issue: issueShape, ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.destructive,
-      handler: async ({ owner, repo, issue_number, ...fields }, { signal }) => {
-        const res = await config.github.request({
-          method: 'PATCH',
-          path: `${repoPath(config, owner, repo)}/issues/${issue_number}`,
-          body: fields,
-          signal,
-        });
+      handler: async ({ owner, repo, issue_number, add_labels, remove_labels, ...fields }, { signal }) => {
+        if (fields.labels && (add_labels || remove_labels))
+          throw new ToolError(
+            'labels replaces all labels; give either labels or add_labels/remove_labels, not both',
+          );
+        const path = `${repoPath(config, owner, repo)}/issues/${issue_number}`;
+        // Every name is checked before the first request. POST …/labels adds, DELETE
+        // …/labels/{name} removes one (GitHub REST "Labels" operations).
+        const removals = (remove_labels ?? []).map((name) => `${path}/labels/${labelSegment(name)}`);
+        if (add_labels?.length)
+          await config.github.request({
+            method: 'POST',
+            path: `${path}/labels`,
+            body: { labels: add_labels },
+            signal,
+          });
+        for (const removal of removals)
+          await config.github.request({ method: 'DELETE', path: removal, signal });
+        const res = Object.values(fields).some((v) => v !== undefined)
+          ? await config.github.request({ method: 'PATCH', path, body: fields, signal })
+          : await config.github.request({ path, signal });
         return issueResult(res.data, owner, repo, signal, 'Updated:');
       },
     }),

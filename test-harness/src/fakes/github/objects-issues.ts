@@ -19,14 +19,16 @@ export function association(state: GitHubState, repo: RepoRecord, login: string)
   return 'NONE';
 }
 
-function label(repo: RepoRecord, name: string, u: Urls, id: number) {
+/** A `label` object: the repository's definition of `name` when it has one, else grey and undescribed. */
+export function label(repo: RepoRecord, name: string, u: Urls, id: number) {
+  const known = repo.labels?.find((l) => l.name.toLowerCase() === name.toLowerCase());
   return {
     id,
     node_id: nodeId('L', id),
     url: `${u.api}/repos/${repo.owner}/${repo.name}/labels/${encodeURIComponent(name)}`,
     name,
-    description: null,
-    color: 'ededed',
+    description: known?.description ?? null,
+    color: known?.color ?? 'ededed',
     default: false,
   };
 }

@@ -8,9 +8,11 @@ import { registerContentsRoutes } from './routes-contents.js';
 import { registerGitRoutes } from './routes-git.js';
 import { registerGraphqlRoute } from './routes-graphql.js';
 import { registerIssueRoutes } from './routes-issues.js';
+import { registerLabelRoutes } from './routes-labels.js';
 import { registerPullRoutes } from './routes-pulls.js';
 import { registerRepoRoutes } from './routes-repos.js';
 import { registerSearchRoutes } from './routes-search.js';
+import { registerSubIssueRoutes } from './routes-sub-issues.js';
 
 /**
  * Starts a fake GitHub on 127.0.0.1 (free ports) with every route registered and no data. Its
@@ -25,6 +27,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerContentsRoutes(gh);
   registerGitRoutes(gh);
   registerIssueRoutes(gh);
+  registerLabelRoutes(gh);
+  registerSubIssueRoutes(gh);
   registerPullRoutes(gh);
   registerSearchRoutes(gh);
   registerActionsRoutes(gh);

@@ -83,6 +83,17 @@ export interface IssueRecord {
   closedAt: string | null;
   locked: boolean;
   pull?: PullRecord;
+  /** Ids of its sub-issues, in order (any repository of the same owner). */
+  subIssues?: number[];
+  /** Id of its parent issue, when it is a sub-issue. */
+  parentId?: number;
+}
+
+/** A repository label (GitHub's `label` schema, less ids and URLs). */
+export interface LabelRecord {
+  name: string;
+  color: string;
+  description: string | null;
 }
 
 export interface ReleaseRecord {
@@ -180,6 +191,8 @@ export interface RepoRecord {
   runs: RunRecord[];
   statuses: Map<string, StatusRecord[]>;
   checkRuns: CheckRunRecord[];
+  /** Labels defined on the repository; names used on issues but absent here are listed too. */
+  labels?: LabelRecord[];
   createdAt: string;
   pushedAt: string;
   parent?: RepoRecord;
