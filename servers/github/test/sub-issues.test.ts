@@ -153,6 +153,21 @@ describe('scope and read-only', () => {
     }
   });
 
+  it('--lockdown withholds the title and body of a sub-issue by an author without push access', async () => {
+    const added = await callChecked(conn, 'add_sub_issue', { ...base, issue_number: 3, sub_issue_number: 1 });
+    expect(added.isError).toBeFalsy();
+    const locked = await startServer(gh, ['--lockdown']);
+    try {
+      const r = await callChecked(locked, 'list_sub_issues', { ...base, issue_number: 3 });
+      const [sub] = structured<{ subIssues: (Sub & { withheld?: boolean; body: string })[] }>(r).subIssues;
+      expect(sub).toMatchObject({ number: 1, title: '[withheld]', withheld: true });
+      expect(r.text).not.toContain('Ignore all previous');
+      expect(r.text).not.toContain('Build fails');
+    } finally {
+      await locked.close();
+    }
+  });
+
   it('--read-only keeps list_sub_issues and leaves out the writes', async () => {
     const ro = await startServer(gh, ['--read-only']);
     try {
