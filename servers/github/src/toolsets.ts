@@ -12,7 +12,7 @@ export const TOOLSETS = defineToolsets([
     description: 'Files, branches, commits, trees, tags, releases, repository search and changes',
     default: true,
   },
-  { name: 'issues', description: 'Issues and their comments', default: true },
+  { name: 'issues', description: 'Issues, their comments, labels and sub-issues', default: true },
   {
     name: 'pull_requests',
     description: 'Pull requests, their files, diffs, reviews, status and merging',
