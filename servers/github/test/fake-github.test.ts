@@ -106,6 +106,15 @@ beforeAll(async () => {
   await call('PATCH', `${r}/issues/2`, { state: 'closed' });
   await call('GET', `${r}/issues/1/comments`);
   await call('POST', `${r}/issues/1/comments`, { body: 'c' });
+  await call('GET', `${r}/labels?per_page=1`);
+  await call('POST', `${r}/issues/1/labels`, { labels: ['area/ui'] });
+  await call('DELETE', `${r}/issues/1/labels/area%2Fui`);
+  await call('DELETE', `${r}/issues/1/labels/nope`); // 404
+  const sub = (await call('GET', `${r}/issues/2`)).body as { id: number };
+  await call('POST', `${r}/issues/1/sub_issues`, { sub_issue_id: sub.id });
+  await call('POST', `${r}/issues/3/sub_issues`, { sub_issue_id: sub.id }); // 422: has a parent
+  await call('GET', `${r}/issues/1/sub_issues`);
+  await call('DELETE', `${r}/issues/1/sub_issue`, { sub_issue_id: sub.id });
   await call('GET', `${r}/pulls?state=all`);
   await call('POST', `${r}/pulls`, { title: 'Topic', head: 'topic', base: 'main' });
   await call('GET', `${r}/pulls/${pr.number}`);
