@@ -85,6 +85,24 @@ describe('unread', () => {
     }
   });
 
+  it('a conversation Slack refuses to count is a line naming why; the others keep their counts', async () => {
+    const conn = await startServer(slack, ARGS, env);
+    try {
+      const r = await callChecked(conn, 'slack_list_unread', {
+        channel_ids: ['C0TEST', 'C0SCOPE', 'C0GENERAL'],
+      });
+      expect(r.isError, r.text).toBeFalsy();
+      const [test, scoped, general] = rows(r);
+      expect(test?.unread).toBeTypeOf('number');
+      expect(general?.unread).toBeTypeOf('number');
+      expect(scoped?.unread).toBeUndefined();
+      expect(scoped?.note).toContain('"channels:history"');
+      expect(r.text).toMatch(/#scoped \(C0SCOPE\): not counted: .*"channels:history"/);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('marking read outside --post-to is refused before any request', async () => {
     const conn = await startServer(slack, ARGS, env);
     try {
