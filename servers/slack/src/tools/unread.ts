@@ -16,7 +16,8 @@
  * slack_get_channel_history pages it; the cursor keeps the marker of the first page, so marking read
  * meanwhile does not skip or repeat messages.
  *
- * slack_mark_read moves the marker (conversations.mark, `*:write` scopes): opt-in, --post-to only.
+ * slack_mark_read moves the marker (conversations.mark, `*:write` scopes): opt-in, --post-to only, as
+ * --post-to confines every write (the marker is what Slack shows as read), and the errors say so.
  */
 import {
   compact,
