@@ -104,6 +104,7 @@ function driveSeeded(drive: FakeDrive): string[] {
   const more = files.length > shown.length ? `; … ${files.length - shown.length} more` : '';
   return [
     `file ids: ${shown.join('; ')}${more}`,
+    'multi-tab Doc: HANDBOOK1 "Team handbook" (tabs Overview, its child Onboarding, On-call; read_file reads every tab)',
     `Shared Drive: ${DRIVE_SCENE.sharedDriveId}; add --folders FOLDER1 to limit the server to the Reports folder`,
   ];
 }

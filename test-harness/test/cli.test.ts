@@ -341,6 +341,8 @@ describe('mcp-harness fake', () => {
       const keys = JSON.parse(readFileSync(env.GDRIVE_OAUTH_PATH ?? '', 'utf8'));
       expect(keys.installed.client_id).toBeTruthy();
       expect(JSON.parse(readFileSync(env.GDRIVE_CREDENTIALS_PATH ?? '', 'utf8')).refresh_token).toBeTruthy();
+      // The multi-tab Doc is named among what the fake holds, so tab reading can be tried offline.
+      expect((await fake.printed).stdout).toContain('multi-tab Doc: HANDBOOK1 "Team handbook"');
     } finally {
       // At once, as a host or a test may: the handlers are in place before the env is printed.
       fake.child.kill('SIGTERM');

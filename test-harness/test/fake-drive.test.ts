@@ -164,7 +164,7 @@ describe('fake Drive through @googleapis/drive', () => {
     expect(await names("name contains 'report' and trashed = false")).not.toContain('old report.txt');
     expect(await names("name contains 'O\\'Reilly'")).toEqual(["O'Reilly report.txt"]);
     expect(await names("fullText contains 'revenue grew'")).toEqual(['Quarterly report']);
-    expect(await names("'FOLDER1' in parents")).toEqual(['Quarterly report']);
+    expect(await names("'FOLDER1' in parents")).toEqual(['Quarterly report', 'Team handbook']);
     expect(await names("mimeType = 'application/vnd.google-apps.drawing' or mimeType = 'image/png'")).toEqual(
       ['Architecture drawing', 'logo.png'],
     );

@@ -250,7 +250,7 @@ describe('--folders leaks', () => {
     const files = credentialFiles();
     const conn = await startServer(fake, files, ['--folders', 'FOLDER1', '--toolsets', 'all']);
     try {
-      const inside = new Set(['DOC1', 'SHORTCUT1', 'TWOPARENTS']);
+      const inside = new Set(['DOC1', 'HANDBOOK1', 'SHORTCUT1', 'TWOPARENTS']);
       const listed: string[] = [];
       let cursor: string | undefined;
       do {

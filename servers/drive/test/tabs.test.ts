@@ -68,6 +68,23 @@ describe('multi-tab Docs', () => {
   });
   afterAll(() => session.close());
 
+  it("the standard scene's HANDBOOK1 (what `fake drive` offers) reads every tab, the child after its parent", async () => {
+    const r = await callChecked(session.conn, 'read_file', { file_id: 'HANDBOOK1' });
+    expect(r.isError, r.text).toBeFalsy();
+    const content = structured(r).content as string;
+    const at = (s: string) => content.indexOf(s);
+    for (const s of [
+      '[tab: Overview]',
+      'How we work.',
+      '[tab: Overview › Onboarding]',
+      'Meet your buddy',
+      '[tab: On-call]',
+    ])
+      expect(at(s), s).toBeGreaterThanOrEqual(0);
+    expect(at('[tab: Overview]')).toBeLessThan(at('[tab: Overview › Onboarding]'));
+    expect(at('[tab: Overview › Onboarding]')).toBeLessThan(at('[tab: On-call]'));
+  });
+
   it('reads every tab through the Docs API, each labelled, as Markdown', async () => {
     session.fake.api.clearRequests();
     const r = await callChecked(session.conn, 'read_file', { file_id: 'TABS1' });

@@ -154,6 +154,7 @@ export async function configure({ values, positionals, env, common }: ConfigInpu
     client,
     secrets,
     writes: values['allow-writes'] === true && !common.readOnly,
+    writesBeatenByReadOnly: values['allow-writes'] === true && common.readOnly,
     statementTimeoutMs,
     lockTimeoutMs,
     maxRows: intFlag(values, 'max-rows', 1000, { max: 100_000 }),

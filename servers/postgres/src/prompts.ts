@@ -2,7 +2,8 @@
  * The diagnose_slow_query prompt: a slash command that walks the model through finding why one
  * statement (or, without one, the database's costliest) is slow, naming the tools to use. The SQL
  * the user pastes is their own request, quoted as such; the table argument completes from the
- * catalog (the tables this role can see, as list_tables shows them).
+ * catalog (the tables this role can see, as list_tables shows them). Listed only with the
+ * `insight` toolset, whose tools it names.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { safeString, z } from '@refmcp/shared/schema';
@@ -34,8 +35,13 @@ export function diagnoseText(sql: string | undefined, table: string | undefined)
   ].join('\n');
 }
 
-/** Registers diagnose_slow_query on `server`. */
+/**
+ * Registers diagnose_slow_query on `server` when the `insight` toolset is served
+ * (`context.tools`): the prompt walks through its tools (analyze_query, index_advice, db_health,
+ * top_queries), which the default toolsets leave off, so without them it is not listed.
+ */
 export function registerPrompts(server: McpServer, config: Config, context: ConnectionContext): void {
+  if (!context.tools.some((t) => t.toolset === 'insight')) return;
   registerPrompt(
     server,
     {

@@ -26,7 +26,13 @@ export const postgresServer: ServerSpec<Config> = {
   toolsets: TOOLSETS,
   tools: (config) => [...queryTools(config), ...schemaTools(config), ...insightTools(config)],
   offTools: (config): Record<string, string> =>
-    config.writes ? {} : { execute: 'start the server with --allow-writes (and without --read-only)' },
+    config.writes
+      ? {}
+      : {
+          execute: config.writesBeatenByReadOnly
+            ? '--tools execute and --read-only contradict: --read-only hides every tool that can change something, --allow-writes or not; drop --read-only, or leave execute out'
+            : 'start the server with --allow-writes (and without --read-only)',
+        },
   instructions: (config) =>
     `PostgreSQL database "${config.target.database}" at ${describeTarget(config.target)}. ` +
     (config.writes

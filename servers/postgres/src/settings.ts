@@ -13,6 +13,8 @@ export interface Settings {
   secrets: string[];
   /** The execute tool is served (--allow-writes, and not --read-only). */
   writes: boolean;
+  /** --allow-writes was given and --read-only beat it (for the error of --tools execute). */
+  writesBeatenByReadOnly: boolean;
   /** Budget of one statement, in ms (the session's `statement_timeout`, set at connection start-up). */
   statementTimeoutMs: number;
   /** Longest wait for any one lock, in ms (the session's `lock_timeout`, set at connection start-up). */

@@ -141,6 +141,20 @@ describe('connection settings', () => {
       '--tools: execute is off in this configuration: start the server with --allow-writes (and without --read-only)',
     );
   }, 60_000);
+
+  it('--tools execute --allow-writes --read-only is a startup error (exit 2) saying they contradict', () => {
+    const bin = serverBin('postgres');
+    const run = spawnSync(
+      bin.command,
+      [...bin.args, 'postgresql://u@127.0.0.1:1/db', '--tools', 'execute', '--allow-writes', '--read-only'],
+      { encoding: 'utf8', input: '', timeout: 30_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--tools execute and --read-only contradict');
+    expect(run.stderr).toContain('drop --read-only');
+    expect(run.stderr).not.toContain('start the server with --allow-writes');
+    expect(run.stdout).toBe('');
+  }, 60_000);
 });
 
 describe('resilience', () => {

@@ -2,6 +2,7 @@
  * The diagnose_slow_query prompt through the built server against the suite's PostgreSQL: listed
  * with its optional arguments, its table argument completing from the catalog (schema-qualified
  * outside public), its text naming the tools to use; arguments validated. Both protocol eras.
+ * Listed only with the insight toolset, whose tools it names.
  */
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { Connection } from '@refmcp/test-harness';
@@ -13,13 +14,28 @@ let modern: Connection;
 beforeAll(async () => {
   // Generous: a loaded machine must not turn the catalog's answer into a cut-off.
   const env = { MCP_COMPLETION_TIMEOUT_MS: '60000' };
-  [legacy, modern] = await Promise.all([startServer([], { env }), startServer([], { env, era: 'modern' })]);
+  const args = ['--toolsets', 'all'];
+  [legacy, modern] = await Promise.all([
+    startServer(args, { env }),
+    startServer(args, { env, era: 'modern' }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([legacy?.close(), modern?.close()]);
 });
 
 const text = (r: GetPromptResult) => (r.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
+
+it('is not listed with the default toolsets, which leave its insight tools off', async () => {
+  const conn = await startServer([]);
+  try {
+    const { prompts } = await conn.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('query_schema');
+    expect(prompts.map((p) => p.name)).not.toContain('diagnose_slow_query');
+  } finally {
+    await conn.close();
+  }
+});
 
 describe.each([
   ['legacy', () => legacy],

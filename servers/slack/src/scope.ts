@@ -43,7 +43,7 @@ export class ChannelScope implements Scope<[channel: string]> {
   }
 }
 
-/** --post-to: the channels posting, replying and reacting may touch (`all`: any the token may post in). */
+/** --post-to: the channels every write (posting, replying, reacting, editing, marking read) may touch (`all`: any the token may post in). */
 export class PostScope implements Scope<[channel: string]> {
   private constructor(private readonly ids: readonly string[] | 'all') {}
 
@@ -70,6 +70,7 @@ export class PostScope implements Scope<[channel: string]> {
     if (isChannelId(channel) && !this.allows(channel))
       throw new ToolError(
         `${channel} is not a channel this server may post, reply or react in (--post-to ${this.description}). ` +
+          '--post-to confines every write here, marking read included (it moves the read marker Slack shows). ' +
           'This limit is set by the operator and cannot be changed by a tool call; nothing was sent.',
       );
   }

@@ -55,6 +55,12 @@ export const slackServer: ServerSpec<Config> = {
             'start the server with --post-to CHANNEL[,CHANNEL…] (env SLACK_POST_TO), the channels it may post in',
           ]),
         )),
+    ...(config.postTo
+      ? {}
+      : {
+          slack_mark_read:
+            'start the server with --post-to CHANNEL[,CHANNEL…] (env SLACK_POST_TO): marking read moves the read marker Slack shows, a write, and --post-to confines every write',
+        }),
   }),
   instructions: (config) =>
     [

@@ -85,12 +85,53 @@ describe('unread', () => {
     }
   });
 
+  it('a conversation Slack refuses to count is a line naming why; the others keep their counts', async () => {
+    const conn = await startServer(slack, ARGS, env);
+    try {
+      const r = await callChecked(conn, 'slack_list_unread', {
+        channel_ids: ['C0TEST', 'C0SCOPE', 'C0GENERAL'],
+      });
+      expect(r.isError, r.text).toBeFalsy();
+      const [test, scoped, general] = rows(r);
+      expect(test?.unread).toBeTypeOf('number');
+      expect(general?.unread).toBeTypeOf('number');
+      expect(scoped?.unread).toBeUndefined();
+      expect(scoped?.note).toContain('"channels:history"');
+      expect(r.text).toMatch(/#scoped \(C0SCOPE\): not counted: .*"channels:history"/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it("marks read offline with the scene's own token (the scopes the README tells a user to grant)", async () => {
+    const conn = await startServer(slack, ['--toolsets', 'all', '--post-to', 'all']);
+    try {
+      const r = await callChecked(conn, 'slack_mark_read', { channel_id: 'C0GENERAL' });
+      expect(r.isError, r.text).toBeFalsy();
+      expect(slack.calls('conversations.mark').at(-1)).toMatchObject({ channel: 'C0GENERAL' });
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('slack_mark_read without --post-to is off, saying why: marking read is a write', async () => {
+    const conn = await startServer(slack, ['--toolsets', 'all']);
+    try {
+      await expect(callChecked(conn, 'slack_mark_read', { channel_id: 'C0TEST' })).rejects.toThrow(
+        /slack_mark_read not found: it is off here; start the server with --post-to .*marking read moves the read marker Slack shows, a write/,
+      );
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('marking read outside --post-to is refused before any request', async () => {
     const conn = await startServer(slack, ARGS, env);
     try {
       const r = await callChecked(conn, 'slack_mark_read', { channel_id: 'C111', ts: '1700000000.000100' });
       expect(r.isError).toBe(true);
       expect(r.text).toContain('--post-to C0TEST');
+      expect(r.text).toContain('--post-to confines every write here, marking read included');
       expect(slack.calls('conversations.mark')).toHaveLength(0);
     } finally {
       await conn.close();

@@ -9,12 +9,15 @@
  * conversations are listed as not counted. The marker is the token's own — a bot token's is the
  * bot's, not any person's. Conversations: `channel_ids`, or SLACK_CHANNEL_IDS, or those the token
  * is a member of (conversations.list), at most {@link MAX_CONVERSATIONS}.
+ * A conversation Slack refuses (`missing_scope` naming the scope, `channel_not_found`…) is a line
+ * saying so and the others keep their counts; a token-wide failure (invalid_auth…) fails the call.
  *
  * slack_get_unread_messages reads them: conversations.history after `last_read`, newest first, as
  * slack_get_channel_history pages it; the cursor keeps the marker of the first page, so marking read
  * meanwhile does not skip or repeat messages.
  *
- * slack_mark_read moves the marker (conversations.mark, `*:write` scopes): opt-in, --post-to only.
+ * slack_mark_read moves the marker (conversations.mark, `*:write` scopes): opt-in, --post-to only, as
+ * --post-to confines every write (the marker is what Slack shows as read), and the errors say so.
  */
 import {
   compact,
@@ -28,7 +31,7 @@ import {
 import { z } from '@refmcp/shared/schema';
 import type { Config } from '../config.js';
 import * as arg from '../names.js';
-import { SlackApiError } from '../slack/client.js';
+import { type SlackAnswer, SlackApiError } from '../slack/client.js';
 import type { SlackTool } from '../toolsets.js';
 import {
   channelLabel,
@@ -68,6 +71,25 @@ async function memberConversations(config: Config, signal: AbortSignal): Promise
     .slice(0, MAX_CONVERSATIONS);
 }
 
+/** Failures that are the token's or the network's, not one conversation's: the whole call fails. */
+const WHOLE_CALL = new Set([
+  'not_authed',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'network',
+]);
+
+/**
+ * The note of a conversation Slack refused to describe or count (`missing_scope` naming the scope,
+ * `channel_not_found`…), so the others keep their counts. Rethrows token-wide and non-Slack errors.
+ */
+function notCounted(error: unknown): string {
+  if (!(error instanceof SlackApiError) || !error.reason || WHOLE_CALL.has(error.reason)) throw error;
+  return `not counted: ${error.message.replace(/^Slack /, '')}`;
+}
+
 export function unreadTools(config: Config): SlackTool[] {
   const tools: SlackTool[] = [
     defineTool({
@@ -91,7 +113,13 @@ export function unreadTools(config: Config): SlackTool[] {
         const rows: z.infer<typeof unreadShape>[] = [];
         let limited = false;
         for (const id of ids) {
-          const info = await config.slack.call('conversations.info', { channel: id }, { signal });
+          let info: SlackAnswer;
+          try {
+            info = await config.slack.call('conversations.info', { channel: id }, { signal });
+          } catch (error) {
+            rows.push({ channel: id, note: notCounted(error) });
+            continue;
+          }
           const ch = (info.channel ?? {}) as Record<string, unknown>;
           const name = typeof ch.name === 'string' ? ch.name : undefined;
           const lastRead = typeof ch.last_read === 'string' ? ch.last_read : undefined;
@@ -122,11 +150,10 @@ export function unreadTools(config: Config): SlackTool[] {
               }),
             );
           } catch (error) {
-            if (!(error instanceof SlackApiError) || error.reason !== 'ratelimited') throw error;
-            limited = true;
-            rows.push(
-              compact({ channel: id, name, last_read: lastRead, note: 'not counted: history rate limited' }),
-            );
+            const ratelimited = error instanceof SlackApiError && error.reason === 'ratelimited';
+            limited ||= ratelimited;
+            const note = ratelimited ? 'not counted: history rate limited' : notCounted(error);
+            rows.push(compact({ channel: id, name, last_read: lastRead, note }));
           }
         }
         const unread = rows.filter((r) => (r.unread ?? 0) > 0);

@@ -1,6 +1,7 @@
 // The standard scene of the fake Drive, what the cases of shared/cases/drive.md name: an OAuth
 // client `cid`/`csecret` with a refresh token, access tokens (full, read-only, expired), My Drive
-// files of every kind (Doc, Sheet, Slides, Drawing, text, PNG, binary), Shared Drive `0ASHARED`
+// files of every kind (Doc, Sheet, Slides, Drawing, text, PNG, binary), a multi-tab Doc (HANDBOOK1:
+// two tabs, the first with a child tab; its export has the first tab only), Shared Drive `0ASHARED`
 // with `SDFOLDER` and `SDFILE1`, and on request the heavy parts (BIGDOC's 30 MB export, a 50 MB
 // text file, thousands of files).
 import type { FakeDrive } from './fake-drive.js';
@@ -56,6 +57,37 @@ export function seedScene(drive: FakeDrive, options: SceneOptions = {}) {
     parents: [folder.id],
     description: 'The Q3 report',
     exports: docExports('# Quarterly report\n\nRevenue grew **12%**.\n'),
+  });
+  // A Doc with tabs (Docs API documents.get): the export gives the first tab only, as reported of
+  // Drive; read_file reads every tab through the Docs API.
+  s.addFile({
+    id: 'HANDBOOK1',
+    name: 'Team handbook',
+    mimeType: GOOGLE_TYPES.doc,
+    parents: [folder.id],
+    exports: docExports('# Team handbook\n\nHow we work.\n'),
+    tabs: [
+      {
+        id: 't.overview',
+        title: 'Overview',
+        paragraphs: [{ text: 'Team handbook', style: 'TITLE' }, { text: 'How we work.' }],
+        children: [
+          {
+            id: 't.onboarding',
+            title: 'Onboarding',
+            paragraphs: [
+              { text: 'First week', style: 'HEADING_2' },
+              { text: 'Meet your buddy', bullet: { level: 0 } },
+            ],
+          },
+        ],
+      },
+      {
+        id: 't.oncall',
+        title: 'On-call',
+        paragraphs: [{ text: 'Rotation', style: 'HEADING_2' }, { text: 'One week each, Monday to Monday.' }],
+      },
+    ],
   });
   s.addFile({
     id: 'SHEET1',

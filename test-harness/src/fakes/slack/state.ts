@@ -108,18 +108,25 @@ export interface TokenRecord {
   revoked?: boolean;
 }
 
-/** Scopes a bot token of the Slack server typically has. */
+/**
+ * Scopes a bot token of the Slack server typically has: what its README's "Scopes each tool needs"
+ * tells a user to grant, the `*:write` scopes of slack_mark_read (conversations.mark) included.
+ */
 export const BOT_SCOPES = [
   'files:read',
   'channels:history',
   'channels:read',
+  'channels:write',
   'chat:write',
   'groups:history',
   'groups:read',
+  'groups:write',
   'im:history',
   'im:read',
+  'im:write',
   'mpim:history',
   'mpim:read',
+  'mpim:write',
   'reactions:write',
   'users:read',
   'users.profile:read',
