@@ -56,9 +56,9 @@ export const githubServer: ServerSpec<Config> = {
       ],
       hasRepoArguments,
     ),
-  register: (server, config) => {
+  register: (server, config, { tools }) => {
     registerResources(server, config);
-    registerPrompts(server, config);
+    registerPrompts(server, config, tools);
   },
   secrets: (config) => (config.token ? [config.token] : []),
   instructions: (config) =>

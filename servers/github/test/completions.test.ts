@@ -20,7 +20,8 @@ let open: Awaited<ReturnType<typeof startServer>>;
 const patient = { env: { MCP_COMPLETION_TIMEOUT_MS: '60000' } };
 beforeAll(async () => {
   ({ gh } = await startScene());
-  const repos = ['--repos', 'acme/demo,octo/*'];
+  // All toolsets: why_is_ci_red is listed only with the actions toolset (get_ci_failures) served.
+  const repos = ['--repos', 'acme/demo,octo/*', '--toolsets', 'all'];
   [scoped, modern, open] = await Promise.all([
     startServer(gh, repos, patient),
     startServer(gh, repos, { ...patient, era: 'modern' }),
@@ -169,6 +170,23 @@ describe('workflow prompts', () => {
       }),
     );
     expect(ci).toContain('get_ci_failures (owner "acme", repo "demo", pull_number 1)');
+  });
+
+  it('with the default toolsets, lists no why_is_ci_red and names no actions tool', async () => {
+    const { prompts } = await open.client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['create_pr_description', 'review_pull_request']);
+    const review = text(
+      await open.client.getPrompt({
+        name: 'review_pull_request',
+        arguments: { owner: 'acme', repo: 'demo', pull_number: '1' },
+      }),
+    );
+    expect(review).toContain('2. get_pull_request_status for the checks.');
+    for (const tool of ['get_ci_failures', 'get_job_logs', 'list_workflow_runs'])
+      expect(review).not.toContain(tool);
+    await expect(
+      open.client.getPrompt({ name: 'why_is_ci_red', arguments: { owner: 'acme', repo: 'demo' } }),
+    ).rejects.toThrow(/why_is_ci_red/);
   });
 
   it('refuses bad arguments and a repository outside --repos (-32602)', async () => {

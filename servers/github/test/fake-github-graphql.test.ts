@@ -82,6 +82,28 @@ describe('fake GitHub GraphQL', () => {
     expect(pr?.pull?.reviewComments[0]?.resolvedBy).toBe('octo');
   });
 
+  it('addPullRequestReviewThread places no thread on a line outside the diff (GitHub drops it)', async () => {
+    const pr = gh.state.repo('acme', 'demo')?.issues.find((i) => i.pull);
+    const rest = await fetch(`${new URL(gh.url).origin}/api/v3/repos/acme/demo/pulls/${pr?.number}/reviews`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `bearer ${SCENE_TOKEN}` },
+      body: JSON.stringify({}),
+    });
+    expect(rest.status).toBe(200);
+    const pending = await post(
+      'query($n: Int!) { repository(owner: "acme", name: "demo") { pullRequest(number: $n) { reviews(first: 5, states: [PENDING]) { nodes { id } } } } }',
+      { n: pr?.number },
+    );
+    const review = pending.body.data?.repository.pullRequest.reviews.nodes[0]?.id;
+    const ADD =
+      'mutation($r: ID!, $line: Int) { addPullRequestReviewThread(input: { pullRequestReviewId: $r, path: "src/app.ts", body: "x", line: $line }) { thread { line } } }';
+    const outside = await post(ADD, { r: review, line: 999 });
+    expect(outside.body.errors).toBeUndefined();
+    expect(outside.body.data?.addPullRequestReviewThread.thread).toBeNull();
+    const inside = await post(ADD, { r: review, line: 1 });
+    expect(inside.body.data?.addPullRequestReviewThread.thread).toEqual({ line: 1 });
+  });
+
   it('NOT_FOUND for a missing pull request; 401 without a token; no REST traffic recorded', async () => {
     const missing = await post(THREADS, { n: 999 });
     expect(missing.body.errors?.[0]).toMatchObject({

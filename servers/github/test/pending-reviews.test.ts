@@ -74,7 +74,7 @@ describe('pending reviews', () => {
       ...base,
       pull_number: pr,
       path: 'src/multi.ts',
-      subject_type: 'FILE',
+      subject_type: 'file', // lowercase is taken too
       body: 'Whole file: fine.',
     });
     expect(file.isError).toBeFalsy();
@@ -124,6 +124,12 @@ describe('pending reviews', () => {
     const second = await callChecked(conn, 'create_pull_request_review', { ...base, pull_number: pr });
     expect(second.isError).toBe(true);
     expect(second.text).toContain('one pending review per pull request');
+    expect(second.text).toContain(
+      'submit it with submit_pending_pull_request_review or delete it with delete_pending_pull_request_review',
+    );
+    const own = await callChecked(conn, 'get_pull_request_reviews', { ...base, pull_number: pr });
+    expect(own.text).toContain('pending (not submitted)');
+    expect(own.text).not.toContain('at ?');
     const draft = await callChecked(conn, 'add_comment_to_pending_review', {
       ...base,
       pull_number: pr,
@@ -151,6 +157,40 @@ describe('pending reviews', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a path the pull request does not change, or a line outside its diff, is refused before GraphQL', async () => {
+    gh.api.clearRequests();
+    const path = await callChecked(conn, 'add_comment_to_pending_review', {
+      ...base,
+      pull_number: pr,
+      path: 'README.md',
+      line: 1,
+      body: 'Here?',
+    });
+    expect(path.isError).toBe(true);
+    expect(path.text).toContain(`README.md is not among the files acme/demo#${pr} changes`);
+    expect(path.text).not.toContain('Path could not be resolved');
+    const line = await callChecked(conn, 'add_comment_to_pending_review', {
+      ...base,
+      pull_number: pr,
+      path: 'src/multi.ts',
+      line: 9,
+      body: 'Below the end',
+    });
+    expect(line.isError).toBe(true);
+    expect(line.text).toContain('line 9 (RIGHT) of src/multi.ts is not in the diff');
+    const left = await callChecked(conn, 'add_comment_to_pending_review', {
+      ...base,
+      pull_number: pr,
+      path: 'src/multi.ts',
+      line: 1,
+      side: 'LEFT',
+      body: 'Old side of a new file',
+    });
+    expect(left.isError).toBe(true);
+    expect(left.text).toContain('line 1 (LEFT) of src/multi.ts is not in the diff');
+    expect(gh.api.requests.filter((q) => q.rawPath.endsWith('/graphql'))).toEqual([]);
   });
 
   it('delete discards the pending review and its comments; then none is left to submit', async () => {

@@ -48,7 +48,7 @@ export const gitlabServer: ServerSpec<Config> = {
       ],
       hasProjectArgument,
     ),
-  register: (server, config) => registerPrompts(server, config),
+  register: (server, config, { tools }) => registerPrompts(server, config, tools),
   secrets: (config) => (config.token ? [config.token] : []),
   instructions: (config) =>
     [

@@ -12,18 +12,22 @@ let gl: FakeGitLab;
 let scoped: Awaited<ReturnType<typeof startServer>>;
 let modern: Awaited<ReturnType<typeof startServer>>;
 let open: Awaited<ReturnType<typeof startServer>>;
+let plain: Awaited<ReturnType<typeof startServer>>;
 // Generous: a loaded machine must not turn a fast fake's answer into a cut-off.
 const env = { MCP_COMPLETION_TIMEOUT_MS: '60000' };
 beforeAll(async () => {
   ({ gl } = await startScene());
-  [scoped, modern, open] = await Promise.all([
+  // All toolsets: why_is_ci_red is listed only with the pipelines toolset (get_ci_failures) served.
+  const all = ['--toolsets', 'all'];
+  [scoped, modern, open, plain] = await Promise.all([
+    startServer(gl, ['--projects', 'grp/proj', ...all], { env }),
+    startServer(gl, ['--projects', 'grp/proj', ...all], { env, era: 'modern' }),
+    startServer(gl, all, { env }),
     startServer(gl, ['--projects', 'grp/proj'], { env }),
-    startServer(gl, ['--projects', 'grp/proj'], { env, era: 'modern' }),
-    startServer(gl, [], { env }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([scoped?.close(), modern?.close(), open?.close()]);
+  await Promise.all([scoped?.close(), modern?.close(), open?.close(), plain?.close()]);
   await gl?.close();
 });
 
@@ -121,6 +125,23 @@ describe('workflow prompts', () => {
       }),
     );
     expect(ci).toContain('get_ci_failures (project_id "grp/proj", ref "main")');
+  });
+
+  it('with the default toolsets, lists no why_is_ci_red and names no pipelines tool', async () => {
+    const { prompts } = await plain.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['review_merge_request']);
+    const review = text(
+      await plain.client.getPrompt({
+        name: 'review_merge_request',
+        arguments: { project_id: 'grp/proj', merge_request_iid: '1' },
+      }),
+    );
+    expect(review).toContain('2. list_merge_request_discussions');
+    for (const tool of ['get_ci_failures', 'get_job_log', 'list_pipelines'])
+      expect(review).not.toContain(tool);
+    await expect(
+      plain.client.getPrompt({ name: 'why_is_ci_red', arguments: { project_id: 'grp/proj' } }),
+    ).rejects.toThrow(/why_is_ci_red/);
   });
 
   it('refuses bad arguments and a project outside --projects (-32602)', async () => {

@@ -83,6 +83,14 @@ describe('a pending review', () => {
     expect(after.some((n) => n.body.startsWith('```suggestion') && n.position === 'src/app.ts:1')).toBe(true);
     expect(after.some((n) => n.body === 'Draft: overall OK.')).toBe(false);
     expect(after.some((n) => n.body === 'Two comments.')).toBe(true);
+
+    // Nothing left: says so and posts nothing.
+    gl.api.clearRequests();
+    const again = await callChecked(conn, 'bulk_publish_draft_notes', P);
+    expect(again.isError).toBeFalsy();
+    expect(again.text).toContain('No draft notes to publish on !1: nothing was posted.');
+    expect(again.structuredContent).toEqual({ published: false });
+    expect(gl.api.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
   it('a draft suggestion that would not apply is refused before anything is saved', async () => {

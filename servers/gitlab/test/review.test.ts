@@ -71,6 +71,17 @@ describe('threads round-trip', () => {
     expect((await notesOf()).find((n) => n.discussion === id)?.resolved).toBe(false);
   });
 
+  it('resolving an individual note says it is not resolvable, not that the token lacks a scope', async () => {
+    const added = await callChecked(conn, 'add_merge_request_note', { ...P, body: 'Looks fine overall.' });
+    expect(added.isError).toBeFalsy();
+    const id = (await notesOf()).find((n) => n.body === 'Looks fine overall.')?.discussion ?? '';
+    expect(id).toMatch(/^[0-9a-f]{40}$/);
+    const r = await callChecked(conn, 'resolve_merge_request_thread', { ...P, discussion_id: id });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('is not resolvable (an individual note); only threads can be resolved');
+    expect(r.text).not.toContain('scope');
+  });
+
   it('a reply to a thread that does not exist is GitLab’s 404, not a crash', async () => {
     const r = await callChecked(conn, 'create_merge_request_discussion_note', {
       ...P,

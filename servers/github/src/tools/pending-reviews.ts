@@ -5,7 +5,9 @@
  * verdict, delete_pending_pull_request_review discards it. REST cannot add a comment to an
  * existing pending review, so these use GraphQL (addPullRequestReviewThread,
  * submitPullRequestReview, deletePullRequestReview), finding the token's own pending review on
- * the pull request first. Suggestions are checked against the head like every review comment.
+ * the pull request first. A comment's path must be among the pull request's files and its line in
+ * the diff (suggestions.ts checkPlacement); suggestions are checked against the head like every
+ * review comment.
  */
 import { count, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
@@ -14,7 +16,7 @@ import type { Config } from '../config.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
 import { repoPath, repoTool, scopeNote } from './common.js';
-import { checkSuggestions } from './suggestions.js';
+import { checkPlacement, checkSuggestions, pullFiles } from './suggestions.js';
 
 const PENDING = `query PendingReview($owner: String!, $repo: String!, $number: Int!) {
   viewer { login }
@@ -103,13 +105,13 @@ export function pendingReviewTools(config: Config): GitHubTool[] {
           ...target,
           path: arg.repoPath('File path'),
           body: arg.text('Comment text'),
-          subject_type: z.enum(['LINE', 'FILE']).optional().describe('Default LINE'),
+          subject_type: z.enum(['LINE', 'FILE', 'line', 'file']).optional().describe('Default LINE'),
           line: z.number().int().min(1).optional().describe('Line in the file (range end)'),
           side: side.optional().describe('Default RIGHT (new)'),
           start_line: z.number().int().min(1).optional().describe('Range start'),
           start_side: side.optional(),
         })
-        .refine((c) => c.subject_type === 'FILE' || c.line !== undefined, {
+        .refine((c) => c.subject_type?.toUpperCase() === 'FILE' || c.line !== undefined, {
           message: 'a LINE comment needs line',
         })
         .refine((c) => c.start_line === undefined || (c.line !== undefined && c.start_line < c.line), {
@@ -124,9 +126,17 @@ export function pendingReviewTools(config: Config): GitHubTool[] {
         url: z.string().nullable(),
       }),
       annotations: OPEN_WORLD_HINTS.additive,
-      handler: async ({ owner, repo, pull_number, ...c }, { signal }) => {
+      handler: async ({ owner, repo, pull_number, subject_type, ...c }, { signal }) => {
         const base = repoPath(config, owner, repo);
+        const subjectType = subject_type?.toUpperCase() as 'LINE' | 'FILE' | undefined;
+        // A suggestion's own check first: its refusal says more than "not in the diff".
         await checkSuggestions(config, base, pull_number, [c], undefined, signal, () => 'The comment');
+        const files = await pullFiles(config, base, pull_number, signal);
+        checkPlacement(
+          files,
+          `${owner}/${repo}#${pull_number}`,
+          subjectType === 'FILE' ? { path: c.path } : c,
+        );
         const review = await pendingReview(owner, repo, pull_number, signal);
         const data = await config.github.graphql<{
           addPullRequestReviewThread: {
@@ -142,7 +152,7 @@ export function pendingReviewTools(config: Config): GitHubTool[] {
             side: c.side,
             startLine: c.start_line,
             startSide: c.start_side,
-            subjectType: c.subject_type,
+            subjectType,
           },
           signal,
         );

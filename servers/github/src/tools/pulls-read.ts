@@ -391,7 +391,7 @@ export function pullReadTools(config: Config): GitHubTool[] {
             `${source}: ${pageLine(list.info, reviews.length, 'reviews')}`,
             ...reviews.map(
               (r) =>
-                `- ${at(r.author)} ${r.state} at ${r.submittedAt ?? '?'}${r.body ? `\n${indent(block(`${source} review by ${at(r.author)}`, r.body))}` : ''}`,
+                `- ${at(r.author)} ${r.state === 'PENDING' ? 'pending (not submitted)' : `${r.state} at ${r.submittedAt ?? '?'}`}${r.body ? `\n${indent(block(`${source} review by ${at(r.author)}`, r.body))}` : ''}`,
             ),
           ],
           text,

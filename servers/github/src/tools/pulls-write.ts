@@ -3,7 +3,7 @@
  * Reference names and arguments kept (create_pull_request, create_pull_request_review,
  * merge_pull_request, update_pull_request_branch); plus update_pull_request.
  */
-import { count, OPEN_WORLD_HINTS } from '@refmcp/shared';
+import { count, HttpError, OPEN_WORLD_HINTS } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
@@ -213,12 +213,22 @@ export function pullWriteTools(config: Config): GitHubTool[] {
       handler: async ({ owner, repo, pull_number, ...fields }, { signal }) => {
         const base = repoPath(config, owner, repo);
         await checkSuggestions(config, base, pull_number, fields.comments ?? [], fields.commit_id, signal);
-        const res = await config.github.request({
-          method: 'POST',
-          path: `${base}/pulls/${pull_number}/reviews`,
-          body: fields,
-          signal,
-        });
+        const res = await config.github
+          .request({ method: 'POST', path: `${base}/pulls/${pull_number}/reviews`, body: fields, signal })
+          .catch((error: unknown) => {
+            if (
+              error instanceof HttpError &&
+              error.status === 422 &&
+              /one pending review/i.test(error.message)
+            )
+              throw new HttpError(
+                `${error.message} You already have a pending review on ${owner}/${repo}#${pull_number}: submit it with submit_pending_pull_request_review or delete it with delete_pending_pull_request_review.`,
+                error.status,
+                error.retryAt,
+                error.reason,
+              );
+            throw error;
+          });
         const text = new UntrustedText();
         const review = toReview(res.data, text, budgets.bodyBytes);
         return respond(

@@ -8,9 +8,78 @@
  * the pull request changes and does not delete, and every line of `start_line`…`line` is an added
  * or context line of that file's patch.
  */
-import { hasSuggestion, rightLines, ToolError } from '@refmcp/shared';
+import { hasSuggestion, newFileLines, removedLines, rightLines, ToolError } from '@refmcp/shared';
 import type { Config } from '../config.js';
 import { listPage } from './common.js';
+
+/** A file a pull request changes: its status and patch (absent for binary or too large). */
+export interface PullFile {
+  status: string;
+  patch?: string;
+}
+
+/** The files `pull_number` changes by name, up to 3,000 (GitHub's limit for this list). */
+export async function pullFiles(
+  config: Config,
+  base: string,
+  pull_number: number,
+  signal: AbortSignal,
+): Promise<Map<string, PullFile>> {
+  const files = new Map<string, PullFile>();
+  for (let page = 1; page <= 30; page++) {
+    const list = await listPage<{ filename: string } & PullFile>(
+      config,
+      { path: `${base}/pulls/${pull_number}/files`, signal },
+      page,
+      100,
+    );
+    for (const f of list.items) files.set(f.filename, f);
+    if (!list.info.hasMore) break;
+  }
+  return files;
+}
+
+/**
+ * Refuses (ToolError) a pending-review comment GitHub would not place: on a file `pull_number`
+ * does not change, or (LINE comments) on a line its patch does not show on that side — RIGHT:
+ * added and context lines of the new file; LEFT: removed and context lines of the old file.
+ * GitHub's REST API refuses such a line ("line must be part of the diff"); its GraphQL mutation
+ * answers "Path could not be resolved" for a path, and drops an outside line without saying so.
+ * A file without a patch (binary, too large) has its lines unchecked.
+ */
+export function checkPlacement(
+  files: Map<string, PullFile>,
+  where: string,
+  c: {
+    path: string;
+    line?: number | undefined;
+    side?: 'LEFT' | 'RIGHT' | undefined;
+    start_line?: number | undefined;
+    start_side?: 'LEFT' | 'RIGHT' | undefined;
+  },
+): void {
+  const file = files.get(c.path);
+  if (!file)
+    throw new ToolError(
+      `${c.path} is not among the files ${where} changes: review comments go on changed files (get_pull_request_files lists them). Nothing was posted.`,
+    );
+  if (c.line === undefined || !file.patch) return;
+  const patch = file.patch;
+  const sideLines = (side: 'LEFT' | 'RIGHT') =>
+    side === 'RIGHT'
+      ? rightLines(patch)
+      : new Set([
+          ...removedLines(patch),
+          ...[...newFileLines(patch).values()].filter((n) => n !== undefined),
+        ]);
+  const ends: [number, 'LEFT' | 'RIGHT'][] = [[c.line, c.side ?? 'RIGHT']];
+  if (c.start_line !== undefined) ends.push([c.start_line, c.start_side ?? c.side ?? 'RIGHT']);
+  for (const [n, side] of ends)
+    if (!sideLines(side).has(n))
+      throw new ToolError(
+        `line ${n} (${side}) of ${c.path} is not in the diff of ${where}: comment on a line the patch shows (get_pull_request_diff), or use subject_type FILE. Nothing was posted.`,
+      );
+}
 
 /** A review comment as create_pull_request_review takes it. */
 export interface LineComment {
@@ -63,17 +132,7 @@ export async function checkSuggestions(
         c,
         `commit_id ${commit_id} is not the head ${head}; suggestions are checked against the head`,
       );
-  const patches = new Map<string, { status: string; patch?: string }>();
-  for (let page = 1; page <= 30; page++) {
-    const list = await listPage<{ filename: string; status: string; patch?: string }>(
-      config,
-      { path: `${base}/pulls/${pull_number}/files`, signal },
-      page,
-      100,
-    );
-    for (const f of list.items) patches.set(f.filename, f);
-    if (!list.info.hasMore) break;
-  }
+  const patches = await pullFiles(config, base, pull_number, signal);
   for (const [c, i] of suggested) {
     const file = patches.get(c.path);
     if (!file) refuse(i, c, 'the pull request does not change this file');

@@ -19,6 +19,7 @@ import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/
 import type { Config } from '../config.js';
 import { arr, obj, str } from '../format/common.js';
 import { noteShape, renderNote, toNote } from '../format/issues.js';
+import { isStatus } from '../gitlab/client.js';
 import * as arg from '../names.js';
 import { diffPosition } from '../review/position.js';
 import type { GitLabTool } from '../toolsets.js';
@@ -42,6 +43,17 @@ export const lineArgs = {
 };
 
 export function discussionTools(config: Config): GitLabTool[] {
+  /** True when the merge request's discussion `id` is found (first 10 pages of 100) and has no resolvable note. */
+  const unresolvable = async (mr: string, id: string, signal: AbortSignal): Promise<boolean> => {
+    for (let page = 1; page <= 10; page++) {
+      const { items, info } = await config.gitlab.list(`${mr}/discussions`, {}, page, 100, signal);
+      const found = items.map(obj).find((d) => d.id === id);
+      if (found)
+        return found.individual_note === true || !arr(found.notes).some((n) => obj(n).resolvable === true);
+      if (!info.hasMore) return false;
+    }
+    return false;
+  };
   const scope = scopeNote(config);
   const content = contentNote(config);
   const mrPath = (project_id: string, n: number) => `${projectBase(config, project_id)}/merge_requests/${n}`;
@@ -181,14 +193,22 @@ export function discussionTools(config: Config): GitLabTool[] {
       outputSchema: z.object({ discussion: z.string(), resolved: z.boolean() }),
       annotations: OPEN_WORLD_HINTS.destructiveIdempotent,
       handler: async ({ project_id, merge_request_iid, discussion_id, resolved = true }, { signal }) => {
-        const raw = obj(
-          await config.gitlab.write(
-            'PUT',
-            `${mrPath(project_id, merge_request_iid)}/discussions/${discussion_id}`,
-            { resolved },
-            signal,
-          ),
-        );
+        const path = `${mrPath(project_id, merge_request_iid)}/discussions/${discussion_id}`;
+        let raw: Record<string, unknown>;
+        try {
+          raw = obj(await config.gitlab.write('PUT', path, { resolved }, signal));
+        } catch (error) {
+          // GitLab answers 403 both without the right and for a discussion that cannot be resolved
+          // (lib/api/helpers/notes_helpers.rb: forbidden! unless discussion.can_resolve?): tell which.
+          if (
+            isStatus(error, 403) &&
+            (await unresolvable(mrPath(project_id, merge_request_iid), discussion_id, signal))
+          )
+            throw new ToolError(
+              `Thread ${discussion_id} of !${merge_request_iid} is not resolvable (an individual note); only threads can be resolved.`,
+            );
+          throw error;
+        }
         const notes = arr(raw.notes)
           .map(obj)
           .filter((n) => n.resolvable);

@@ -174,6 +174,12 @@ export function draftNoteTools(config: Config): GitLabTool[] {
       outputSchema: z.object({ published: z.boolean() }),
       annotations: OPEN_WORLD_HINTS.additive,
       handler: async ({ project_id, merge_request_iid, note, reviewer_state }, { signal }) => {
+        // GitLab lists only the caller's drafts (the ones bulk_publish publishes).
+        const pending = await config.gitlab.list(drafts(project_id, merge_request_iid), {}, 1, 1, signal);
+        if (!pending.items.length)
+          return respond({ published: false }, [
+            `No draft notes to publish on !${merge_request_iid}: nothing was posted.${note ? ' For the summary alone use add_merge_request_note.' : ''}`,
+          ]);
         await config.gitlab.write(
           'POST',
           `${drafts(project_id, merge_request_iid)}/bulk_publish`,

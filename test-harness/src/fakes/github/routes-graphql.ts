@@ -22,6 +22,7 @@ import {
   threadNode,
   userNode,
 } from './objects-graphql.js';
+import { pullChanges } from './objects-issues.js';
 import type { IssueRecord, RepoRecord, ReviewCommentRecord, ReviewRecord } from './state.js';
 
 type Pull = IssueRecord & { pull: NonNullable<IssueRecord['pull']> };
@@ -102,6 +103,31 @@ interface ThreadInput {
   subjectType?: 'LINE' | 'FILE' | null;
 }
 
+/** The lines a unified-diff patch shows on one side: RIGHT added and context, LEFT removed and context. */
+function diffSide(patch: string, side: 'LEFT' | 'RIGHT'): Set<number> {
+  const shown = new Set<number>();
+  let oldLine = 0;
+  let newLine = 0;
+  for (const l of patch.split('\n')) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (hunk) {
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[2]);
+    } else if (l.startsWith('+')) {
+      if (side === 'RIGHT') shown.add(newLine);
+      newLine++;
+    } else if (l.startsWith('-')) {
+      if (side === 'LEFT') shown.add(oldLine);
+      oldLine++;
+    } else if (l.startsWith(' ')) {
+      shown.add(side === 'RIGHT' ? newLine : oldLine);
+      oldLine++;
+      newLine++;
+    }
+  }
+  return shown;
+}
+
 function addThread(ctx: GraphqlContext, input: ThreadInput) {
   if (!input.pullRequestReviewId)
     throw gqlError('UNPROCESSABLE', 'addPullRequestReviewThread: this fake needs pullRequestReviewId.');
@@ -113,6 +139,20 @@ function addThread(ctx: GraphqlContext, input: ThreadInput) {
     throw gqlError('UNPROCESSABLE', 'A line is required for a LINE comment.');
   if (input.startLine != null && (input.line == null || input.startLine >= input.line))
     throw gqlError('UNPROCESSABLE', 'startLine must precede line.');
+  // A line outside the diff hunks is not placed: GitHub answers no thread (REST refuses it with
+  // "Pull request review thread line must be part of the diff").
+  if (subjectType === 'LINE') {
+    const patch = pullChanges(ctx.state, repo, issue).find((f) => f.filename === input.path)?.patch;
+    const ends: [number | null | undefined, string | null | undefined][] = [
+      [input.line, input.side],
+      [input.startLine, input.startSide ?? input.side],
+    ];
+    if (
+      patch &&
+      ends.some(([n, side]) => n != null && !diffSide(patch, side === 'LEFT' ? 'LEFT' : 'RIGHT').has(n))
+    )
+      return { clientMutationId: null, thread: null };
+  }
   const root: ReviewCommentRecord = ctx.state.addReviewComment(repo, issue, {
     user: ctx.who,
     body: input.body,
