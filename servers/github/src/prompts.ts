@@ -9,7 +9,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { safeString, z } from '@refmcp/shared/schema';
-import { completionCacheFor, invalidParams, registerPrompt } from '@refmcp/shared/server';
+import {
+  completionCacheFor,
+  invalidParams,
+  numberedSteps,
+  registerPrompt,
+  userPrompt,
+} from '@refmcp/shared/server';
 import { labelUntrusted, neutralize, UNTRUSTED_NOTICE } from '@refmcp/shared/untrusted';
 import { chosenRepo, githubCompleters } from './completions.js';
 import type { Config } from './config.js';
@@ -30,13 +36,6 @@ function inScope(config: Config, owner: string, repo: string): void {
     throw invalidParams((error as Error).message);
   }
 }
-
-/** The steps numbered 1., 2., … (a step left out leaves no gap). */
-const numbered = (steps: string[]) => steps.map((step, i) => `${i + 1}. ${step}`);
-
-const user = (text: string) => ({
-  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
-});
 
 /**
  * Registers the prompts whose tools are among `served` (the tools this connection serves), so that
@@ -73,7 +72,7 @@ export function registerPrompts(
         if (chosen) inScope(config, ...chosen);
         return {
           description: `Pull request description for ${repo}: ${head_branch} → ${base_branch}`,
-          ...user(
+          ...userPrompt(
             [
               `Write a pull request title and description for merging ${neutralize(head_branch)} into ${neutralize(base_branch)} in ${neutralize(repo)}.`,
               'Use this structure: a one-line title; "Summary" (why, in two or three sentences); "Changes" (bullets); "Testing" (how it was or should be verified); "Risks" (what could break, or "none known").',
@@ -106,7 +105,7 @@ export function registerPrompts(
         const pr = `pull request #${pull_number} of ${owner}/${repo}`;
         return {
           description: `Review ${pr}`,
-          ...user(
+          ...userPrompt(
             [
               `Review ${pr} (owner "${owner}", repo "${repo}", pull_number ${pull_number}).`,
               '1. get_pull_request for its purpose, branches and state; get_pull_request_files for what changed, get_pull_request_diff for the lines.',
@@ -161,10 +160,10 @@ export function registerPrompts(
         ].join(', ');
         return {
           description: `Why CI is red on ${target} of ${owner}/${repo}`,
-          ...user(
+          ...userPrompt(
             [
               `Find out why CI fails on ${target} of ${owner}/${repo}.`,
-              ...numbered([
+              ...numberedSteps([
                 `get_ci_failures (${args}): each failed check with its failed steps, first error line and log tail.`,
                 ...when('get_job_logs', 'When a log tail is not enough, get_job_logs for that job.'),
                 ...when(

@@ -7,7 +7,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { safeString, z } from '@refmcp/shared/schema';
-import { completionCacheFor, invalidParams, registerPrompt } from '@refmcp/shared/server';
+import {
+  completionCacheFor,
+  invalidParams,
+  numberedSteps,
+  registerPrompt,
+  userPrompt,
+} from '@refmcp/shared/server';
 import { gitlabCompleters } from './completions.js';
 import type { Config } from './config.js';
 import { isProjectId } from './names.js';
@@ -25,13 +31,6 @@ function inScope(config: Config, project: string): void {
     throw invalidParams((error as Error).message);
   }
 }
-
-/** The steps numbered 1., 2., … (a step left out leaves no gap). */
-const numbered = (steps: string[]) => steps.map((step, i) => `${i + 1}. ${step}`);
-
-const user = (text: string) => ({
-  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
-});
 
 /**
  * Registers the prompts whose tools are among `served` (the tools this connection serves), so that
@@ -61,10 +60,10 @@ export function registerPrompts(
         const mr = `merge request !${merge_request_iid} of ${project_id}`;
         return {
           description: `Review ${mr}`,
-          ...user(
+          ...userPrompt(
             [
               `Review ${mr} (project_id "${project_id}", merge_request_iid ${merge_request_iid}).`,
-              ...numbered([
+              ...numberedSteps([
                 'get_merge_request for its purpose, branches and merge status; get_merge_request_diffs for what changed.',
                 ...when(
                   'get_ci_failures',
@@ -118,10 +117,10 @@ export function registerPrompts(
         ].join(', ');
         return {
           description: `Why CI is red on ${target} of ${project_id}`,
-          ...user(
+          ...userPrompt(
             [
               `Find out why CI fails on ${target} of ${project_id}.`,
-              ...numbered([
+              ...numberedSteps([
                 `get_ci_failures (${args}): the pipeline's failed jobs, each with the log section it failed in, first error line and log tail.`,
                 ...when('get_job_log', 'When a tail is not enough, get_job_log for that job.'),
                 ...when('list_pipelines', 'list_pipelines to see whether it failed before (flaky or new).'),

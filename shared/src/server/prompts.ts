@@ -15,6 +15,15 @@ export interface PromptResult {
   messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } }[];
 }
 
+/** prompts/get's result of one user message holding `text`. */
+export const userPrompt = (text: string): PromptResult => ({
+  messages: [{ role: 'user', content: { type: 'text', text } }],
+});
+
+/** `steps` numbered 1., 2., … in order (a step a caller left out leaves no gap). */
+export const numberedSteps = (steps: readonly string[]): string[] =>
+  steps.map((step, i) => `${i + 1}. ${step}`);
+
 /** A prompt as data: what prompts/list shows, the arguments' schema and completers, and its text. */
 export interface PromptDefinition<A extends PromptArgs> {
   name: string;
