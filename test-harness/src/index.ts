@@ -48,6 +48,12 @@ export {
 } from './checks/portability.js';
 export { DEBUG_ENV } from './checks/purity.js';
 export {
+  answerElicitations,
+  cancelAtBeat,
+  type ElicitAnswer,
+  type ProgressSeen,
+} from './client-answers.js';
+export {
   type Connection,
   type ConnectOptions,
   connect,

@@ -4,7 +4,14 @@
  * the seconds so far; one without a token gets none; a call cancelled mid-progress answers no more.
  */
 import type http from 'node:http';
-import { type Connection, callChecked, callOk, resultText } from '@refmcp/test-harness';
+import {
+  type Connection,
+  callChecked,
+  callOk,
+  cancelAtBeat,
+  type ProgressSeen,
+  resultText,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servePages, startServer } from './support.js';
 
@@ -34,11 +41,9 @@ afterAll(async () => {
   await site?.close();
 });
 
-type Seen = { progress: number; message?: string };
-
 describe('progress of browser_navigate', () => {
   it('heartbeats while the response is awaited, then answers when the page loads', async () => {
-    const seen: Seen[] = [];
+    const seen: ProgressSeen[] = [];
     const pending = conn.client.callTool(
       { name: 'browser_navigate', arguments: { url: `${site.base}/slow`, snapshot: 'none' } },
       {
@@ -58,25 +63,11 @@ describe('progress of browser_navigate', () => {
   });
 
   it('stops reporting to a call the client cancelled', async () => {
-    const controller = new AbortController();
-    const seen: Seen[] = [];
-    const pending = conn.client
-      .callTool(
-        { name: 'browser_navigate', arguments: { url: `${site.base}/slow`, snapshot: 'none' } },
-        {
-          signal: controller.signal,
-          resetTimeoutOnProgress: true,
-          onprogress: (p) => {
-            seen.push(p);
-            if (seen.length === 2) controller.abort('test cancels');
-          },
-        },
-      )
-      .then(
-        () => 'answered',
-        () => 'aborted',
-      );
-    expect(await pending).toBe('aborted');
+    const { outcome } = await cancelAtBeat(conn, 'browser_navigate', {
+      url: `${site.base}/slow`,
+      snapshot: 'none',
+    });
+    expect(outcome).toBe('aborted');
     // Messages are handled in order: once tools/list answers, the server has seen the cancellation.
     await conn.client.listTools();
     const after = progressLines().length;

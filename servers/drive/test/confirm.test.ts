@@ -5,12 +5,19 @@
  * Drive; decline and cancel change nothing and send no request; a client that cannot ask gets
  * today's behaviour, and --require-confirmation refuses it instead.
  */
-import { type Connection, type Era, NO_PACING, resultText, startBuiltServer } from '@refmcp/test-harness';
+import {
+  answerElicitations,
+  type Connection,
+  type ElicitAnswer,
+  type Era,
+  NO_PACING,
+  resultText,
+  startBuiltServer,
+} from '@refmcp/test-harness';
 import type { FakeDrive } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CredentialFiles, credentialFiles, fakeEnv, startScene, startServer } from './support.js';
 
-type Action = 'accept' | 'decline' | 'cancel';
 const WRITES = ['--toolsets', 'files,files_write,sharing'];
 
 let fake: FakeDrive;
@@ -22,17 +29,13 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** A server whose client declares form elicitation and answers each question with the next action. */
-async function asking(era: Era, answers: Action[], asked: string[]): Promise<Connection> {
+async function asking(era: Era, answers: ElicitAnswer[], asked: string[]): Promise<Connection> {
   const conn = await startBuiltServer('drive', [...NO_PACING, ...WRITES], {
     era,
     env: fakeEnv(fake, files),
     capabilities: { elicitation: { form: {} } },
   });
-  conn.client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params.message);
-    const action = answers.shift() ?? 'cancel';
-    return action === 'accept' ? { action, content: {} } : { action };
-  });
+  answerElicitations(conn, answers, asked);
   return conn;
 }
 

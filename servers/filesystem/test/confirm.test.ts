@@ -7,10 +7,16 @@
  */
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Connection, type Era, resultText, startBuiltServer, tempDir } from '@refmcp/test-harness';
+import {
+  answerElicitations,
+  type Connection,
+  type ElicitAnswer,
+  type Era,
+  resultText,
+  startBuiltServer,
+  tempDir,
+} from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-type Action = 'accept' | 'decline' | 'cancel';
 
 let dir: string;
 let data: string;
@@ -30,7 +36,7 @@ afterAll(async () => {
 /** A server whose client declares form elicitation and answers each question with the next action. */
 async function asking(
   era: Era,
-  answers: Action[],
+  answers: ElicitAnswer[],
   asked: string[],
   args: string[] = [],
 ): Promise<Connection> {
@@ -39,11 +45,7 @@ async function asking(
     env: { XDG_DATA_HOME: data },
     capabilities: { elicitation: { form: {} } },
   });
-  conn.client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params.message);
-    const action = answers.shift() ?? 'cancel';
-    return action === 'accept' ? { action, content: {} } : { action };
-  });
+  answerElicitations(conn, answers, asked);
   return conn;
 }
 

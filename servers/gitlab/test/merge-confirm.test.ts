@@ -4,12 +4,18 @@
  * was changed. A client that cannot ask merges as before; with --require-confirmation the call is
  * refused instead, before any merge is sent.
  */
-import { type Connection, type Era, NO_PACING, resultText, startBuiltServer } from '@refmcp/test-harness';
+import {
+  answerElicitations,
+  type Connection,
+  type ElicitAnswer,
+  type Era,
+  NO_PACING,
+  resultText,
+  startBuiltServer,
+} from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeEnv, startScene } from './support.js';
-
-type Action = 'accept' | 'decline' | 'cancel';
 
 let gl: FakeGitLab;
 let scene: Awaited<ReturnType<typeof startScene>>['scene'];
@@ -40,7 +46,7 @@ const merges = () => gl.api.requests.filter((r) => r.method === 'PUT' && r.path.
 async function start(
   era: Era,
   args: string[],
-  answers?: Action[],
+  answers?: ElicitAnswer[],
   asked: string[] = [],
 ): Promise<Connection> {
   const conn = await startBuiltServer('gitlab', [...NO_PACING, ...args], {
@@ -48,12 +54,7 @@ async function start(
     env: fakeEnv(gl),
     ...(answers ? { capabilities: { elicitation: { form: {} } } } : {}),
   });
-  if (answers)
-    conn.client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params.message);
-      const action = answers.shift() ?? 'cancel';
-      return action === 'accept' ? { action, content: {} } : { action };
-    });
+  if (answers) answerElicitations(conn, answers, asked);
   return conn;
 }
 

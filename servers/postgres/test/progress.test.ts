@@ -4,7 +4,7 @@
  * none; cancelling at a heartbeat still stops the statement in the database.
  */
 import type { Connection } from '@refmcp/test-harness';
-import { structured } from '@refmcp/test-harness';
+import { cancelAtBeat, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asAdmin, startServer } from './support.js';
 
@@ -24,25 +24,8 @@ afterAll(async () => {
 
 describe('progress of a slow statement', () => {
   it('heartbeats while it runs, and cancelling at the second beat stops it in the database', async () => {
-    const controller = new AbortController();
-    const seen: Array<{ progress: number; message?: string }> = [];
-    const pending = conn.client
-      .callTool(
-        { name: 'query', arguments: { sql: 'SELECT pg_sleep(60)' } },
-        {
-          signal: controller.signal,
-          resetTimeoutOnProgress: true,
-          onprogress: (p) => {
-            seen.push(p);
-            if (seen.length === 2) controller.abort('test cancels');
-          },
-        },
-      )
-      .then(
-        () => 'answered',
-        () => 'aborted',
-      );
-    expect(await pending).toBe('aborted');
+    const { outcome, seen } = await cancelAtBeat(conn, 'query', { sql: 'SELECT pg_sleep(60)' });
+    expect(outcome).toBe('aborted');
     expect(seen.map((p) => p.progress)).toEqual([0, 1]);
     expect(seen[0]?.message).toBe('statement running, 0 s');
     expect(seen[1]?.message).toMatch(/^statement running, \d+ s$/);

@@ -3,7 +3,7 @@
  * heartbeat (progress counts up, message with the seconds so far) until it answers; one without a
  * token gets none; cancelling at a heartbeat still stops the read (the site sees the connection closed).
  */
-import { type Connection, structured } from '@refmcp/test-harness';
+import { type Connection, cancelAtBeat, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Site, startSiteA, startSiteB } from './site.js';
 import { startServer } from './support.js';
@@ -28,25 +28,8 @@ afterAll(async () => {
 
 describe('progress of fetch_url', () => {
   it('heartbeats while a page stalls, and cancelling at the second beat closes the connection', async () => {
-    const controller = new AbortController();
-    const seen: Array<{ progress: number; message?: string }> = [];
-    const pending = conn.client
-      .callTool(
-        { name: 'fetch_url', arguments: { url: `${a.url}/stall` } },
-        {
-          signal: controller.signal,
-          resetTimeoutOnProgress: true,
-          onprogress: (p) => {
-            seen.push(p);
-            if (seen.length === 2) controller.abort('test cancels');
-          },
-        },
-      )
-      .then(
-        () => 'answered',
-        () => 'aborted',
-      );
-    expect(await pending).toBe('aborted');
+    const { outcome, seen } = await cancelAtBeat(conn, 'fetch_url', { url: `${a.url}/stall` });
+    expect(outcome).toBe('aborted');
     expect(seen.map((p) => p.progress)).toEqual([0, 1]);
     expect(seen[0]?.message).toBe('reading the page, 0 s');
     expect(seen[1]?.message).toMatch(/^reading the page, \d+ s$/);
