@@ -80,10 +80,10 @@ function parseJsonObject(text: string, what: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${what} is not valid JSON: ${errorMessage(error)}`);
+    throw new UsageError(`${what}: not valid JSON (${errorMessage(error)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new UsageError(`${what} must be a JSON object`);
+    throw new UsageError(`${what}: not a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -162,6 +162,8 @@ async function main(argv: string[]): Promise<number> {
     if (cli.command === 'fake') return await runFake(fakeVendor(cli.operands));
     if (!['tools', 'call', 'session', 'check'].includes(cli.command))
       throw new UsageError(`unknown command "${cli.command}"`);
+    // What is wrong with the command line itself is said before what is missing around it.
+    if (cli.command === 'call' && !cli.operands[0]) throw new UsageError('call needs a TOOL name');
     target = resolveTarget(cli.values, cli.serverCommand);
     era = parseEra(cli.values.era);
     timeoutMs = parseTimeout(cli.values.timeout);
@@ -297,7 +299,7 @@ async function runCall(target: LaunchTarget, era: Era, timeoutMs: number, json: 
   if (!name) throw new UsageError('call needs a TOOL name');
   if (extra.length > 0)
     throw new UsageError(`call takes TOOL and one JSON argument (got extra: ${extra.join(' ')})`);
-  const args = argsText === undefined ? {} : parseJsonObject(argsText, 'the tool arguments');
+  const args = argsText === undefined ? {} : parseJsonObject(argsText, `the arguments of ${name}`);
   const conn = await connect({ ...target, era, timeoutMs });
   try {
     const outcome = await callTool(conn, name, args, timeoutMs);

@@ -130,7 +130,7 @@ describe('mcp-harness tools / call', () => {
     const run = await runCli(['session', ...good], {}, `${script.join('\n')}\n`);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('> echo {"text":"a"}\na\n\n> add {"a":2,"b":3}\n5\n\n> echo {"text":"b"}\nb\n\n');
-    expect(run.stderr).toMatch(/line 5: the arguments of echo is not valid JSON/);
+    expect(run.stderr).toMatch(/line 5: the arguments of echo: not valid JSON/);
     const clean = await runCli(['session', '--json', ...good], {}, 'add {"a":1,"b":1}\nno_such_tool\n');
     expect(clean.code).toBe(1);
     const lines = clean.stdout
@@ -244,6 +244,11 @@ describe.concurrent('mcp-harness usage errors exit 2 with one line on stderr and
       /^mcp-harness: .+\nRun `mcp-harness --help` \(from this checkout: `node \S+cli\.js --help`\) for the usage\.\n$/,
     );
     expect(run.stderr).not.toContain('usage: mcp-harness');
+  });
+  it('call with neither a tool nor a server names the missing tool first', async () => {
+    const run = await runCli(['call']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mcp-harness: call needs a TOOL name\n/);
   });
   it('--help prints usage on stdout and exits 0', async () => {
     const run = await runCli(['--help']);
