@@ -19,22 +19,26 @@ interface PackageEntry {
 
 /**
  * The text of `serverJsonText` with its versions set to `version` for package `name`.
- * Returns the input unchanged when it is already current.
+ * Returns the input unchanged when it is already current. Throws an Error when the text is not
+ * JSON or its `packages` is not an array (the MCP Registry schema's shape), naming which.
  */
 export function syncServerJsonText(serverJsonText: string, name: string, version: string): string {
-  const json = JSON.parse(serverJsonText) as { version?: string; packages?: PackageEntry[] };
+  const json = JSON.parse(serverJsonText) as { version?: string; packages?: unknown };
+  if (json.packages !== undefined && !Array.isArray(json.packages))
+    throw new Error('"packages" is not an array (the MCP Registry schema wants a list of package entries)');
+  const packages = (json.packages ?? []) as PackageEntry[];
   const format = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
   const edits: Edit[] = [];
   const mcpbStale: number[] = [];
   const previous = json.version;
   if (previous !== version) edits.push(...modify(serverJsonText, ['version'], version, format));
-  json.packages?.forEach((p, i) => {
-    if (p.registryType === 'npm' && p.identifier === name && p.version !== version) {
+  packages.forEach((p, i) => {
+    if (p?.registryType === 'npm' && p.identifier === name && p.version !== version) {
       edits.push(...modify(serverJsonText, ['packages', i, 'version'], version, format));
     }
     // An MCPB entry holds the sha256 of the previous version's bundle: dropped, the release
     // workflow writes the new version's from the bundles it builds (mcpb/entries.ts).
-    if (p.registryType === 'mcpb' && p.version !== version) mcpbStale.push(i);
+    if (p?.registryType === 'mcpb' && p.version !== version) mcpbStale.push(i);
   });
   let text = applyEdits(serverJsonText, edits);
   for (const i of mcpbStale.reverse())
@@ -44,15 +48,27 @@ export function syncServerJsonText(serverJsonText: string, name: string, version
 
 /** Brings every servers/*\/server.json and registry.json to the package.json versions; returns what changed. */
 export function syncVersions(repoRoot: string): string[] {
-  const changed: string[] = [];
-  for (const { dir, packageJson } of readServerPackages(repoRoot)) {
+  // Every file is checked before any is written, so a bad one leaves them all as they were.
+  const writes = readServerPackages(repoRoot).map(({ dir, packageJson }) => {
     const path = join(repoRoot, 'servers', dir, 'server.json');
     const before = readFileSync(path, 'utf8');
-    const after = syncServerJsonText(before, packageJson.name, packageJson.version);
-    if (after !== before) {
-      writeFileSync(path, after);
-      changed.push(`servers/${dir}/server.json → ${packageJson.version}`);
+    try {
+      return {
+        dir,
+        path,
+        before,
+        after: syncServerJsonText(before, packageJson.name, packageJson.version),
+        version: packageJson.version,
+      };
+    } catch (error) {
+      throw new Error(`servers/${dir}/server.json: ${(error as Error).message}; no file was changed`);
     }
+  });
+  const changed: string[] = [];
+  for (const { dir, path, before, after, version } of writes) {
+    if (after === before) continue;
+    writeFileSync(path, after);
+    changed.push(`servers/${dir}/server.json → ${version}`);
   }
   const registryPath = join(repoRoot, 'registry.json');
   const before = readFileSync(registryPath, 'utf8');

@@ -94,4 +94,9 @@ describe('version-packages', () => {
     expect(syncServerJsonText(npmOnly, '@a/b', '1.1.0')).toBe(npmOnly.replaceAll('1.0.0', '1.1.0'));
     expect(syncServerJsonText(out, '@a/b', '1.1.0')).toBe(out);
   });
+
+  it('refuses a server.json whose packages is not a list, naming the field', () => {
+    const text = '{ "name": "x", "version": "1.0.0", "packages": { "registryType": "npm" } }';
+    expect(() => syncServerJsonText(text, '@a/b', '1.1.0')).toThrow(/"packages" is not an array/);
+  });
 });
