@@ -48,7 +48,9 @@ async function filesNamed(config: Config, q: CompletionQuery) {
 export function fileIdCompleter(config: Config): Completer {
   return async (q) => {
     const { files, more } = await filesNamed(config, q);
-    return { values: files.flatMap((f) => (f.id ? [f.id] : [])), hasMore: more };
+    const values = files.flatMap((f) => (f.id ? [f.id] : []));
+    // Drive gives no count; when the one page is the last, what it held is the total.
+    return { values, hasMore: more, ...(more ? {} : { total: values.length }) };
   };
 }
 
@@ -56,6 +58,7 @@ export function fileIdCompleter(config: Config): Completer {
 export function fileNameCompleter(config: Config): Completer {
   return async (q) => {
     const { files, more } = await filesNamed(config, q);
-    return { values: [...new Set(files.flatMap((f) => (f.name ? [f.name] : [])))], hasMore: more };
+    const values = [...new Set(files.flatMap((f) => (f.name ? [f.name] : [])))];
+    return { values, hasMore: more, ...(more ? {} : { total: values.length }) };
   };
 }

@@ -53,7 +53,7 @@ describe('completion by name', () => {
 
   it.each(['legacy', 'modern'])('under --folders only files inside complete (%s era)', async (era) => {
     const conn = era === 'legacy' ? scoped : modern;
-    expect((await fileId(conn, 'report')).completion.values).toEqual(['DOC1']);
+    expect((await fileId(conn, 'report')).completion).toEqual({ values: ['DOC1'], total: 1, hasMore: false });
     expect((await name(conn, 'report')).completion.values).toEqual(['Quarterly report']);
     expect((await name(conn, 'Budget')).completion.values).toEqual([]);
   });
