@@ -93,7 +93,14 @@ export {
 export { assertNoInvisible, findInvisible, type InvisibleChar } from './invisible.js';
 export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } from './loopback.js';
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
-export { descendantPids, descendants, isAlive, type ProcessId, peakRssBytes } from './process-tree.js';
+export {
+  bytesReadBy,
+  descendantPids,
+  descendants,
+  isAlive,
+  type ProcessId,
+  peakRssBytes,
+} from './process-tree.js';
 export { buildRegistry, checkRegistry, readServerPackages, registryText, writeRegistry } from './registry.js';
 export {
   exampleNginxConfigPath,

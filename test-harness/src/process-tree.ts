@@ -114,3 +114,14 @@ export function peakRssBytes(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Bytes `pid` has read so far through read(2)-like calls, all its threads together (`rchar` of
+ * /proc/<pid>/io, proc(5)): files, pipes and sockets alike. Lets a test assert how much of a file
+ * a server read instead of how long it took. Throws when /proc cannot tell (not Linux, or gone).
+ */
+export function bytesReadBy(pid: number): number {
+  const rchar = /^rchar:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+  if (rchar === undefined) throw new Error(`/proc/${pid}/io has no rchar line`);
+  return Number(rchar);
+}
