@@ -95,6 +95,7 @@ export { blockedHosts, installLoopbackGuard, LOOPBACK_HOSTS, loopbackGuardEnv } 
 export { findDuplicates, followPages, type PageWalk } from './pagination.js';
 export {
   bytesReadBy,
+  cpuTimeMs,
   descendantPids,
   descendants,
   isAlive,

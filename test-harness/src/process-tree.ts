@@ -125,3 +125,18 @@ export function bytesReadBy(pid: number): number {
   if (rchar === undefined) throw new Error(`/proc/${pid}/io has no rchar line`);
   return Number(rchar);
 }
+
+/**
+ * CPU time `pid` has used so far, user plus system, all threads, in ms (fields 14 and 15 of
+ * /proc/<pid>/stat, proc(5), at 100 ticks a second: 10 ms resolution). Unlike wall-clock time it
+ * does not grow when other processes load the machine, so a test can bound the work a call did.
+ * Throws when /proc cannot tell.
+ */
+export function cpuTimeMs(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(ticks)) throw new Error(`/proc/${pid}/stat has no CPU times`);
+  return ticks * 10;
+}
