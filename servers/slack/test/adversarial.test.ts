@@ -55,7 +55,7 @@ describe('SL-01 unfurling: links as a browser parses them', () => {
         const slow = await callChecked(conn, 'slack_post_message', { channel_id: 'C0TEST', text });
         expect(slow.isError).toBeFalsy();
       }
-      expect(cpuTimeMs(conn.pid) - cpuBefore).toBeLessThan(500);
+      expect(cpuTimeMs(conn.pid) - cpuBefore).toBeLessThan(300);
     } finally {
       await conn.close();
     }
