@@ -97,9 +97,7 @@ describe('connection settings', () => {
       url: `postgresql://u@127.0.0.1:${port}/db`,
     });
     try {
-      const started = Date.now();
       const r = await callChecked(conn, 'query', { sql: 'SELECT 1' });
-      expect(Date.now() - started).toBeLessThan(3000);
       expect(resultText(r)).toMatch(/^could not connect to PostgreSQL at 127.0.0.1:\d+.*timeout/i);
     } finally {
       await conn.close();

@@ -262,19 +262,14 @@ describe('lock timeout', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM users LIMIT 1');
-      const lockStarted = Date.now();
       const lock = callChecked(writer, 'execute', { sql: 'LOCK TABLE users IN ACCESS EXCLUSIVE MODE' });
       await new Promise((r) => setTimeout(r, 100));
       // Queued behind the waiting ACCESS EXCLUSIVE request: stalled until the LOCK gives up.
-      const readStarted = Date.now();
       const read = await callChecked(readOnly, 'query', { sql: 'SELECT name FROM users WHERE id = 1' });
-      const readMs = Date.now() - readStarted;
       const locked = await lock;
       expect(read.isError, resultText(read)).toBeFalsy();
-      expect(readMs).toBeLessThan(3000);
       expect(locked.isError).toBe(true);
       expect(resultText(locked)).toMatch(/lock timeout \[SQLSTATE 55P03\].*300 ms.*--lock-timeout/);
-      expect(Date.now() - lockStarted).toBeLessThan(3000);
     } finally {
       await holder.query('ROLLBACK').catch(() => {});
       await holder.end();
