@@ -148,10 +148,11 @@ describe('GH-09 rate limit', () => {
         headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
         body: { message: 'API rate limit exceeded for user ID 1.' },
       });
-      const t0 = Date.now();
+      const before = gh.api.requests.length;
       const r = await callChecked(conn, 'get_issue', issue);
-      expect(Date.now() - t0).toBeLessThan(3000);
       expect(r.isError).toBe(true);
+      // Answered from the one refusal: no retry after any wait, however short.
+      expect(gh.api.requests.slice(before).filter((q) => q.path.endsWith('/issues/2'))).toHaveLength(1);
       expect(r.text).toContain(
         'GitHub API 403 on GET /repos/acme/demo/issues/2: rate limited: too many requests.',
       );

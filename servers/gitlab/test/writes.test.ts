@@ -134,12 +134,10 @@ describe('GL-06 a write is sent once', () => {
       expect(posts(/\/issues$/)).toHaveLength(2);
 
       gl.throttle({ match: { method: 'POST', path: /\/issues$/ }, retryAfter: 3600 });
-      const t0 = Date.now();
       const limited = await callChecked(conn, 'create_issue', ISSUE);
       expect(limited.isError).toBe(true);
       expect(limited.text).toContain('rate limited');
       expect(limited.text).toMatch(/Retry after \S+ \(in 1\.0 h|in 60 min/);
-      expect(Date.now() - t0).toBeLessThan(10_000);
       expect(posts(/\/issues$/)).toHaveLength(3);
     } finally {
       await conn.close();
