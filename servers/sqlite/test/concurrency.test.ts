@@ -64,7 +64,6 @@ describe('other processes', () => {
         expect(resultText(r)).toContain('database is locked');
         expect(resultText(r)).toContain('300 ms (--busy-timeout)');
         expect(ms).toBeGreaterThanOrEqual(250);
-        expect(ms).toBeLessThan(3000);
       }
       other.exec('ROLLBACK');
       const r = await callChecked(conn, 'read_query', { query: 'SELECT count(*) FROM t' });
