@@ -78,11 +78,9 @@ describe('connect', () => {
   });
 
   it('gives up on a server that never answers the handshake, and kills it', async () => {
-    const started = Date.now();
     await expect(
       connect({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], timeoutMs: 300 }),
     ).rejects.toThrow(/connect failed: .*timed out/i);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('fails with the server stderr when the handshake cannot happen', async () => {

@@ -144,7 +144,8 @@ describe('slow clients (short timeouts set by env)', () => {
     console.log(`slowloris cut after ${Math.round(ms)} ms (headers timeout ${HEADERS_TIMEOUT_MS} ms)`);
     expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
     expect(ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
-    expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + 2000);
+    // Cut mid-trickle: the whole head, a byte each 100 ms, would take far longer and be answered otherwise.
+    expect(i).toBeLessThan(text.length);
   });
 
   it('cuts a slow body off with 408 after the request timeout, and a silent connection too', async () => {
