@@ -6,7 +6,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectDocument, ExtractError, extractDocument, setDocumentWorker } from '@refmcp/shared/documents';
+import {
+  detectDocument,
+  ExtractError,
+  extractDocument,
+  readDocument,
+  setDocumentWorker,
+} from '@refmcp/shared/documents';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -115,6 +121,74 @@ describe('PDF', () => {
       if (result instanceof Error) expect((result as ExtractError).failure).toBe('corrupt');
       else expect((result as { parts: unknown[] }).parts.length).toBeGreaterThanOrEqual(0);
     }
+  });
+});
+
+describe('parsed PDFs kept for cursor continuations (issue 30)', () => {
+  // Page counts no other test uses: pdf-lib's output differs by them, so each is a document the
+  // worker has not parsed before.
+  it('a continuation on the same bytes reuses the parse; other bytes are parsed afresh', async () => {
+    const a = await makePdf(11, { linesPerPage: 40 });
+    const first = await extractDocument(a, 'pdf', { limits: { maxParts: 4 } });
+    expect(first.reused).toBeUndefined();
+    expect(first.next).toEqual({ part: 5, offset: 0 });
+    const next = await extractDocument(a, 'pdf', { start: first.next, limits: { maxParts: 4 } });
+    expect(next.reused).toBe(true);
+    expect(next.parts.map((p) => p.number)).toEqual([5, 6, 7, 8]);
+    expect(next.parts[0]?.text).toContain('Page 5 line 1');
+    const b = await makePdf(12, { linesPerPage: 40 });
+    const other = await extractDocument(b, 'pdf', { start: first.next, limits: { maxParts: 4 } });
+    expect(other.reused).toBeUndefined();
+    expect(other.totalParts).toBe(12);
+    expect((await extractDocument(a, 'pdf', { lastPart: 1 })).totalParts).toBe(11);
+  });
+
+  it('keeps at most 4 documents: the least recently used one is parsed again', async () => {
+    const docs = await Promise.all([13, 14, 15, 16, 17].map((n) => makePdf(n)));
+    for (const doc of docs)
+      expect((await extractDocument(doc, 'pdf', { lastPart: 1 })).reused).toBeUndefined();
+    expect((await extractDocument(docs[4] as Buffer, 'pdf', { lastPart: 1 })).reused).toBe(true);
+    const evicted = await extractDocument(docs[0] as Buffer, 'pdf', { lastPart: 1 });
+    expect(evicted.reused).toBeUndefined();
+    expect(evicted.totalParts).toBe(13);
+  });
+
+  it('reads at the same time each get their own document, and a stopped read leaves the next one whole', async () => {
+    const [c, d] = await Promise.all([makePdf(18), makePdf(19)]);
+    const both = await Promise.all([
+      extractDocument(c as Buffer, 'pdf', { lastPart: 2 }),
+      extractDocument(d as Buffer, 'pdf', { lastPart: 2 }),
+    ]);
+    expect(both.map((r) => r.totalParts)).toEqual([18, 19]);
+    const slow = await failure(
+      extractDocument(await makePdf(400, { linesPerPage: 40 }), 'pdf', {
+        timeoutMs: 50,
+        limits: { maxParts: 400, maxBytes: 10 ** 8 },
+      }),
+    );
+    expect(slow.failure).toBe('timeout');
+    const after = await extractDocument(c as Buffer, 'pdf', { start: { part: 3, offset: 0 }, lastPart: 3 });
+    expect(after.parts[0]?.text).toContain('Page 3 line 1');
+  });
+
+  it('a cursor issued for one document is refused with another, cached or not', async () => {
+    const a = await makePdf(20, { linesPerPage: 40 });
+    const read = (id: string, cursor?: string) =>
+      readDocument({
+        bytes: a,
+        kind: 'pdf',
+        source: id,
+        id,
+        ...(cursor ? { cursor } : {}),
+        options: { limits: { maxParts: 2 } },
+      });
+    const first = await read('a.pdf');
+    const text = first.content.map((c) => ('text' in c ? c.text : '')).join('\n');
+    const cursor = /cursor "([^"]+)"/.exec(text)?.[1];
+    expect(cursor).toBeDefined();
+    await expect(read('b.pdf', cursor)).rejects.toThrow(/issued for another document/);
+    const again = await read('a.pdf', cursor);
+    expect(again.content.map((c) => ('text' in c ? c.text : '')).join('\n')).toContain('Page 3 line 1');
   });
 });
 

@@ -1,13 +1,13 @@
 /**
  * The document worker's entry (bundled by each server as dist/document-worker.js and started by
- * run.ts in a worker_thread with heap limits): takes one ExtractRequest, answers one WorkerReply.
+ * run.ts in a worker_thread with heap limits): answers each WorkerMessage with one WorkerReply.
  * Libraries that print (pdf.js warns through console.log) are silenced: the worker's stdout is a
  * stream the parent drains, never the server's JSON-RPC stdout, but nothing should reach it anyway.
  */
 import { parentPort } from 'node:worker_threads';
 import { ExtractError, parserReason } from './errors.js';
 import { extract } from './extract.js';
-import type { ExtractRequest, WorkerReply } from './types.js';
+import type { WorkerMessage, WorkerReply } from './types.js';
 
 const quiet = () => {};
 console.log = quiet;
@@ -16,17 +16,20 @@ console.warn = quiet;
 console.debug = quiet;
 console.error = quiet;
 
-parentPort?.once('message', async (request: ExtractRequest) => {
+// One request at a time (run.ts never posts a second before the first is answered); a worker
+// that outlives its request keeps parsed documents for the next (parsed-cache.ts).
+parentPort?.on('message', async ({ id, request }: WorkerMessage) => {
   let reply: WorkerReply;
   try {
-    reply = { ok: true, document: await extract(request) };
+    reply = { id, ok: true, document: await extract(request) };
   } catch (error) {
     reply =
       error instanceof ExtractError
-        ? { ok: false, failure: error.failure, message: error.message }
+        ? { id, ok: false, failure: error.failure, message: error.message }
         : error instanceof RangeError && /memory|allocation|buffer/i.test(error.message)
-          ? { ok: false, failure: 'memory', message: error.message }
+          ? { id, ok: false, failure: 'memory', message: error.message }
           : {
+              id,
               ok: false,
               failure: 'corrupt',
               message: `it could not be read (${parserReason(error)})`,

@@ -3,11 +3,13 @@
  * no canvas). Nothing in the file runs: pdf.js never executes a PDF's JavaScript, `isEvalSupported:
  * false` keeps font programs from being compiled with eval (CVE-2024-4367), and fonts, CMaps and
  * XFA are never fetched or rendered. A page with no text layer is reported as such (scanned or
- * image-only), not returned empty.
+ * image-only), not returned empty. A long-lived worker keeps the parsed PDF (parsed-cache.ts), so a
+ * cursor continuation does not parse it again.
  */
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { PartCollector } from './collect.js';
 import { ExtractError, parserReason } from './errors.js';
+import { contentKey, ParsedCache } from './parsed-cache.js';
 import type { ExtractedDocument, ExtractRequest } from './types.js';
 
 export const NO_TEXT_LAYER =
@@ -18,11 +20,13 @@ interface TextItemLike {
   hasEOL?: boolean;
 }
 
-export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocument> {
+/** Parsed PDFs kept by a long-lived worker (requests with `cache`), by content. */
+const parsed = new ParsedCache<PDFDocumentProxy>();
+
+async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   const { getDocumentProxy } = await import('unpdf');
-  let doc: PDFDocumentProxy;
   try {
-    doc = await getDocumentProxy(request.bytes, {
+    return await getDocumentProxy(bytes, {
       isEvalSupported: false,
       disableFontFace: true,
       useSystemFonts: false,
@@ -40,6 +44,18 @@ export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocu
     }
     throw new ExtractError('corrupt', `it is not a readable PDF (${parserReason(error)})`);
   }
+}
+
+const destroy = (doc: PDFDocumentProxy) => {
+  doc.destroy().catch(() => {});
+};
+
+export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocument> {
+  const size = request.bytes.length;
+  const kept = request.cache === true && parsed.keeps(size);
+  const { value: doc, reused } = kept
+    ? await parsed.get(contentKey(request.bytes), size, () => openPdf(request.bytes), destroy)
+    : { value: await openPdf(request.bytes), reused: false };
   const total = doc.numPages;
   const last = Math.min(request.lastPart ?? total, total);
   const collect = new PartCollector(request.limits, request.start, last, 'page');
@@ -59,6 +75,6 @@ export async function extractPdf(request: ExtractRequest): Promise<ExtractedDocu
     if (text) collect.addText({ number }, text);
     else collect.addText({ number, empty: NO_TEXT_LAYER }, '');
   }
-  await doc.destroy().catch(() => {});
-  return collect.result('pdf', total);
+  if (!kept) destroy(doc);
+  return { ...collect.result('pdf', total), ...(reused ? { reused } : {}) };
 }

@@ -3,7 +3,7 @@
  * own policy and size cap), a tool result out — the pages/sheets/slides asked for, within the
  * budgets, labelled untrusted, with a cursor to continue; failures as a ToolError naming why.
  */
-import { z } from '../schema.js';
+import { advertisedAs, z } from '../schema.js';
 import { ToolError } from '../server/errors.js';
 import type { ToolResult } from '../server/tool.js';
 import { UntrustedText } from '../untrusted/result.js';
@@ -20,11 +20,10 @@ import type { DocumentKind } from './types.js';
 
 /** Input fields of a tool that reads documents: a page range and the continuation cursor. */
 export const documentInputShape = {
-  pages: z
-    .string()
-    .max(40)
+  // The 40-character ceiling is enforced, not advertised: no range a model writes comes near it.
+  pages: advertisedAs(z.string().max(40), { type: 'string' })
     .optional()
-    .describe('Pages, slides or sheets to read, from 1: "5", "3-7" or "3-"'),
+    .describe('Pages, slides or sheets, from 1: "5", "3-7" or "3-"'),
   cursor: z.string().max(2000).optional().describe('nextCursor from a truncated result, to continue'),
 };
 

@@ -2,6 +2,8 @@
  * Runs one extraction in a worker_thread: its own heap with a ceiling (resourceLimits), a wall-clock
  * timeout after which the worker is terminated, and the caller's abort signal. A hostile file can
  * exhaust only the worker: the server gets an ExtractError naming why, never a crash or a hang.
+ * PDFs go to one long-lived worker that keeps what it parsed (a cursor continuation of a long PDF
+ * does not parse it again); it is ended on any timeout, abort or crash and after 2 idle minutes.
  */
 import { Worker } from 'node:worker_threads';
 import { ExtractError } from './errors.js';
@@ -11,6 +13,7 @@ import type {
   ExtractedDocument,
   ExtractLimits,
   ExtractRequest,
+  WorkerMessage,
   WorkerReply,
 } from './types.js';
 
@@ -60,8 +63,76 @@ export function setDocumentWorker(url: URL | string): void {
 
 const MiB = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
 
+/** Families whose parse a long-lived worker keeps for the next request (parsed-cache.ts). */
+const CACHED_KINDS: ReadonlySet<DocumentKind> = new Set(['pdf']);
+/** A long-lived worker idle this long is ended (its parsed documents with it): 2 minutes. */
+export const WARM_WORKER_IDLE_MS = 120_000;
+
+/** The one long-lived worker: it serves one request at a time; a second meanwhile gets its own. */
+interface Warm {
+  worker: Worker;
+  heapMb: number;
+  busy: boolean;
+  idle?: NodeJS.Timeout;
+}
+let warm: Warm | undefined;
+let nextId = 1;
+
+function startWorker(heapMb: number): Worker {
+  const worker = new Worker(workerUrl, {
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+    stdout: true,
+    stderr: true,
+    env: {},
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  // Errors are answered by the request in flight; one after it (or while idle) must not throw.
+  worker.on('error', () => {});
+  return worker;
+}
+
+function endWarm(lease: Warm): void {
+  if (warm === lease) warm = undefined;
+  clearTimeout(lease.idle);
+  void lease.worker.terminate();
+}
+
+/**
+ * The long-lived worker for a `kind` extraction with heap ceiling `heapMb`, marked busy; undefined
+ * when the kind is not cached or the worker is busy (the caller starts a worker of its own).
+ */
+function leaseWarm(kind: DocumentKind, heapMb: number): Warm | undefined {
+  if (!CACHED_KINDS.has(kind)) return undefined;
+  if (warm?.busy) return undefined;
+  if (warm && warm.heapMb !== heapMb) endWarm(warm);
+  if (!warm) {
+    const lease: Warm = { worker: startWorker(heapMb), heapMb, busy: false };
+    lease.worker.once('exit', () => {
+      if (warm === lease) warm = undefined;
+      clearTimeout(lease.idle);
+    });
+    warm = lease;
+  }
+  warm.busy = true;
+  clearTimeout(warm.idle);
+  warm.worker.ref();
+  return warm;
+}
+
+/** Puts the long-lived worker back: idle, not keeping the process alive, ended after {@link WARM_WORKER_IDLE_MS}. */
+function releaseWarm(lease: Warm): void {
+  lease.busy = false;
+  lease.worker.unref();
+  lease.idle = setTimeout(() => endWarm(lease), WARM_WORKER_IDLE_MS);
+  lease.idle.unref();
+}
+
 /**
  * Turns `bytes` of a `kind` document into text parts (or a scaled image) within the budgets.
+ * A PDF is read by a worker that outlives the call and keeps the parsed document (at most 4, 64
+ * MiB of input: parsed-cache.ts) for a continuation on the same bytes; every other family, and a
+ * PDF while that worker is busy, by a worker of its own, ended after the call.
  * Errors: ExtractError — 'too-large' (input over maxInputBytes, zip over maxInflatedBytes, image
  * over maxImagePixels), 'encrypted', 'corrupt', 'unsupported', 'timeout', 'memory' (the worker's
  * heap ceiling was reached). The message says what to do where it can.
@@ -79,7 +150,12 @@ export async function extractDocument(
     );
   }
   options.signal?.throwIfAborted();
+  const timeoutMs = options.timeoutMs ?? DOCUMENT_DEFAULTS.timeoutMs;
+  const heapMb = options.maxHeapMb ?? DOCUMENT_DEFAULTS.maxHeapMb;
+  const lease = leaseWarm(kind, heapMb);
+  const worker = lease?.worker ?? startWorker(heapMb);
   const copy = new Uint8Array(bytes);
+  const id = nextId++;
   const request: ExtractRequest = {
     kind,
     bytes: copy,
@@ -88,25 +164,22 @@ export async function extractDocument(
     limits: { ...DOCUMENT_DEFAULTS.limits, ...options.limits },
     maxInflatedBytes: options.maxInflatedBytes ?? DOCUMENT_DEFAULTS.maxInflatedBytes,
     maxImagePixels: options.maxImagePixels ?? DOCUMENT_DEFAULTS.maxImagePixels,
+    ...(lease ? { cache: true } : {}),
   };
-  const timeoutMs = options.timeoutMs ?? DOCUMENT_DEFAULTS.timeoutMs;
-  const heapMb = options.maxHeapMb ?? DOCUMENT_DEFAULTS.maxHeapMb;
-  const worker = new Worker(workerUrl, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-    stdout: true,
-    stderr: true,
-    env: {},
-  });
-  worker.stdout.resume();
-  worker.stderr.resume();
   return new Promise<ExtractedDocument>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | undefined, document?: ExtractedDocument) => {
+    /** `healthy`: the worker answered and may serve again (a long-lived one is kept). */
+    const finish = (error: Error | undefined, document?: ExtractedDocument, healthy = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (lease && healthy) releaseWarm(lease);
+      else if (lease) endWarm(lease);
+      else void worker.terminate();
       if (error) reject(error);
       else resolve(document as ExtractedDocument);
     };
@@ -127,11 +200,20 @@ export async function extractDocument(
           : new ExtractError('timeout', 'the request was cancelled'),
       );
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (reply: WorkerReply) => {
-      if (reply.ok && reply.document) finish(undefined, reply.document);
-      else finish(new ExtractError(reply.failure ?? 'corrupt', reply.message ?? 'it could not be read'));
-    });
-    worker.once('error', (error: Error & { code?: string }) => {
+    const onMessage = (reply: WorkerReply) => {
+      if (reply.id !== id) return;
+      if (reply.ok && reply.document) finish(undefined, reply.document, true);
+      else {
+        const failure = reply.failure ?? 'corrupt';
+        // A worker that ran out of memory is not trusted with another request.
+        finish(
+          new ExtractError(failure, reply.message ?? 'it could not be read'),
+          undefined,
+          failure !== 'memory',
+        );
+      }
+    };
+    const onError = (error: Error & { code?: string }) => {
       finish(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? new ExtractError(
@@ -140,10 +222,13 @@ export async function extractDocument(
             )
           : new ExtractError('corrupt', `it could not be read (${error.message})`),
       );
-    });
-    worker.once('exit', (code) =>
-      finish(new ExtractError('corrupt', `the reader stopped (exit code ${code}) before answering`)),
-    );
-    worker.postMessage(request, [copy.buffer]);
+    };
+    const onExit = (code: number) =>
+      finish(new ExtractError('corrupt', `the reader stopped (exit code ${code}) before answering`));
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    const message: WorkerMessage = { id, request };
+    worker.postMessage(message, [copy.buffer]);
   });
 }

@@ -50,6 +50,11 @@ export interface ExtractRequest {
   maxInflatedBytes: number;
   /** Largest decoded image, in pixels. */
   maxImagePixels: number;
+  /**
+   * Keep the parsed document for the next request on the same bytes (parsed-cache.ts): set when
+   * the worker outlives the request (run.ts). PDFs only.
+   */
+  cache?: boolean;
 }
 
 /** One page, slide or sheet of text. */
@@ -94,12 +99,22 @@ export interface ExtractedDocument {
   next?: DocumentPosition;
   /** The budget that stopped reading, in words ("64 KiB of text", "500 rows", "20 pages"). */
   stoppedBy?: string;
+  /** True when the worker reused a document it had parsed for an earlier request (same bytes). */
+  reused?: boolean;
 }
 
 /** Why an extraction failed, for the error the model reads. */
 export type ExtractFailure = 'encrypted' | 'corrupt' | 'too-large' | 'unsupported' | 'timeout' | 'memory';
 
+/** A request as posted to a worker: `id` pairs it with its reply. */
+export interface WorkerMessage {
+  id: number;
+  request: ExtractRequest;
+}
+
 export interface WorkerReply {
+  /** The {@link WorkerMessage.id} answered. */
+  id?: number;
   ok: boolean;
   document?: ExtractedDocument;
   failure?: ExtractFailure;

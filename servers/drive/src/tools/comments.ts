@@ -33,7 +33,7 @@ export function commentTools(config: Config): DriveTool[] {
       name: 'list_comments',
       title: 'List comments',
       toolset: 'files',
-      description: `A file's comment threads: the quoted text each is on, replies, resolved or open.${scope}`,
+      description: `A file's comment threads: quoted text, replies, resolved or open.${scope}`,
       inputSchema: z.strictObject({ file_id: fileIdArg() }),
       outputSchema: z.object({ comments: z.array(threadShape), more: z.boolean(), ...neutralizedField }),
       annotations: OPEN_WORLD_HINTS.readOnly,

@@ -49,7 +49,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'get_file_metadata',
       title: 'Get file metadata',
       toolset: 'files',
-      description: `A Drive file's metadata: name, type, size, owners, times, parent, Shared Drive, description, link.${scope}`,
+      description: `A file's metadata: size, owners, times, parent, Shared Drive, description, link.${scope}`,
       inputSchema: z.strictObject({ file_id: fileIdArg() }),
       outputSchema: fileShape.extend({
         description: z.string().optional(),
@@ -116,13 +116,13 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
-      description: `Read a Drive file: Docs as Markdown, Sheets as CSV (range: rows), Slides as text, Drawings and images as images, PDF/Office as text by page (pages, cursor), other text as is. At most ${kib} KiB a call: continue with offset, or pick start_line/line_count.${scope}`,
+      description: `Read a file: Docs as Markdown, Sheets as CSV, Slides as text, Drawings and images as images, PDF/Office as text by page, other text as is; at most ${kib} KiB a call.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        offset: countArg('Byte offset (default 0)', 0, 1e12),
+        offset: countArg('Byte offset', 0, 1e12),
         start_line: countArg('First line, from 1', 1, 1e9),
         line_count: countArg('Lines from start_line', 1, 1e6),
-        range: z.string().max(100).optional().describe('Sheets: A1 range of the first sheet, e.g. A1:D20'),
+        range: z.string().max(100).optional().describe('Sheets: A1 range in the first sheet, e.g. A1:D20'),
         comments: z.boolean().optional().describe('Docs: open comment threads at their anchors'),
         ...documentInputShape,
         // The document read's result says how to continue with it.

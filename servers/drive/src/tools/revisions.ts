@@ -38,7 +38,7 @@ export function revisionTools(config: Config): DriveTool[] {
       name: 'list_revisions',
       title: 'List revisions',
       toolset: 'files',
-      description: `A file's earlier versions, oldest first (read one with read_revision).${scope}`,
+      description: `A file's earlier versions, oldest first.${scope}`,
       inputSchema: z.strictObject({ file_id: fileIdArg(), cursor: cursorArg() }),
       outputSchema: z.object({
         revisions: z.array(revisionShape),
@@ -107,7 +107,7 @@ export function revisionTools(config: Config): DriveTool[] {
         revision_id: advertisedAs(z.string().min(1).max(200), { type: 'string' }).describe(
           'From list_revisions',
         ),
-        offset: count().optional().describe('Byte offset (from nextOffset)'),
+        offset: count().optional().describe('Byte offset'),
       }),
       outputSchema: z.object({
         id: z.string(),

@@ -96,7 +96,7 @@ export function sharingTools(config: Config): DriveTool[] {
         role: z.enum(['reader', 'commenter', 'writer']).describe('What they may do'),
         email_address: z.string().max(320).optional().describe('For user and group'),
         domain: z.string().max(253).optional().describe('For domain'),
-        notify: z.boolean().optional().describe('Email the grantee (default false)'),
+        notify: z.boolean().optional().describe('Email the grantee'),
       }),
       outputSchema: z.object({ permission: permissionShape, ...neutralizedField }),
       // Destructive: access once given (to anyone with the link, a domain) cannot be taken back.
@@ -146,7 +146,7 @@ export function sharingTools(config: Config): DriveTool[] {
       name: 'update_permission',
       title: 'Change permission',
       toolset: 'sharing',
-      description: `Change one grantee's role on a file (permission id from list_permissions). Ownership is never transferred.${scope}`,
+      description: `Change one grantee's role on a file. Ownership is never transferred.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
         permission_id: permissionIdArg(),
@@ -182,7 +182,7 @@ export function sharingTools(config: Config): DriveTool[] {
       name: 'remove_permission',
       title: 'Remove permission',
       toolset: 'sharing',
-      description: `Stop sharing a file with one grantee: remove the permission by its id (from list_permissions). The owner's cannot be removed.${scope}`,
+      description: `Stop sharing a file with one grantee. The owner's permission cannot be removed.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
         permission_id: permissionIdArg(),

@@ -84,7 +84,7 @@ export function writeTools(config: Config): DriveTool[] {
       inputSchema: z.strictObject({
         name: name('File name, e.g. notes.md'),
         content: content(),
-        parent_id: fileIdArg('Folder id or URL (default: My Drive)').optional(),
+        parent_id: fileIdArg('Id or URL (default My Drive)').optional(),
         type: z.enum(TEXT_TYPES).optional().describe('MIME type of the content (default text/plain)'),
         as_google_doc: z
           .boolean()
@@ -198,7 +198,7 @@ export function writeTools(config: Config): DriveTool[] {
       description: `Copy a file (not a folder) into a folder (default: the original's).${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        parent_id: fileIdArg("Destination folder id or URL (default: the original's folder)").optional(),
+        parent_id: fileIdArg("Id or URL (default the original's folder)").optional(),
         name: name('Name of the copy (default "Copy of …")').optional(),
       }),
       outputSchema: resultShape,
@@ -241,7 +241,7 @@ export function writeTools(config: Config): DriveTool[] {
       description: `Move a file or folder to another folder, rename it, or both.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),
-        new_parent_id: fileIdArg('Destination folder id or URL').optional(),
+        new_parent_id: fileIdArg().optional(),
         new_name: name('New name').optional(),
       }),
       outputSchema: resultShape,
