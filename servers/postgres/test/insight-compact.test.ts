@@ -9,12 +9,31 @@ describe('compactStatement', () => {
   it('unquotes identifiers that need no quotes and keeps the rest quoted', () => {
     expect(
       compact(
-        `SELECT "customers".* FROM "customers" WHERE "customers"."name" ILIKE $1 AND "order" = $2 AND "Mixed" = $3`,
+        `SELECT "c".* FROM "customers" "c" JOIN "orders" ON "c"."id" = "orders"."order" WHERE "c"."name" ILIKE $1 AND "order" = $2 AND "Mixed" = $3`,
       ),
     ).toEqual({
-      text: `SELECT customers.* FROM customers WHERE customers.name ILIKE $1 AND "order" = $2 AND "Mixed" = $3`,
+      text: `SELECT c.* FROM customers c JOIN orders ON c.id = orders.order WHERE c.name ILIKE $1 AND "order" = $2 AND "Mixed" = $3`,
       cut: false,
     });
+  });
+
+  it('drops the table before its columns where one table is the only scope', () => {
+    expect(
+      compact(
+        `SELECT "customers".* FROM "customers" WHERE "customers"."name" ILIKE $1 AND customers."order" = $2 ORDER BY "customers"."id"`,
+      ),
+    ).toEqual({
+      text: 'SELECT * FROM customers WHERE name ILIKE $1 AND "order" = $2 ORDER BY id',
+      cut: false,
+    });
+    expect(compact('SELECT o.id FROM orders o WHERE o.amount > $1').text).toBe(
+      'SELECT id FROM orders o WHERE amount > $1',
+    );
+    // A reserved word after the dot is a name only there.
+    expect(compact('SELECT orders.user FROM orders').text).toBe('SELECT orders.user FROM orders');
+    // Another scope (a subquery) keeps them.
+    const sub = 'SELECT orders.id FROM orders WHERE orders.amount > (SELECT avg(amount) FROM orders)';
+    expect(compact(sub).text).toBe(sub);
   });
 
   it('leaves out plain select-list items but keeps those named by GROUP BY/ORDER BY, window functions and subqueries', () => {

@@ -8,7 +8,10 @@
  * - IN lists past their first element, VALUES rows past the first;
  * - comments; runs of whitespace become one space;
  * - quotes around identifiers that need none (lowercase; not a keyword, or an unreserved one, or
- *   after a dot, where PostgreSQL takes any keyword as a name: `"orders"."name"` → orders.name).
+ *   after a dot, where PostgreSQL takes any keyword as a name: `"orders"."name"` → orders.name);
+ * - in a statement that reads one table and has no other scope, the table's name before its
+ *   columns (`orders.status` → status).
+ * The last three leave nothing out: the text is not marked shortened for them.
  * Elisions are made when they save more than the `[queryid …]` they bring costs, or when the text
  * would be cut anyway. Then the text is cut at `maxChars` as a bound. Text that does not parse is
  * only flattened and cut.
@@ -47,6 +50,8 @@ interface Edit {
   start: number;
   end: number;
   text: string;
+  /** Says the same in fewer bytes (nothing left out). */
+  same?: boolean;
 }
 
 /** `text` shortened as above; `cut` when anything but quotes and whitespace was left out. */
@@ -55,21 +60,21 @@ export function compactStatement(
   text: string,
   maxChars: number,
 ): { text: string; cut: boolean } {
+  // Text the parser refuses is only flattened and cut.
   let tokens: ScanToken[];
-  let edits: Edit[];
+  let stmts: Node[];
   try {
     tokens = parser.scan(text);
-    edits = elisions(
-      parser.parse(text).stmts.map((s) => s.stmt ?? {}),
-      tokens,
-    );
+    stmts = parser.parse(text).stmts.map((s) => s.stmt ?? {});
   } catch {
     return oneLine(text, maxChars);
   }
-  const whole = render(parser, text, tokens, []);
+  const same = qualifierEdits(stmts, tokens);
+  const lossy = elisions(stmts, tokens);
+  const whole = render(parser, text, tokens, ordered([...same]));
   // Eliding pays when the text would be cut anyway, or when it saves more than the queryid that
   // reads the whole text costs.
-  const short = edits.length ? render(parser, text, tokens, edits) : whole;
+  const short = lossy.length ? render(parser, text, tokens, ordered([...same, ...lossy])) : whole;
   const chosen =
     whole.text.length > maxChars || short.text.length + ELISION_COST < whole.text.length ? short : whole;
   const shown = oneLine(chosen.text, maxChars);
@@ -98,7 +103,7 @@ function render(
         if (prevEnd >= 0 && e.start > prevEnd) out.push(' ');
         out.push(e.text);
         prevEnd = e.end;
-        cut = true;
+        cut ||= !e.same;
       }
       continue;
     }
@@ -152,8 +157,12 @@ function elisions(stmts: Node[], tokens: ScanToken[]): Edit[] {
     for (const v of Object.values(obj)) visit(v);
   };
   visit(stmts);
-  edits.sort((a, b) => a.start - b.start);
-  // An edit inside an earlier one is dropped (the outer one already leaves it out).
+  return edits;
+}
+
+/** `edits` sorted; an edit inside an earlier or longer one is dropped (that one covers it). */
+function ordered(edits: Edit[]): Edit[] {
+  edits.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Edit[] = [];
   for (const e of edits) {
     const last = kept[kept.length - 1];
@@ -287,4 +296,34 @@ function valuesEdit(select: Node, tokens: ScanToken[], edits: Edit[]): void {
     return false;
   });
   if (open && close) edits.push({ start: open.start, end: close.end, text: '…' });
+}
+
+/**
+ * In a statement that reads one table and has no other scope (no join, subquery, CTE or set
+ * operation), `orders.status` says no more than `status`: the qualifiers are dropped.
+ */
+function qualifierEdits(stmts: Node[], tokens: ScanToken[]): Edit[] {
+  const select = stmts.length === 1 ? (stmts[0]?.SelectStmt as Node | undefined) : undefined;
+  const from = select?.fromClause as Node[] | undefined;
+  const table = from?.length === 1 ? (from[0]?.RangeVar as Node | undefined) : undefined;
+  if (!select || !table || JSON.stringify(stmts).split('"SelectStmt"').length !== 2) return [];
+  const name = ((table.alias as Node | undefined)?.aliasname ?? table.relname) as string;
+  const edits: Edit[] = [];
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const ref = (node as Node).ColumnRef as Node | undefined;
+    const fields = ref?.fields as Node[] | undefined;
+    if (ref && fields?.length === 2 && (fields[0]?.String as Node | undefined)?.sval === name) {
+      const at = tokens.findIndex((t) => t.start === ref.location);
+      const dot = tokens[at + 1];
+      const next = tokens[at + 2];
+      // A keyword after the dot (`orders.user`) is a name only there: kept qualified.
+      const bare = next && (next.tokenName === 'IDENT' || next.keywordKind === 1 || next.text === '*');
+      if (at >= 0 && dot?.text === '.' && bare && dot.start === tokens[at]?.end && next.start === dot.end)
+        edits.push({ start: tokens[at]?.start as number, end: next.start, text: '', same: true });
+    }
+    for (const v of Object.values(node as Node)) visit(v);
+  };
+  visit(select);
+  return edits;
 }
