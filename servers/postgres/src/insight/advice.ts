@@ -215,7 +215,10 @@ export async function workloadAdvice(
 
 /** One line of advice for the text rendering. */
 export function adviceLine(a: Advice): string {
-  const what = `${a.ddl}; -- ${a.reason}`;
+  // The DDL names the table: the plan's qualifier before its columns in the reason says it again.
+  const bare = a.table.slice(a.table.lastIndexOf('.') + 1);
+  const reason = a.reason.replace(new RegExp(`(?<![\\w."$])${escapeRegExp(bare)}\\.(?=[\\w"])`, 'g'), '');
+  const what = `${a.ddl}; -- ${reason}`;
   if (a.method === 'hypopg')
     return a.used
       ? `${what}; HypoPG: plan cost ${Math.round(a.costBefore)} → ${Math.round(a.costAfter ?? 0)} (${pctDrop(a.costBefore, a.costAfter ?? a.costBefore)} lower)`
@@ -228,5 +231,6 @@ export function adviceLine(a: Advice): string {
   );
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '?%');
 const pctDrop = (before: number, after: number) => pct(before - after, before);

@@ -487,7 +487,10 @@ function adviceResult(
       : "By the plan's own estimates (HypoPG is not installed): a node's cost is the most an index there saves, not measured.",
   ];
   const listing: string[] = [];
-  if (advice.length) listing.push('Candidate indexes:', ...advice.map((a) => `- ${adviceLine(a)}`));
+  // Section names only where there is more than one section.
+  const sections = [advice.length, covered.length, skipped?.length, problems?.length].filter(Boolean).length;
+  if (advice.length)
+    listing.push(...(sections > 1 ? ['Candidate indexes:'] : []), ...advice.map((a) => `- ${adviceLine(a)}`));
   else
     lines.push(
       'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
