@@ -85,5 +85,11 @@ describe('compactStatement', () => {
     expect(long.text.endsWith('…')).toBe(true);
     expect(long.text.length).toBeLessThanOrEqual(201);
     expect(compact('SELEC  "x"\n FROM')).toEqual({ text: 'SELEC "x" FROM', cut: false });
+    // A statement too long to parse for a listing is flattened and cut as it is.
+    const huge = compact(`SELECT ${'"a",  '.repeat(10_000)}1 FROM t`);
+    // (parsed, it would read `SELECT … FROM t`)
+    expect(huge.cut).toBe(true);
+    expect(huge.text.startsWith('SELECT "a", "a", "a",')).toBe(true);
+    expect(huge.text.length).toBeLessThanOrEqual(201);
   });
 });

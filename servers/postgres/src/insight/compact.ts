@@ -13,13 +13,18 @@
  *   columns (`orders.status` → status).
  * The last three leave nothing out: the text is not marked shortened for them.
  * Elisions are made when they save more than the `[queryid …]` they bring costs, or when the text
- * would be cut anyway. Then the text is cut at `maxChars` as a bound. Text that does not parse is
- * only flattened and cut.
+ * would be cut anyway. Then the text is cut at `maxChars` as a bound. Text that does not parse, or
+ * longer than {@link MAX_PARSE_BYTES}, is only flattened and cut.
  * The whole text stays in pg_stat_statements (by queryid).
  */
 import type { Parser, ScanToken } from '../parser.js';
 import { oneLine } from './listing.js';
 
+/**
+ * Statements longer than this (bytes) are only flattened and cut: pg_stat_statements keeps texts of
+ * any length, and a page of them is parsed per call (~40–80 µs for a short statement).
+ */
+const MAX_PARSE_BYTES = 32 * 1024;
 /** A select list shorter than this (bytes) is kept whole: eliding it saves nothing. */
 const LIST_BYTES = 40;
 /** A run of select-list items shorter than this (bytes) is kept: `…` would save nothing. */
@@ -60,7 +65,8 @@ export function compactStatement(
   text: string,
   maxChars: number,
 ): { text: string; cut: boolean } {
-  // Text the parser refuses is only flattened and cut.
+  // Text the parser refuses, or too long to parse for a listing, is only flattened and cut.
+  if (Buffer.byteLength(text, 'utf8') > MAX_PARSE_BYTES) return oneLine(text, maxChars);
   let tokens: ScanToken[];
   let stmts: Node[];
   try {
