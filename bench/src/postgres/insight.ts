@@ -41,8 +41,8 @@ interface Case {
   name: string;
   tool: string;
   args: Record<string, unknown>;
-  /** Their answer, built after the workload ran, just before ours is asked; their top statements. */
-  theirs: (url: string) => Promise<{ text: string; queries?: string[] }>;
+  /** Their answer, built after the workload ran, just before ours is asked; their top statements' queryids. */
+  theirs: (url: string) => Promise<{ text: string; queryids?: string[] }>;
   /** Whether the byte goal applies: their answer does the same work. */
   goal: boolean;
 }
@@ -126,16 +126,13 @@ export async function runPostgresInsightSuite(ctx: Context): Promise<WorkloadRes
           official: { value: bytes(theirs) },
         }),
       );
-      if (peer.queries) {
-        // The same slow statements found, in the same order (ours may cut a long text with …).
-        const ourQueries = (
-          (result.structuredContent as { queries?: { query: string }[] } | undefined)?.queries ?? []
-        ).map((q) => q.query);
-        const same = peer.queries.slice(0, 3).every((t, i) => {
-          const o = ourQueries[i] ?? '';
-          const flat = t.replace(/\s+/g, ' ').trim();
-          return o.endsWith('…') ? flat.startsWith(o.slice(0, -1)) : flat === o;
-        });
+      if (peer.queryids) {
+        // The same slow statements found, in the same order: pg_stat_statements' queryid of each
+        // (ours shortens long texts, so the texts are not compared).
+        const ours = (
+          (result.structuredContent as { queries?: { queryid: string }[] } | undefined)?.queries ?? []
+        ).map((q) => q.queryid);
+        const same = peer.queryids.slice(0, 3).every((id, i) => ours[i] === id);
         notes.push(
           `pg insight ${c.name}: top 3 statements ${same ? 'the same, same order' : 'DIFFER'} in both`,
         );

@@ -33,6 +33,8 @@ export interface ScanToken {
   end: number;
   text: string;
   tokenName: string;
+  /** 0 not a keyword, 1 unreserved, 2 column name, 3 type or function name, 4 reserved (kwlist.h). */
+  keywordKind: number;
 }
 
 /** What the parser refused, shaped like a PostgreSQL error (SQLSTATE 42601, 1-based character position). */

@@ -215,16 +215,22 @@ export async function workloadAdvice(
 
 /** One line of advice for the text rendering. */
 export function adviceLine(a: Advice): string {
-  const what = `${a.ddl}; -- ${a.reason}`;
+  // The DDL names the table: the plan's qualifier before its columns in the reason says it again.
+  const bare = a.table.slice(a.table.lastIndexOf('.') + 1);
+  const reason = a.reason.replace(new RegExp(`(?<![\\w."$])${escapeRegExp(bare)}\\.(?=[\\w"])`, 'g'), '');
+  const what = `${a.ddl}; -- ${reason}`;
   if (a.method === 'hypopg')
     return a.used
-      ? `${what}\n    HypoPG: plan cost ${Math.round(a.costBefore)} → ${Math.round(a.costAfter ?? 0)} (${pctDrop(a.costBefore, a.costAfter ?? a.costBefore)} lower)`
-      : `${what}\n    HypoPG: the planner did not use it (cost ${Math.round(a.costBefore)} → ${Math.round(a.costAfter ?? 0)}); not recommended`;
+      ? `${what}; HypoPG: plan cost ${Math.round(a.costBefore)} → ${Math.round(a.costAfter ?? 0)} (${pctDrop(a.costBefore, a.costAfter ?? a.costBefore)} lower)`
+      : `${what}; HypoPG: the planner did not use it (cost ${Math.round(a.costBefore)} → ${Math.round(a.costAfter ?? 0)}); not recommended`;
+  // The node's table is the DDL's: named once.
+  const node = a.node?.replace(` on ${a.table}`, '');
   return (
-    `${what}\n    estimate: ${a.node} costs ${a.nodeCost} of the plan's ${Math.round(a.costBefore)} (${pct(a.nodeCost ?? 0, a.costBefore)}): at most that is saved` +
-    (a.workloadMs !== undefined ? `; ≈${a.workloadMs} ms of recorded execution time in that node` : '')
+    `${what}; ${node} costs ${a.nodeCost} of the plan's ${Math.round(a.costBefore)} (${pct(a.nodeCost ?? 0, a.costBefore)})` +
+    (a.workloadMs !== undefined ? `, ≈${a.workloadMs} ms recorded in it` : '')
   );
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '?%');
 const pctDrop = (before: number, after: number) => pct(before - after, before);

@@ -6,14 +6,7 @@
  * EXPLAIN in READ ONLY transactions; nothing is created, altered, analysed or reset.
  */
 import { cursorString, z } from '@refmcp/shared/schema';
-import {
-  decodeCursor,
-  defineTool,
-  encodeCursor,
-  LOCAL_HINTS,
-  ToolError,
-  truncationMarker,
-} from '@refmcp/shared/server';
+import { defineTool, LOCAL_HINTS, ToolError, truncationMarker } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import {
@@ -24,24 +17,28 @@ import {
   statementAdvice,
   workloadAdvice,
 } from '../insight/advice.js';
+import { compactStatement } from '../insight/compact.js';
 import { CHECKS, runChecks } from '../insight/health.js';
 import { indexProblems } from '../insight/indexes.js';
-import { num, oneLine, seconds, table } from '../insight/listing.js';
+import { num, seconds, table } from '../insight/listing.js';
 import { formatBytes, planFindings, planRoot, planTree } from '../insight/plan.js';
 import { planRelations, sizesOf } from '../insight/relations.js';
 import { ORDERS, type StatementOrder, statementsSource, topStatements } from '../insight/statements.js';
+import { loadParser } from '../parser.js';
 import { explain, guard, inspect, type Statement } from '../run.js';
 import type { PostgresTool } from '../toolsets.js';
 import { paramsArg, sqlArg } from './query.js';
 
-/** Statement text shown per query, in characters (the whole text: by queryid). */
-const QUERY_TEXT_CHARS = 160;
+/** Statement text shown per query after compaction, in characters (the whole text: by queryid). */
+const QUERY_TEXT_CHARS = 200;
 /** Statements of the workload planned by index_advice without sql. */
 const WORKLOAD_STATEMENTS = 20;
 /** Health checks whose items quote other sessions' statements. */
 const SESSION_CHECKS = new Set(['long_running', 'idle_in_transaction', 'blocking_locks']);
 /** Health checks whose items repeat their summary with more detail. */
 const ITEMS_REPEAT_SUMMARY = new Set(['vacuum', 'bloat', 'sequences']);
+/** An ok check's summary that says only that nothing was found: its name stands for it. */
+const NOTHING_FOUND = /^(none|every table within)/;
 /** Candidates evaluated per call. */
 const MAX_CANDIDATES = 8;
 
@@ -95,7 +92,10 @@ export function insightTools(config: Config): PostgresTool[] {
             .describe('Omitted when 0, as are shared_blks_hit and temp_blks_written.'),
           shared_blks_hit: z.number().optional(),
           temp_blks_written: z.number().optional(),
-          cut: z.boolean().optional().describe('query was cut; read it whole by queryid'),
+          cut: z
+            .boolean()
+            .optional()
+            .describe('query shortened (… marks what was left out); read it whole by queryid'),
         }),
       ),
       nextCursor: z.string().optional(),
@@ -107,12 +107,13 @@ export function insightTools(config: Config): PostgresTool[] {
       const limit = args.limit ?? 10;
       let offset = 0;
       if (args.cursor) {
-        const state = decodeCursor<{ k?: string; o?: string; n?: number }>(args.cursor);
-        if (state.k !== 'tq' || state.o !== order || typeof state.n !== 'number' || state.n < 0)
+        // `<orderBy>:<offset>`: short, since a model reads it in the text.
+        const [o, n] = args.cursor.split(':');
+        if (o !== order || !/^\d{1,6}$/.test(n ?? ''))
           throw new ToolError(
             'cursor: not a top_queries cursor for this orderBy; pass nextCursor from the previous call',
           );
-        offset = state.n;
+        offset = Number(n);
       }
       const result = await inspect(config, 'top_queries', signal, async (query) => {
         const source = await statementsSource(query);
@@ -121,9 +122,10 @@ export function insightTools(config: Config): PostgresTool[] {
       });
       if (typeof result === 'string') return respond({ installed: false, queries: [] }, [result]);
       const untrusted = new UntrustedText();
+      const parser = await loadParser();
       let cut = false;
       const page = result.rows.slice(0, limit).map((r) => {
-        const shown = oneLine(r.query, QUERY_TEXT_CHARS);
+        const shown = compactStatement(parser, r.query, QUERY_TEXT_CHARS);
         cut ||= shown.cut;
         // Zero block counts are left out (the schema marks them optional).
         const { shared_blks_read, shared_blks_hit, temp_blks_written, ...rest } = r;
@@ -136,8 +138,7 @@ export function insightTools(config: Config): PostgresTool[] {
           ...(shown.cut ? { cut: true } : {}),
         };
       });
-      const nextCursor =
-        result.rows.length > limit ? encodeCursor({ k: 'tq', o: order, n: offset + limit }) : undefined;
+      const nextCursor = result.rows.length > limit ? `${order}:${offset + limit}` : undefined;
       // Block columns only when some statement read from disk or wrote temp blocks.
       const reads = page.some((r) => r.shared_blks_read);
       const temp = page.some((r) => r.temp_blks_written);
@@ -166,9 +167,7 @@ export function insightTools(config: Config): PostgresTool[] {
       });
       const lines = [
         `pg_stat_statements by ${order}: ${page.length ? `${offset + 1}-${offset + page.length}` : 0} of ${result.total}, since ${seconds(result.reset)}.` +
-          (cut
-            ? ` Text cut at ${QUERY_TEXT_CHARS} chars (…): SELECT query FROM pg_stat_statements WHERE queryid = … reads it whole.`
-            : ''),
+          (cut ? ' … = left out (whole text by queryid).' : ''),
       ];
       if (page.length) lines.push(block('pg_stat_statements', table(header, cells)));
       else lines.push('(no statements recorded)');
@@ -415,23 +414,30 @@ export function insightTools(config: Config): PostgresTool[] {
       ).map((c) =>
         SESSION_CHECKS.has(c.check) ? c : { ...c, items: c.items.map((i) => untrusted.code(i)) },
       );
-      // Text: a line per check; a check that is not ok also gives its threshold, source and items
-      // (structuredContent carries them for every check).
-      // Checks that are ok share one line.
+      // Text: checks that are ok share one line (those that found nothing by name alone); a check
+      // that is not ok has a line with its threshold and source, and its items follow in one
+      // labelled block, each named by its check (structuredContent carries every field).
       const fine = checks.filter((c) => c.status === 'ok');
-      const lines = fine.length ? [`OK: ${fine.map((c) => `${c.check} ${c.summary}`).join('; ')}`] : [];
-      lines.push(
-        ...checks.flatMap((c) => {
-          if (c.status === 'ok') return [];
-          // Where the items say what the summary says, the text gives the items alone.
-          const summary = c.items.length && ITEMS_REPEAT_SUMMARY.has(c.check) ? '' : ` ${c.summary}`;
-          const head = `${c.status.toUpperCase()} ${c.check}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}:${summary}`;
-          const items = c.items.map((i) => `- ${i}`).join('\n');
-          if (!items) return [head];
-          return [head, block(SESSION_CHECKS.has(c.check) ? 'pg_stat_activity' : 'catalog', items)];
-        }),
-      );
-      const quoted = checks.some((c) => c.status !== 'ok' && c.items.length);
+      const quiet = fine.filter((c) => NOTHING_FOUND.test(c.summary)).map((c) => c.check);
+      const said = fine.filter((c) => !NOTHING_FOUND.test(c.summary)).map((c) => `${c.check} ${c.summary}`);
+      const lines = fine.length ? [`OK: ${[quiet.join(', '), ...said].filter(Boolean).join('; ')}`] : [];
+      const items: string[] = [];
+      for (const c of checks) {
+        if (c.status === 'ok') continue;
+        // Where the items say what the summary says, the text gives the items alone.
+        const summary = c.items.length && ITEMS_REPEAT_SUMMARY.has(c.check) ? '' : ` ${c.summary}`;
+        lines.push(
+          `${c.status.toUpperCase()} ${c.check}${c.threshold ? ` [${c.threshold}; ${c.source}]` : ''}${summary ? `:${summary}` : ''}`,
+        );
+        items.push(...c.items.map((i) => `${c.check} ${i}`));
+      }
+      if (items.length) {
+        const sessions = checks.some(
+          (c) => c.status !== 'ok' && c.items.length && SESSION_CHECKS.has(c.check),
+        );
+        lines.push(block(sessions ? 'catalog, pg_stat_activity' : 'catalog', items.join('\n')));
+      }
+      const quoted = items.length > 0;
       return respond({ checks }, lines, quoted ? untrusted : undefined);
     },
   });
@@ -478,10 +484,13 @@ function adviceResult(
   const lines = [
     method === 'hypopg'
       ? 'Evaluated with HypoPG hypothetical indexes (planner cost before → after; nothing created).'
-      : "Evaluated by the plan's own estimates (HypoPG is not installed): each saving is an upper bound, not measured.",
+      : "By the plan's own estimates (HypoPG is not installed): a node's cost is the most an index there saves, not measured.",
   ];
   const listing: string[] = [];
-  if (advice.length) listing.push('Candidate indexes:', ...advice.map((a) => `- ${adviceLine(a)}`));
+  // Section names only where there is more than one section.
+  const sections = [advice.length, covered.length, skipped?.length, problems?.length].filter(Boolean).length;
+  if (advice.length)
+    listing.push(...(sections > 1 ? ['Candidate indexes:'] : []), ...advice.map((a) => `- ${adviceLine(a)}`));
   else
     lines.push(
       'No candidate index: no sequential scan of a large table (≥10000 rows) with an indexable filter, join or sort.',
@@ -507,7 +516,15 @@ function adviceResult(
       listing.push(
         `Existing indexes to review:\n${table(
           ['index', 'table', 'size', 'problem'],
-          shown.map(([index, e]) => [index, e.table, formatBytes(e.bytes), e.problems.join('; ')]),
+          // The table without the schema when the index's schema names it already.
+          shown.map(([index, e]) => [
+            index,
+            e.table.startsWith(index.slice(0, index.lastIndexOf('.') + 1)) && index.includes('.')
+              ? e.table.slice(index.lastIndexOf('.') + 1)
+              : e.table,
+            formatBytes(e.bytes),
+            e.problems.join('; '),
+          ]),
         )}`,
       );
     else after.push('Existing indexes: none invalid, unused or duplicate.');
