@@ -90,3 +90,15 @@ describe('diff rows and line codes (multi-line comments)', () => {
     ]);
   });
 });
+
+describe('group search under --projects (ProjectScope.allowsGroup)', () => {
+  it('allows a group inside a group/* entry or holding an entry; refuses an unrelated one', () => {
+    const scope = ProjectScope.parse('grp/sub/*,other/proj');
+    for (const ok of ['grp/sub', 'grp/sub/deeper', 'grp', 'GRP', 'other'])
+      expect(scope.allowsGroup(ok), ok).toBe(true);
+    for (const bad of ['grpx', 'grp/subx', 'other/proj', 'upstream', 'other/proj2'])
+      expect(scope.allowsGroup(bad), bad).toBe(false);
+    expect(() => scope.checkGroup('42')).toThrow(/name the group by its path/);
+    expect(() => scope.checkGroup('upstream')).toThrow(/holds none of the projects/);
+  });
+});
