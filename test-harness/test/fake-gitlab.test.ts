@@ -483,6 +483,29 @@ describe('review and CI routes (issue 29)', () => {
     ]);
     expect((await raw('/projects/grp%2Fproj/search?scope=blobs')).status).toBe(400);
   });
+
+  it('search types: zoekt/advanced refused while the instance lacks them; group code search needs one', async () => {
+    const zoekt = await raw('/projects/grp%2Fproj/search?scope=blobs&search=x&search_type=zoekt');
+    expect([zoekt.status, JSON.parse(zoekt.text)]).toEqual([
+      400,
+      { message: '400 Bad request - Zoekt is not available' },
+    ]);
+    const group = await raw('/groups/grp/search?scope=blobs&search=odd%20name');
+    expect([group.status, JSON.parse(group.text)]).toEqual([
+      400,
+      { error: 'Scope supported only with Elasticsearch' },
+    ]);
+    gl.codeSearch.advanced = true;
+    try {
+      const hits = JSON.parse(
+        (await raw('/groups/grp/search?scope=blobs&search=odd%20name&search_type=advanced')).text,
+      );
+      expect(hits.map((h: { project_id: number }) => h.project_id)).toEqual([42, 43]);
+      expect((await raw('/groups/nope/search?scope=blobs&search=x')).status).toBe(404);
+    } finally {
+      gl.codeSearch.advanced = false;
+    }
+  });
 });
 
 describe('fake GitLab against GitLab’s OpenAPI description', () => {
@@ -494,8 +517,8 @@ describe('fake GitLab against GitLab’s OpenAPI description', () => {
     expect(readFileSync(page, 'utf8')).toBe(renderErrata());
   });
 
-  it('serves exactly the 55 described operations', () => {
-    expect(gl.routes).toHaveLength(55);
+  it('serves exactly the 56 described operations', () => {
+    expect(gl.routes).toHaveLength(56);
     expect(undescribedRoutes(gl.routes, spec)).toEqual([]);
   });
 

@@ -25,6 +25,31 @@ export const projectId = () =>
     })
     .describe('ID or full path (group/project)');
 
+/** A numeric group id, or a path of one or more GitLab name segments (no empty, "." or ".." segment). */
+export function isGroupId(value: string): boolean {
+  return (
+    /^[0-9]+$/.test(value) ||
+    value.split('/').every((s) => /^[\w.][\w.-]*$/.test(s) && s !== '.' && s !== '..')
+  );
+}
+
+/** The `group_id` argument, checked by {@link isGroupId}. */
+export const groupId = () =>
+  safeString({ max: 1024 })
+    .refine(isGroupId, {
+      message: 'must be a numeric group id or a group/subgroup path (no "." or ".." segments)',
+    })
+    .describe('ID or full path of the group');
+
+/** `/groups/<id>`: digits as is, a path encoded whole (`grp%2Fsub`). */
+export function groupPath(id: string): string {
+  if (/^[0-9]+$/.test(id)) return `/groups/${id}`;
+  return `/groups/${id
+    .split('/')
+    .map((s) => encodeSegment(s, 'group_id'))
+    .join('%2F')}`;
+}
+
 /** `/projects/<id>`: digits as is, a path encoded whole (`grp%2Fsub%2Fproj`). */
 export function projectPath(id: string): string {
   if (/^[0-9]+$/.test(id)) return `/projects/${id}`;

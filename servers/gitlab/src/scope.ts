@@ -45,6 +45,32 @@ export class ProjectScope implements Scope<[projectId: string]> {
     return this.exact.has(p) || this.groups.some((g) => p.startsWith(`${g}/`));
   }
 
+  /**
+   * True when a search of the group at `fullPath` ("grp" or "grp/sub") may run: the group lies
+   * inside a `grp/*` entry (every project it can return is allowed), or an entry lies inside the
+   * group (it holds allowed projects, and the results from its other projects are dropped by the
+   * caller). A group unrelated to every entry is refused, so no request names it.
+   */
+  allowsGroup(fullPath: string): boolean {
+    const g = fullPath.toLowerCase();
+    const inside = (p: string) => p.startsWith(`${g}/`);
+    return (
+      this.groups.some((w) => w === g || g.startsWith(`${w}/`) || inside(w)) || [...this.exact].some(inside)
+    );
+  }
+
+  /** Refuses (ToolError) a group search {@link allowsGroup} does not allow, or a group named by number. */
+  checkGroup(groupId: string): void {
+    if (/^[0-9]+$/.test(groupId))
+      throw new ToolError(
+        `group_id ${groupId}: name the group by its path while --projects limits the projects this server may access (${this.description}).`,
+      );
+    if (!this.allowsGroup(groupId))
+      throw new ToolError(
+        `group ${groupId} holds none of the projects this server may access (--projects ${this.description}): search a group that contains them, or one project with search_project_code.`,
+      );
+  }
+
   /** True when a group or user namespace could hold allowed projects (`namespace/name`). */
   check(projectId: string): void {
     if (/^[0-9]+$/.test(projectId))

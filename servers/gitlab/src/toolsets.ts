@@ -19,13 +19,18 @@ export const TOOLSETS = defineToolsets([
     default: true,
   },
   {
+    name: 'groups',
+    description: 'Code search across a group (needs advanced or exact code search on the instance)',
+    default: false,
+  },
+  {
     name: 'pipelines',
     description: 'CI/CD pipelines, jobs and job log tails; retry, cancel and create pipelines',
     default: false,
   },
 ]);
 
-/** "context" | "projects" | "issues" | "merge_requests" | "pipelines". */
+/** "context" | "projects" | "issues" | "merge_requests" | "groups" | "pipelines". */
 export type GitLabToolset = ToolsetName<typeof TOOLSETS>;
 
 /** A GitLab tool: its `toolset` is one of {@link TOOLSETS}. */

@@ -5,6 +5,7 @@
  * checked against the head before anything is posted; --lockdown withholds outsiders' suggestions;
  * --projects refuses before any request; --read-only leaves none of the writes.
  */
+import { createHash } from 'node:crypto';
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,109 @@ describe('create_merge_request_thread', () => {
     });
     expect(other.text).toContain('the merge request does not change this file');
     expect(writes()).toEqual([]);
+  });
+});
+
+describe('multi-line comments (line_range)', () => {
+  // The fake's diffs have no context lines: src/ten.ts is one hunk, -old 4, +new 4, +new 5.
+  /** GitLab's line code of a diff row: SHA-1 of the path, old and new parser positions. */
+  const code = (oldPos: number, newPos: number) =>
+    `${createHash('sha1').update('src/ten.ts').digest('hex')}_${oldPos}_${newPos}`;
+  const W = () => ({ ...P, merge_request_iid: wide, path: 'src/ten.ts' });
+  const lastPost = () => JSON.parse(writes().at(-1)?.body ?? '{}');
+
+  it('a range of added lines gets start and end line codes of the new side', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'create_merge_request_thread', {
+      ...W(),
+      body: 'These two lines repeat themselves.',
+      start_line: 4,
+      new_line: 5,
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    // Rows of src/ten.ts's diff: -old 4 (new counter 4), +new 4 and +new 5 (old counter 5).
+    expect(lastPost().position).toMatchObject({
+      new_line: 5,
+      line_range: {
+        start: { line_code: code(5, 4), type: 'new', new_line: 4 },
+        end: { line_code: code(5, 5), type: 'new', new_line: 5 },
+      },
+    });
+    expect(r.text).toContain('on src/ten.ts:4-5');
+    const listed = (await notesOf(wide)).find((n) => n.body === 'These two lines repeat themselves.');
+    expect(listed?.position).toBe('src/ten.ts:4-5');
+  });
+
+  it('a range may start on the old side (a removed line) and end on the new side', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'create_merge_request_thread', {
+      ...W(),
+      body: 'Old line 4 became these.',
+      start_line: 4,
+      start_side: 'old',
+      new_line: 5,
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(lastPost().position.line_range.start).toEqual({ line_code: code(4, 4), type: 'old', old_line: 4 });
+  });
+
+  it('a suggestion on a range replaces the range: a bare fence gets -N+0', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'create_merge_request_thread', {
+      ...W(),
+      body: '```suggestion\nline 4\n```',
+      start_line: 4,
+      new_line: 5,
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(lastPost().body).toBe('```suggestion:-1+0\nline 4\n```');
+  });
+
+  it('each reason a range cannot be placed is named, and nothing is posted', async () => {
+    gl.api.clearRequests();
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ start_line: 5, new_line: 4 }, 'x', /the range must start before its last line/],
+      [{ start_line: 9, new_line: 5 }, 'x', /start line 9 of the new file is not in the diff/],
+      [
+        { start_line: 4, start_side: 'old', new_line: 5 },
+        '```suggestion\nx\n```',
+        /suggestions replace lines of the new file/,
+      ],
+      [
+        { start_line: 4, new_line: 5 },
+        '```suggestion:-0+1\nx\n```',
+        /suggestion:-0\+1 does not replace the 2 lines commented on/,
+      ],
+    ];
+    for (const [line, body, why] of cases) {
+      const r = await callChecked(conn, 'create_merge_request_thread', { ...W(), body, ...line });
+      expect(r.isError, JSON.stringify(line)).toBe(true);
+      expect(r.text).toMatch(why);
+      expect(r.text).toContain('Nothing was posted');
+    }
+    expect(writes()).toEqual([]);
+  });
+
+  it('a draft note takes the same range, with line codes only (the Draft Notes API refuses line numbers there)', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'create_draft_note', {
+      ...W(),
+      body: 'Pending: merge these.',
+      start_line: 4,
+      new_line: 5,
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(lastPost().position.line_range).toEqual({
+      start: { line_code: code(5, 4), type: 'new' },
+      end: { line_code: code(5, 5), type: 'new' },
+    });
+    expect(r.text).toContain('on src/ten.ts:4-5');
+    const deleted = await callChecked(conn, 'delete_draft_note', {
+      ...P,
+      merge_request_iid: wide,
+      draft_note_id: (r.structuredContent as { draft: { id: number } }).draft.id,
+    });
+    expect(deleted.isError).toBeFalsy();
   });
 });
 

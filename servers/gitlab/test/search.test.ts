@@ -1,7 +1,10 @@
 /**
  * Issue 29, code search on GitLab: search_project_code asks GitLab's project search in the blobs
  * scope and returns fragments (path, ref, first line) as untrusted file content, paged; a project
- * outside --projects is refused before any request.
+ * outside --projects is refused before any request. Which GitLab search ran (exact code search,
+ * advanced, basic) is chosen from GitLab's 400s and said; search_group_code searches a group with
+ * advanced or exact code search, refused under --projects unless the group holds allowed projects,
+ * whose other projects' results are left out.
  */
 import { callChecked } from '@refmcp/test-harness';
 import type { FakeGitLab } from '@refmcp/test-harness/fakes/gitlab';
@@ -20,7 +23,9 @@ afterAll(async () => {
 });
 
 type Hits = {
-  results: Array<{ path: string; ref?: string; startline?: number; data: string }>;
+  searchType: string;
+  omitted?: number;
+  results: Array<{ project?: string; path: string; ref?: string; startline?: number; data: string }>;
   hasMore: boolean;
   nextPage?: number;
 };
@@ -90,6 +95,121 @@ describe('search_project_code', () => {
       expect(gl.api.requests).toEqual([]);
     } finally {
       await scoped.close();
+    }
+  });
+});
+
+describe('which search runs', () => {
+  const searches = () => gl.api.requests.filter((r) => r.path.endsWith('/search'));
+
+  it('a basic-only instance: zoekt and advanced are refused by GitLab, basic answers, and is remembered', async () => {
+    const fresh = await startServer(gl);
+    try {
+      gl.api.clearRequests();
+      const r = await callChecked(fresh, 'search_project_code', { project_id: 'grp/proj', search: 'answer' });
+      expect(r.isError, r.text).toBeFalsy();
+      expect((r.structuredContent as Hits).searchType).toBe('basic');
+      expect(r.text).toContain('Basic search:');
+      expect(searches().map((q) => q.query.get('search_type'))).toEqual(['zoekt', 'advanced', 'basic']);
+      expect(searches()[0]?.query.get('regex')).toBe('false');
+      gl.api.clearRequests();
+      await callChecked(fresh, 'search_project_code', { project_id: 'grp/sub/proj', search: 'answer' });
+      expect(searches().map((q) => q.query.get('search_type'))).toEqual(['basic']);
+      gl.api.clearRequests();
+      await callChecked(fresh, 'search_project_code', { project_id: 'grp/proj', search: 'x', ref: 'feat' });
+      expect(searches().map((q) => q.query.get('search_type'))).toEqual(['basic']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('an instance with exact code search uses it (literal, regex=false) and says so', async () => {
+    gl.codeSearch.zoekt = true;
+    const fresh = await startServer(gl);
+    try {
+      gl.api.clearRequests();
+      const r = await callChecked(fresh, 'search_project_code', { project_id: 'grp/proj', search: 'answer' });
+      expect((r.structuredContent as Hits).searchType).toBe('zoekt');
+      expect(r.text).toContain('Exact code search (zoekt):');
+      expect(searches().map((q) => [q.query.get('search_type'), q.query.get('regex')])).toEqual([
+        ['zoekt', 'false'],
+      ]);
+    } finally {
+      gl.codeSearch.zoekt = false;
+      await fresh.close();
+    }
+  });
+});
+
+describe('search_group_code', () => {
+  const start = (args: string[] = []) => startServer(gl, ['--toolsets', 'groups', ...args]);
+
+  it('is off by default (toolset groups)', async () => {
+    const tools = await conn.client.listTools();
+    expect(tools.tools.map((t) => t.name)).not.toContain('search_group_code');
+  });
+
+  it('searches every project of the group and its subgroups with advanced search, naming each project', async () => {
+    gl.codeSearch.advanced = true;
+    const s = await start();
+    try {
+      gl.api.clearRequests();
+      const r = await callChecked(s, 'search_group_code', { group_id: 'grp', search: 'odd name' });
+      expect(r.isError, r.text).toBeFalsy();
+      const hits = r.structuredContent as Hits;
+      expect(hits.searchType).toBe('advanced');
+      expect(new Set(hits.results.map((h) => h.project))).toEqual(new Set(['grp/proj', 'grp/sub/proj']));
+      expect(r.text).toContain('Advanced search:');
+      expect(r.text).toContain('grp/sub/proj:dir/a b#1?.md:1 @ main');
+      const group = gl.api.requests.find((q) => q.path.endsWith('/groups/grp/search'));
+      expect(group?.query.get('scope')).toBe('blobs');
+      const paged = await callChecked(s, 'search_group_code', {
+        group_id: 'grp',
+        search: 'odd name',
+        per_page: 1,
+      });
+      expect((paged.structuredContent as Hits).hasMore).toBe(true);
+    } finally {
+      gl.codeSearch.advanced = false;
+      await s.close();
+    }
+  });
+
+  it('without advanced or exact code search, says so and what to do instead', async () => {
+    const s = await start();
+    try {
+      const r = await callChecked(s, 'search_group_code', { group_id: 'grp', search: 'odd name' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('Group code search needs advanced or exact code search');
+      expect(r.text).toContain('Zoekt is not available');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('--projects: a group holding no allowed project is refused before any request; others are filtered', async () => {
+    gl.codeSearch.advanced = true;
+    const s = await start(['--projects', 'grp/sub/*']);
+    try {
+      gl.api.clearRequests();
+      for (const group_id of ['upstream', '42', 'grpx']) {
+        const r = await callChecked(s, 'search_group_code', { group_id, search: 'odd name' });
+        expect(r.isError, group_id).toBe(true);
+      }
+      expect(gl.api.requests).toEqual([]);
+      const r = await callChecked(s, 'search_group_code', { group_id: 'grp', search: 'odd name' });
+      expect(r.isError, r.text).toBeFalsy();
+      const hits = r.structuredContent as Hits;
+      expect(hits.results.length).toBeGreaterThan(0);
+      expect(hits.results.every((h) => h.project === 'grp/sub/proj')).toBe(true);
+      expect(hits.omitted).toBeGreaterThan(0);
+      expect(r.text).not.toContain('grp/proj:');
+      expect(r.text).toContain('from projects outside --projects left out');
+      const inside = await callChecked(s, 'search_group_code', { group_id: 'grp/sub', search: 'odd name' });
+      expect((inside.structuredContent as Hits).omitted).toBeUndefined();
+    } finally {
+      gl.codeSearch.advanced = false;
+      await s.close();
     }
   });
 });

@@ -1,8 +1,10 @@
 /** Domain code without MCP: project ids and paths, file path encoding, the scope, file text reading. */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fileText } from '../src/files.js';
 import { isSearchRequest } from '../src/gitlab/client.js';
 import { filePathSegment, isProjectId, projectPath } from '../src/names.js';
+import { diffRows, lineCode } from '../src/review/position.js';
 import { ProjectScope } from '../src/scope.js';
 
 describe('project ids', () => {
@@ -67,5 +69,36 @@ describe('isSearchRequest', () => {
     expect(isSearchRequest('/projects', { membership: true })).toBe(false);
     expect(isSearchRequest('/projects', { search: '' })).toBe(false);
     expect(isSearchRequest('/projects/grp%2Fproj/issues', { search: 'bug' })).toBe(false);
+  });
+});
+
+describe('diff rows and line codes (multi-line comments)', () => {
+  it('numbers rows as GitLab’s diff parser does: an added line keeps the old counter, a removed line the new one', () => {
+    const patch = '@@ -3,4 +3,4 @@\n ctx3\n-old4\n+new4\n ctx5\n\\ No newline at end of file\n';
+    expect(diffRows(patch)).toEqual([
+      { kind: ' ', old: 3, new: 3, hunk: 0 },
+      { kind: '-', old: 4, new: 4, hunk: 0 },
+      { kind: '+', old: 5, new: 4, hunk: 0 },
+      { kind: ' ', old: 5, new: 5, hunk: 0 },
+    ]);
+    // The docs' example: an added line 5 → <sha1 of the path>_5_5.
+    const sha = createHash('sha1').update('README.md').digest('hex');
+    expect(lineCode('README.md', { kind: '+', old: 5, new: 5, hunk: 0 })).toBe(`${sha}_5_5`);
+    expect(diffRows('@@ -0,0 +1,2 @@\n+a\n+b')).toEqual([
+      { kind: '+', old: 0, new: 1, hunk: 0 },
+      { kind: '+', old: 0, new: 2, hunk: 0 },
+    ]);
+  });
+});
+
+describe('group search under --projects (ProjectScope.allowsGroup)', () => {
+  it('allows a group inside a group/* entry or holding an entry; refuses an unrelated one', () => {
+    const scope = ProjectScope.parse('grp/sub/*,other/proj');
+    for (const ok of ['grp/sub', 'grp/sub/deeper', 'grp', 'GRP', 'other'])
+      expect(scope.allowsGroup(ok), ok).toBe(true);
+    for (const bad of ['grpx', 'grp/subx', 'other/proj', 'upstream', 'other/proj2'])
+      expect(scope.allowsGroup(bad), bad).toBe(false);
+    expect(() => scope.checkGroup('42')).toThrow(/name the group by its path/);
+    expect(() => scope.checkGroup('upstream')).toThrow(/holds none of the projects/);
   });
 });

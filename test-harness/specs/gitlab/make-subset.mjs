@@ -76,6 +76,7 @@ export const WANTED = [
   ['post', '/api/v4/projects/{id}/pipelines/{pipeline_id}/retry'],
   ['post', '/api/v4/projects/{id}/pipelines/{pipeline_id}/cancel'],
   ['get', '/api/v4/projects/{id}/(-/)search'],
+  ['get', '/api/v4/groups/{id}/(-/)search'],
   // In the description but not located in the windows read: hand-written (SOURCE.md, "Issue 29").
   ['post', '/api/v4/projects/{id}/merge_requests/{noteable_id}/discussions'],
   ['put', '/api/v4/projects/{id}/merge_requests/{noteable_id}/discussions/{discussion_id}'],

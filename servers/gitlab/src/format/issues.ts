@@ -6,7 +6,7 @@
 import { compact } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
 import type { UntrustedText } from '@refmcp/shared/untrusted';
-import { arr, bool, num, obj, str, username } from './common.js';
+import { arr, bool, num, obj, positionLabel, str, username } from './common.js';
 
 export const issueShape = z.object({
   iid: z.number().optional(),
@@ -97,7 +97,7 @@ export const noteShape = z.object({
   createdAt: z.string().optional(),
   system: z.boolean().optional(),
   discussion: z.string().optional().describe('Discussion (thread) id'),
-  position: z.string().optional().describe('file:line a diff note is on'),
+  position: z.string().optional().describe('file:line (or first-last) a diff note is on'),
   resolved: z.boolean().optional().describe('On resolvable threads'),
   body: z.string(),
 });
@@ -111,16 +111,13 @@ export function toNote(
   discussion?: string,
 ): Note {
   const n = obj(raw);
-  const p = obj(n.position);
-  const path = str(p.new_path) ?? str(p.old_path);
-  const line = num(p.new_line) ?? num(p.old_line);
   return compact({
     id: num(n.id),
     author: username(n.author),
     createdAt: str(n.created_at),
     system: bool(n.system) || undefined,
     discussion,
-    position: path ? `${text.line(path)}${line ? `:${line}` : ''}` : undefined,
+    position: positionLabel(n.position, (s) => text.line(s)),
     resolved: bool(n.resolvable) ? (bool(n.resolved) ?? false) : undefined,
     body: withheld ?? text.clean(str(n.body), bodyBytes, 'narrow with page/per_page'),
   });

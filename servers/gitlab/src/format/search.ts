@@ -5,6 +5,7 @@ import type { UntrustedText } from '@refmcp/shared/untrusted';
 import { num, obj, str } from './common.js';
 
 export const blobHitShape = z.object({
+  project: z.string().optional().describe('Project path (group search)'),
   path: z.string(),
   ref: z.string().optional(),
   startline: z.number().optional().describe('Line number of the fragment’s first line'),
@@ -12,10 +13,11 @@ export const blobHitShape = z.object({
 });
 export type BlobHit = z.infer<typeof blobHitShape>;
 
-/** One blob-search result; `dataBytes` bounds its fragment. */
-export function toBlobHit(raw: unknown, text: UntrustedText, dataBytes: number): BlobHit {
+/** One blob-search result; `dataBytes` bounds its fragment; `project` names its project (group search). */
+export function toBlobHit(raw: unknown, text: UntrustedText, dataBytes: number, project?: string): BlobHit {
   const b = obj(raw);
   return compact({
+    project: project === undefined ? undefined : text.line(project),
     path: text.line(str(b.path) ?? str(b.filename), 4096),
     ref: str(b.ref),
     startline: num(b.startline),

@@ -38,7 +38,9 @@ export const discussionId = () =>
 export const lineArgs = {
   path: arg.repoPath('File path').optional(),
   new_line: arg.id('New-file line').optional(),
-  old_line: arg.id('Removed old-file line').optional(),
+  old_line: arg.id('Old-file line').optional(),
+  start_line: arg.id('Range start').optional(),
+  start_side: z.enum(['new', 'old']).optional(),
   head_sha: arg.ref('Expected head sha').optional(),
 };
 
@@ -126,19 +128,19 @@ export function discussionTools(config: Config): GitLabTool[] {
       handler: async ({ project_id, merge_request_iid, body, path, ...line }, { signal }) => {
         const base = projectBase(config, project_id);
         const mr = mrPath(project_id, merge_request_iid);
-        if (!path && (line.new_line || line.old_line))
-          throw new ToolError('new_line/old_line need path (the file the line is in).');
+        if (!path && (line.new_line || line.old_line || line.start_line))
+          throw new ToolError('new_line/old_line/start_line need path (the file the line is in).');
         if (!path && hasSuggestion(body))
           throw new ToolError(
             'A suggestion goes on a diff line: give path and new_line. Nothing was posted.',
           );
-        const position = path
+        const placed = path
           ? await diffPosition(config, base, mr, { path, ...line }, body, signal)
           : undefined;
         const raw = await config.gitlab.write(
           'POST',
           `${mr}/discussions`,
-          compact({ body, position }),
+          compact({ body: placed?.body ?? body, position: placed?.position }),
           signal,
         );
         return created(raw, 'Started thread', project_id, merge_request_iid);

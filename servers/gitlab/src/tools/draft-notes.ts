@@ -10,7 +10,7 @@ import { compact, hasSuggestion, OPEN_WORLD_HINTS, ToolError } from '@refmcp/sha
 import { z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { bool, num, obj, str } from '../format/common.js';
+import { bool, num, obj, positionLabel, str } from '../format/common.js';
 import * as arg from '../names.js';
 import { diffPosition } from '../review/position.js';
 import type { GitLabTool } from '../toolsets.js';
@@ -20,7 +20,7 @@ import { discussionId, lineArgs } from './discussions.js';
 const draftShape = z.object({
   id: z.number().optional(),
   discussion: z.string().optional().describe('Thread it replies to'),
-  position: z.string().optional().describe('file:line'),
+  position: z.string().optional().describe('file:line or file:first-last'),
   resolvesThread: z.boolean().optional(),
   body: z.string(),
 });
@@ -28,13 +28,10 @@ type Draft = z.infer<typeof draftShape>;
 
 function toDraft(raw: unknown, text: UntrustedText, bodyBytes: number): Draft {
   const d = obj(raw);
-  const p = obj(d.position);
-  const path = str(p.new_path) ?? str(p.old_path);
-  const line = num(p.new_line) ?? num(p.old_line);
   return compact({
     id: num(d.id),
     discussion: str(d.discussion_id),
-    position: path ? `${text.line(path)}${line ? `:${line}` : ''}` : undefined,
+    position: positionLabel(d.position, (s) => text.line(s)),
     resolvesThread: bool(d.resolve_discussion) || undefined,
     body: text.clean(str(d.note), bodyBytes, 'list fewer drafts'),
   });
@@ -75,21 +72,27 @@ export function draftNoteTools(config: Config): GitLabTool[] {
         } = args;
         const base = projectBase(config, project_id);
         const mr = `${base}/merge_requests/${merge_request_iid}`;
-        if (!path && (line.new_line || line.old_line))
-          throw new ToolError('new_line/old_line need path (the file the line is in).');
+        if (!path && (line.new_line || line.old_line || line.start_line))
+          throw new ToolError('new_line/old_line/start_line need path (the file the line is in).');
         if (path && in_reply_to_discussion_id)
           throw new ToolError(
             'Give path/line for a new diff thread or in_reply_to_discussion_id for a reply, not both.',
           );
         if (!path && hasSuggestion(body))
           throw new ToolError('A suggestion goes on a diff line: give path and new_line. Nothing was saved.');
-        const position = path
-          ? await diffPosition(config, base, mr, { path, ...line }, body, signal)
+        // The Draft Notes API refuses line numbers inside line_range (gitlab-org/gitlab#571619).
+        const placed = path
+          ? await diffPosition(config, base, mr, { path, ...line }, body, signal, false)
           : undefined;
         const raw = await config.gitlab.write(
           'POST',
           drafts(project_id, merge_request_iid),
-          compact({ note: body, position, in_reply_to_discussion_id, resolve_discussion }),
+          compact({
+            note: placed?.body ?? body,
+            position: placed?.position,
+            in_reply_to_discussion_id,
+            resolve_discussion,
+          }),
           signal,
         );
         const text = new UntrustedText();

@@ -149,6 +149,12 @@ export const PATH_ERRATA: PathErratum[] = [
     docs: `${DOCS}/search/#project-search-api`,
     described: "Grape's optional `-/` segment written into the path as `(-/)`",
   },
+  {
+    path: '/api/v4/groups/{id}/(-/)search',
+    to: '/api/v4/groups/{id}/search',
+    docs: `${DOCS}/search/#group-search-api`,
+    described: "Grape's optional `-/` segment written into the path as `(-/)`",
+  },
 ];
 
 export const RESPONSE_ERRATA: ResponseErratum[] = [
@@ -228,6 +234,14 @@ export const RESPONSE_ERRATA: ResponseErratum[] = [
     path: `${P}/search`,
     status: '200',
     docs: `${DOCS}/search/#scope-blobs-1`,
+    described: '200 with no content (the blobs scope answers a list of fragments)',
+    json: list('ErrataSearchBlob'),
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/search',
+    status: '200',
+    docs: `${DOCS}/search/#scope-blobs`,
     described: '200 with no content (the blobs scope answers a list of fragments)',
     json: list('ErrataSearchBlob'),
   },

@@ -74,6 +74,11 @@ function rateLimitHeaders(observed: number, resetIn = 60): Record<string, string
  */
 export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
   readonly state: GitLabState;
+  /**
+   * The instance's code search back ends beside basic search (both off: a Free instance).
+   * `search_type=zoekt` / `advanced` answer GitLab's 400 while off; group code search needs one.
+   */
+  readonly codeSearch = { zoekt: false, advanced: false };
   /** Web base (the API URL without `/api/v4`): web_url values start with it. */
   readonly web: string;
   private readonly staged: Array<StagedReply & { left: number }> = [];

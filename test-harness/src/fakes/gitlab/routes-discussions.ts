@@ -2,6 +2,7 @@
 // GitLab checks against the MR's diff refs and diff: a line the diff does not show, or an
 // unchanged line given by one number, is refused with GitLab's 400 about `line_code`), reply in
 // one, resolve or unresolve one (Developer access or the MR's author; docs.gitlab.com/api/discussions).
+import { createHash } from 'node:crypto';
 import type { FakeRequest } from '../../fake-api/index.js';
 import type { FakeGitLab } from './fake-gitlab.js';
 import {
@@ -39,6 +40,67 @@ function diffLines(patch: string) {
   return { shown, removed };
 }
 
+/** Diff rows with the positions GitLab's diff parser gives them (lib/gitlab/diff/parser.rb). */
+function parserRows(patch: string) {
+  const rows: { kind: string; old: number; new: number }[] = [];
+  let old = 0;
+  let next = 0;
+  let started = false;
+  for (const l of patch.split('\n')) {
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (h) {
+      old = Number(h[1]);
+      next = Number(h[2]);
+      started = true;
+    } else if (!started) continue;
+    else if (l.startsWith('+')) rows.push({ kind: '+', old, new: next++ });
+    else if (l.startsWith('-')) rows.push({ kind: '-', old: old++, new: next });
+    else if (l.startsWith(' ')) rows.push({ kind: ' ', old: old++, new: next++ });
+  }
+  return rows;
+}
+
+/**
+ * Checks `position[line_range]` of a multi-line comment: each end's `line_code` (SHA-1 of the new
+ * path, old and new parser position: lib/gitlab/git.rb diff_line_code) names a row of the file's
+ * diff, its `type` is `new` for an added line and `old` otherwise, line numbers (when given) are
+ * that row's, the start is not after the end, and the end is the position's own line
+ * (docs.gitlab.com/api/discussions, "Parameters for multiline comments"). GitLab keeps the range
+ * as given; the fake is stricter so that a wrong line code fails a test.
+ */
+function checkLineRange(
+  path: string,
+  patch: string,
+  range: unknown,
+  line: { new?: number | undefined; old?: number | undefined },
+): void {
+  if (range === null || typeof range !== 'object')
+    throw new Reply(glInvalid('position[line_range] is invalid'));
+  const rows = parserRows(patch);
+  const sha = createHash('sha1').update(path).digest('hex');
+  const at = (end: unknown, name: string) => {
+    const e = (end ?? {}) as Record<string, unknown>;
+    const i = rows.findIndex((r) => `${sha}_${r.old}_${r.new}` === e.line_code);
+    const row = rows[i];
+    if (!row) throw new Reply(glInvalid(`position[line_range][${name}][line_code] is invalid`));
+    if (e.type !== (row.kind === '+' ? 'new' : 'old'))
+      throw new Reply(glInvalid(`position[line_range][${name}][type] does not match the line`));
+    if (
+      (e.new_line !== undefined && (row.kind === '-' || e.new_line !== row.new)) ||
+      (e.old_line !== undefined && (row.kind === '+' || e.old_line !== row.old))
+    )
+      throw new Reply(glInvalid(`position[line_range][${name}] line numbers do not match its line_code`));
+    return { i, row };
+  };
+  const r = range as Record<string, unknown>;
+  const start = at(r.start, 'start');
+  const end = at(r.end, 'end');
+  if (start.i > end.i) throw new Reply(glInvalid('position[line_range] starts after it ends'));
+  const own =
+    end.row.kind === '-' ? end.row.old === line.old && line.new === undefined : end.row.new === line.new;
+  if (!own) throw new Reply(glInvalid("position[line_range][end] is not the position's line"));
+}
+
 const lineCodeError = () =>
   new Reply(glError(400, { line_code: ["can't be blank", 'must be a valid line code'] }));
 
@@ -70,6 +132,8 @@ export function checkPosition(
   if (n !== undefined) {
     if (!shown.has(n) || shown.get(n) !== o) throw lineCodeError();
   } else if (o === undefined || !removed.has(o)) throw lineCodeError();
+  if (position.line_range !== undefined && position.line_range !== null)
+    checkLineRange(file.newPath, file.diff, position.line_range, { new: n, old: o });
 }
 
 export function registerDiscussionRoutes(gl: FakeGitLab): void {
