@@ -11,7 +11,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Connection, type Era, NO_PACING, resultText, startBuiltServer } from '@refmcp/test-harness';
+import {
+  type Connection,
+  connectHttp,
+  type Era,
+  NO_PACING,
+  resultText,
+  startBuiltServer,
+  startHttpServer,
+} from '@refmcp/test-harness';
 import type { FakeDrive } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialFiles, startScene } from './support.js';
@@ -64,18 +72,8 @@ async function visit(consentUrl: string, forgeFirst: boolean): Promise<number[]>
   return statuses;
 }
 
-async function client(
-  era: Era,
-  env: Record<string, string>,
-  users: User[],
-  asked: Asked[],
-  args: string[] = [],
-) {
-  const conn = await startBuiltServer('drive', [...NO_PACING, ...args], {
-    era,
-    env,
-    capabilities: { elicitation: { form: {}, url: {} } },
-  });
+/** Plays the user on `conn.client`: each URL elicitation is answered as the next of `users` does. */
+function playUser(conn: Pick<Connection, 'client'>, users: User[], asked: Asked[]): void {
   conn.client.setRequestHandler('elicitation/create', async (request) => {
     const params = request.params as { mode?: string; url?: string; message: string };
     const user = users.shift() ?? 'cancel';
@@ -95,6 +93,23 @@ async function client(
     if (user === 'decline' || user === 'cancel') return { action: user };
     return { action: 'accept' };
   });
+}
+
+const URL_ELICITATION = { elicitation: { form: {}, url: {} } };
+
+async function client(
+  era: Era,
+  env: Record<string, string>,
+  users: User[],
+  asked: Asked[],
+  args: string[] = [],
+) {
+  const conn = await startBuiltServer('drive', [...NO_PACING, ...args], {
+    era,
+    env,
+    capabilities: URL_ELICITATION,
+  });
+  playUser(conn, users, asked);
   return conn;
 }
 
@@ -264,6 +279,54 @@ describe('one sign-in at a time', () => {
       expect(asked).toHaveLength(1);
     } finally {
       await conn.close();
+    }
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('over HTTP (%s era)', (era) => {
+  it('bound to loopback: the sign-in runs as over stdio', async () => {
+    const { env, token } = firstRun();
+    const server = await startHttpServer('drive', [...NO_PACING], { env });
+    const asked: Asked[] = [];
+    const { client: mcp } = await connectHttp(server.url, era, undefined, URL_ELICITATION);
+    playUser({ client: mcp } as Pick<Connection, 'client'>, ['allow'], asked);
+    try {
+      const r = await mcp.callTool({ name: 'search', arguments: { query: 'report' } });
+      expect(r.isError, resultText(r)).toBeFalsy();
+      expect(asked).toHaveLength(1);
+      expect(await asked[0]?.visit).toEqual([200]);
+      expect(fs.existsSync(token)).toBe(true);
+    } finally {
+      await mcp.close();
+      await server.stop();
+    }
+  });
+
+  it('reachable from other machines (a non-loopback MCP_HTTP_ALLOWED_HOSTS): refused, naming `auth` on the server machine; nothing asked', async () => {
+    const { env, token } = firstRun();
+    const secret = 'sign-in-test-token-0123456789';
+    const server = await startHttpServer('drive', [...NO_PACING], {
+      env: { ...env, MCP_HTTP_TOKEN: secret, MCP_HTTP_ALLOWED_HOSTS: 'drive.example.com' },
+    });
+    const asked: Asked[] = [];
+    const { client: mcp } = await connectHttp(server.url, era, secret, URL_ELICITATION);
+    playUser({ client: mcp } as Pick<Connection, 'client'>, ['allow'], asked);
+    try {
+      const r = await mcp.callTool({ name: 'search', arguments: { query: 'report' } });
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toMatch(
+        /sign-in through the client is off for a server reachable from other machines/,
+      );
+      expect(resultText(r)).toMatch(
+        /^Google Drive is not signed in yet, and sign-in through the client is off/,
+      );
+      expect(resultText(r)).toContain('mcp-server-drive auth');
+      expect(resultText(r)).toContain("on the server's machine");
+      expect(asked).toEqual([]);
+      expect(fs.existsSync(token)).toBe(false);
+    } finally {
+      await mcp.close();
+      await server.stop();
     }
   });
 });

@@ -16,7 +16,8 @@
  *   - decline or cancel stops the flow and answers an error result; so does the flow failing or
  *     timing out (the SignIn bounds it);
  * - the client cannot open URLs: an error result with {@link SignIn.cannotAsk} (which names the
- *   command that signs in outside the client).
+ *   command that signs in outside the client); so does every call when the SignIn says sign-in
+ *   through the client is unavailable in this mode.
  * One flow at a time per process: a call arriving while a flow runs waits for it (2025-11-25) or
  * is shown the same URL (2026-07-28).
  */
@@ -74,6 +75,11 @@ export interface SignIn {
   current(): SignInFlow | undefined;
   /** The error text for a client that cannot open URLs: names how to sign in outside the client. */
   cannotAsk(): string;
+  /**
+   * Why no sign-in through the client is possible in this mode (e.g. a server other machines
+   * reach), or undefined: when set, every call that needs a sign-in answers it as an error.
+   */
+  unavailable?(): string | undefined;
 }
 
 /** Outcome of {@link signInCall}: run the handler, or answer with `result` instead. */
@@ -110,6 +116,8 @@ export async function signInCall(
   legacyCapabilities: () => ClientCapabilities | undefined,
 ): Promise<SignInGate> {
   if (!signIn.needed()) return { proceed: true };
+  const off = signIn.unavailable?.();
+  if (off) return { proceed: false, result: errorResult(off) };
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined;
   const caps = modern

@@ -78,6 +78,7 @@ export function driveSignIn(options: DriveSignInOptions): SignIn {
         starting = undefined;
       }
     },
+    unavailable: () => options.off,
     cannotAsk: () =>
       options.off ??
       `Google Drive is not signed in yet, and this client cannot open a sign-in link (it declares no URL elicitation). Run ${commandHint('mcp-server-drive', 'auth')} in a terminal, then call again.`,
