@@ -267,6 +267,42 @@ describe.each(['legacy', 'modern'] as const)('sign-in through the client (%s era
   });
 });
 
+const WAITING = 'Waiting for the sign-in in the browser';
+
+describe.each(['legacy', 'modern'] as const)('a call waiting on the user (%s era)', (era) => {
+  it('reports progress while it waits, so a client resetting its timeout on progress keeps waiting', async () => {
+    const { env } = firstRun();
+    const conn = await startBuiltServer('drive', [...NO_PACING], { era, env, capabilities: URL_ELICITATION });
+    let consentUrl = '';
+    conn.client.setRequestHandler('elicitation/create', async (request) => {
+      consentUrl = (request.params as { url?: string }).url ?? '';
+      return { action: 'accept' };
+    });
+    const seen: { progress: number; message?: string }[] = [];
+    let visited: Promise<number[]> | undefined;
+    try {
+      const r = await conn.client.callTool(
+        { name: 'search', arguments: { query: 'report' } },
+        {
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => {
+            // (The 2026-07-28 client reports its own input-required rounds too.)
+            if (p.message !== WAITING) return;
+            seen.push(p);
+            // The user finishes in the browser only once the client has seen the call is alive.
+            visited ??= visit(consentUrl, false);
+          },
+        },
+      );
+      expect(r.isError, resultText(r)).toBeFalsy();
+      expect(await visited).toEqual([200]);
+      expect(seen[0]).toMatchObject({ progress: 1, message: WAITING });
+    } finally {
+      await conn.close();
+    }
+  }, 90_000);
+});
+
 describe('one sign-in at a time', () => {
   it('two calls at once (2025-11-25): one URL elicitation, both calls continue after it', async () => {
     const { env } = firstRun();

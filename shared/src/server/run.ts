@@ -215,7 +215,12 @@ export function registerTools(
           if (!ready) result = CANCELLED_RESULT;
           else {
             if (opts.signIn) {
-              const gate = await signInCall(ctx, opts.signIn, () => server.server.getClientCapabilities());
+              const gate = await signInCall(
+                ctx,
+                opts.signIn,
+                () => server.server.getClientCapabilities(),
+                context.progress,
+              );
               // 2026-07-28: the input-required result that asks goes out as it is.
               if (!gate.proceed && !('content' in gate.result)) return gate.result as never;
               if (!gate.proceed)

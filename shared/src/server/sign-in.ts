@@ -32,6 +32,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { Progress } from './progress.js';
 import { errorResult, type ToolResult } from './tool.js';
 
 /** The key of the sign-in in a 2026-07-28 call's `inputRequests`/`inputResponses`. */
@@ -42,6 +43,24 @@ export const SIGN_IN_KEY = 'signin';
  * flow's own bound (the SignIn's) withdraws it sooner when the flow ends first.
  */
 const ELICIT_TIMEOUT_MS = 60 * 60 * 1000;
+
+/**
+ * While a call waits on the user, one progress notification per this many milliseconds when the call
+ * asked for progress: SDK clients that reset their timeout on progress (60 s by default) keep waiting.
+ */
+export const SIGN_IN_HEARTBEAT_MS = 5000;
+
+/** Reports "waiting" on `progress` every {@link SIGN_IN_HEARTBEAT_MS} until the returned stop is called. */
+function heartbeat(progress: Progress | undefined): () => void {
+  if (!progress) return () => {};
+  let beats = 0;
+  const timer = setInterval(
+    () => progress.report(++beats, undefined, 'Waiting for the sign-in in the browser'),
+    SIGN_IN_HEARTBEAT_MS,
+  );
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
 
 /** One sign-in flow in progress: the URL the user opens and its outcome. */
 export interface SignInFlow {
@@ -114,6 +133,7 @@ export async function signInCall(
   ctx: ServerContext,
   signIn: SignIn,
   legacyCapabilities: () => ClientCapabilities | undefined,
+  progress?: Progress,
 ): Promise<SignInGate> {
   if (!signIn.needed()) return { proceed: true };
   const off = signIn.unavailable?.();
@@ -142,11 +162,14 @@ export async function signInCall(
             'Sign-in did not complete: no sign-in was started for this answer. Call the tool again to start one.',
           ),
         };
+      const stop = heartbeat(progress);
       try {
         await untilDone(flow, signal);
       } catch (error) {
         if (signal.aborted) throw error;
         return { proceed: false, result: failed(error) };
+      } finally {
+        stop();
       }
       return { proceed: true };
     }
@@ -172,7 +195,23 @@ export async function signInCall(
   }
   const { flow } = begun;
   const elicitationId = randomUUID();
-  if (begun.fresh) {
+  const stop = heartbeat(progress);
+  try {
+    return await legacyWait(ctx, flow, begun.fresh, elicitationId);
+  } finally {
+    stop();
+  }
+}
+
+/** The 2025-11-25 half of {@link signInCall}: ask (a fresh flow) and wait for the flow. */
+async function legacyWait(
+  ctx: ServerContext,
+  flow: SignInFlow,
+  fresh: boolean,
+  elicitationId: string,
+): Promise<SignInGate> {
+  const signal = ctx.mcpReq.signal;
+  if (fresh) {
     // The question lasts as long as the flow: it is withdrawn when the flow ends first (timed out).
     const asking = new AbortController();
     const withdraw = () => asking.abort(signal.reason);
@@ -190,7 +229,11 @@ export async function signInCall(
         throw error;
       }
       flow.cancel('the client gave no answer to the sign-in request');
-      return { proceed: false, result: await flow.done.then(() => refused('cancel'), failed) };
+      // Signed in meanwhile (the user went ahead without the client's answer): the call runs.
+      return await flow.done.then(
+        (): SignInGate => ({ proceed: true }),
+        (failure): SignInGate => ({ proceed: false, result: failed(failure) }),
+      );
     } finally {
       signal.removeEventListener('abort', withdraw);
     }
@@ -206,7 +249,7 @@ export async function signInCall(
     if (signal.aborted) throw error;
     return { proceed: false, result: failed(error) };
   }
-  if (begun.fresh) {
+  if (fresh) {
     await ctx.mcpReq
       .notify({ method: 'notifications/elicitation/complete', params: { elicitationId } })
       .catch(() => {});
