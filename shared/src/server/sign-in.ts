@@ -32,7 +32,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Progress } from './progress.js';
+import { type Progress, startHeartbeat } from './progress.js';
 import { errorResult, type ToolResult } from './tool.js';
 
 /** The key of the sign-in in a 2026-07-28 call's `inputRequests`/`inputResponses`. */
@@ -45,21 +45,21 @@ export const SIGN_IN_KEY = 'signin';
 const ELICIT_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
- * While a call waits on the user, one progress notification per this many milliseconds when the call
- * asked for progress: SDK clients that reset their timeout on progress (60 s by default) keep waiting.
+ * While a call waits on the user, one progress notification at once and then per this many
+ * milliseconds, when the call asked for progress: SDK clients that reset their timeout on progress
+ * (60 s by default) keep waiting.
  */
 export const SIGN_IN_HEARTBEAT_MS = 5000;
 
-/** Reports "waiting" on `progress` every {@link SIGN_IN_HEARTBEAT_MS} until the returned stop is called. */
+/** Reports "waiting" on `progress` (see {@link SIGN_IN_HEARTBEAT_MS}) until the returned stop is called. */
 function heartbeat(progress: Progress | undefined): () => void {
   if (!progress) return () => {};
-  let beats = 0;
-  const timer = setInterval(
-    () => progress.report(++beats, undefined, 'Waiting for the sign-in in the browser'),
+  const beat = startHeartbeat(
+    progress,
+    (seconds) => `Waiting for the sign-in in the browser (${seconds} s)`,
     SIGN_IN_HEARTBEAT_MS,
   );
-  timer.unref?.();
-  return () => clearInterval(timer);
+  return () => beat.stop();
 }
 
 /** One sign-in flow in progress: the URL the user opens and its outcome. */
