@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Era, MODERN_PROTOCOL_VERSION, serverBin } from './connect.js';
 
 /** A built server serving HTTP, started by {@link startHttpServer}. */
@@ -132,15 +132,19 @@ export function httpLogLines(stderr: string): Record<string, unknown>[] {
 
 /**
  * Connects the SDK's Streamable HTTP client to `url` in `era` (`legacy` = 2025-11-25 with a
- * session, `modern` = 2026-07-28 stateless), sending `Authorization: Bearer <token>` when given.
+ * session, `modern` = 2026-07-28 stateless), sending `Authorization: Bearer <token>` when given and
+ * declaring `capabilities` (e.g. elicitation) when given.
  */
-export async function connectHttp(url: URL, era: Era, token?: string) {
+export async function connectHttp(url: URL, era: Era, token?: string, capabilities?: ClientCapabilities) {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
   });
   const client = new Client(
     { name: 'refmcp-test-harness', version: '1.0.0' },
-    { versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' } },
+    {
+      versionNegotiation: { mode: era === 'modern' ? { pin: MODERN_PROTOCOL_VERSION } : 'legacy' },
+      ...(capabilities ? { capabilities } : {}),
+    },
   );
   await client.connect(transport, { timeout: 10_000 });
   return { client, transport };

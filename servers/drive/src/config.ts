@@ -7,7 +7,8 @@
  * client keys), GOOGLE_APPLICATION_CREDENTIALS (+ GDRIVE_SUBJECT) for a service account,
  * GDRIVE_API_URL (default https://www.googleapis.com/), GDOCS_API_URL (default GDRIVE_API_URL when
  * that is set, else https://docs.googleapis.com/), GOOGLE_OAUTH_TOKEN_URL (default
- * https://oauth2.googleapis.com/token).
+ * https://oauth2.googleapis.com/token), GOOGLE_OAUTH_AUTH_URL (Google's consent page, default
+ * https://accounts.google.com/o/oauth2/v2/auth).
  */
 import {
   type ConfigInput,
@@ -15,10 +16,16 @@ import {
   HTTP_OPTIONS,
   httpOptionsHelp,
   httpPolicyFromFlags,
+  intFlag,
+  isLoopbackHost,
   parseBaseUrl,
+  type SignIn,
 } from '@refmcp/shared';
+import { commandHint } from '@refmcp/shared/server';
 import { DRIVE_SCOPES, driveAuth } from './auth/client.js';
 import { CredentialsError } from './auth/files.js';
+import { tokenPath } from './auth/paths.js';
+import { driveSignIn } from './auth/sign-in.js';
 import { DriveClient } from './drive/client.js';
 import { googleFetch, googleTransporter } from './drive/transport.js';
 import { FolderScope } from './scope.js';
@@ -36,10 +43,13 @@ export interface Config {
   /** Where the credentials came from. */
   credentials: { kind: 'oauth' | 'service_account'; source: string };
   secrets: () => string[];
+  /** Sign-in through the client, when the server started without a token (the first run). */
+  signIn?: SignIn;
 }
 
 export const OPTIONS = {
   folders: { type: 'string' },
+  'sign-in-timeout': { type: 'string' },
   ...HTTP_OPTIONS,
 } as const;
 
@@ -57,13 +67,21 @@ Environment:
   GDOCS_API_URL                   Docs API root, for a Doc's tabs (default GDRIVE_API_URL when set,
                                   else https://docs.googleapis.com/)
   GOOGLE_OAUTH_TOKEN_URL          token endpoint (default https://oauth2.googleapis.com/token)
+  GOOGLE_OAUTH_AUTH_URL           consent page (default https://accounts.google.com/o/oauth2/v2/auth)
 
 Options:
   --folders ID,ID          limit every tool to these folders (or Shared Drives) and what is inside them
+  --sign-in-timeout S      first run without a token: how long a sign-in through the client waits
+                           for the browser, in seconds (default 300)
 ${httpOptionsHelp({ service: 'Drive', writeNote: 'to stay clear of write quotas', searchNote: 'files.list searches' })}`;
 
-/** The API roots and token endpoint from `env`. Errors: ConfigError. */
-export function endpoints(env: NodeJS.ProcessEnv): { rootUrl: string; docsUrl: string; tokenUrl: string } {
+/** The API roots, the token endpoint and the consent page from `env`. Errors: ConfigError. */
+export function endpoints(env: NodeJS.ProcessEnv): {
+  rootUrl: string;
+  docsUrl: string;
+  tokenUrl: string;
+  authUrl: string;
+} {
   const root = parseBaseUrl(env.GDRIVE_API_URL || 'https://www.googleapis.com/', 'GDRIVE_API_URL');
   // A redirected Drive API (a proxy, a test fake) redirects Docs too unless told otherwise: no
   // call then goes to Google's own host beside it.
@@ -76,7 +94,12 @@ export function endpoints(env: NodeJS.ProcessEnv): { rootUrl: string; docsUrl: s
     env.GOOGLE_OAUTH_TOKEN_URL || 'https://oauth2.googleapis.com/token',
     'GOOGLE_OAUTH_TOKEN_URL',
   );
+  const auth = parseBaseUrl(
+    env.GOOGLE_OAUTH_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
+    'GOOGLE_OAUTH_AUTH_URL',
+  );
   return {
+    authUrl: auth.href,
     rootUrl: root.href.endsWith('/') ? root.href : `${root.href}/`,
     docsUrl: docs.href.endsWith('/') ? docs.href : `${docs.href}/`,
     tokenUrl: token.href.replace(/\/+$/, ''),
@@ -98,7 +121,7 @@ export function exitWith(line: string): never {
 }
 
 export function configure({ values, env, common }: ConfigInput): Config {
-  const { rootUrl, docsUrl, tokenUrl } = endpoints(env);
+  const { rootUrl, docsUrl, tokenUrl, authUrl } = endpoints(env);
   const policy = httpPolicyFromFlags(values);
   const scope = typeof values.folders === 'string' ? FolderScope.parse(values.folders) : undefined;
   const fetchImpl = googleFetch(tokenUrl, policy.timeoutMs, 16 * 1024 * 1024);
@@ -116,14 +139,28 @@ export function configure({ values, env, common }: ConfigInput): Config {
     if (error instanceof CredentialsError) exitWith(error.message);
     throw error;
   }
+  const signIn = auth.signedIn()
+    ? undefined
+    : driveSignIn({
+        auth,
+        scope: scopeFor(common),
+        tokenUrl,
+        authUrl,
+        tokenFile: tokenPath(env),
+        timeoutMs: intFlag(values, 'sign-in-timeout', 300, { min: 1, max: 3600 }) * 1000,
+        ...(signInOff(common) ? { off: signInOff(common) } : {}),
+      });
   const drive = new DriveClient({
     rootUrl,
     docsUrl,
     tokenUrl,
     auth: auth.client,
-    refreshable: auth.refreshable,
+    get refreshable() {
+      return auth.refreshable;
+    },
     policy,
     secrets: auth.secrets,
+    ...(signIn ? { unavailable: () => (signIn.needed() ? signIn.cannotAsk() : undefined) } : {}),
   });
   scope?.attach(drive);
   return {
@@ -134,5 +171,20 @@ export function configure({ values, env, common }: ConfigInput): Config {
     blobBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, 1024 * 1024),
     credentials: { kind: auth.kind, source: auth.source },
     secrets: auth.secrets,
+    ...(signIn ? { signIn } : {}),
   };
+}
+
+/**
+ * Why sign-in through the client is off, or undefined over stdio and over HTTP bound to loopback:
+ * the loopback redirect only reaches this server from a browser on its machine, and a server other
+ * machines can reach would sign everyone in as whoever signed in first.
+ */
+function signInOff(common: ConfigInput['common']): string | undefined {
+  const http = common.http;
+  if (!http) return undefined;
+  const remote = !isLoopbackHost(http.host) || http.allowedHosts.some((h) => !isLoopbackHost(h));
+  return remote
+    ? `Google Drive is not signed in yet, and sign-in through the client is off for a server reachable from other machines (HTTP on ${http.host}): run ${commandHint('mcp-server-drive', 'auth')} on the server's machine, then call again.`
+    : undefined;
 }

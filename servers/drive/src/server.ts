@@ -40,6 +40,8 @@ export const driveServer: ServerSpec<Config> = {
     registerPrompts(server, config);
   },
   secrets: (config) => config.secrets(),
+  // First run without a token: tool calls sign in through the client first (auth/sign-in.ts).
+  signIn: (config) => config.signIn,
   instructions: (config) =>
     [
       'Google Drive: search finds files (My Drive, shared with me, Shared Drives); read_file reads one by id or URL (Docs as Markdown, Sheets as CSV).',

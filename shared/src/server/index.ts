@@ -19,4 +19,5 @@ export * from './requests.js';
 export * from './resources.js';
 export * from './run.js';
 export * from './scope.js';
+export * from './sign-in.js';
 export * from './tool.js';

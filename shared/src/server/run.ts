@@ -34,6 +34,7 @@ import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
 import { type Progress, progressReporter } from './progress.js';
 import { hookRequests } from './requests.js';
+import { type SignIn, signInCall } from './sign-in.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** What `configure` receives. */
@@ -82,6 +83,11 @@ export interface ServerSpec<C> {
    * connection's instance answers instead (ConnectionContext.serveResourceListen).
    */
   resourceListen?(config: C, context: { updated(uri: string): void; log: Logger }): ResourceListen;
+  /**
+   * The server's browser sign-in, when it may start without credentials (sign-in.ts): every tool
+   * call passes through it before its handler runs. Called once at startup.
+   */
+  signIn?(config: C): SignIn | undefined;
   /** Awaited before every tool call (e.g. until the client's roots are applied). */
   ready?(config: C): Promise<void>;
   /** Credential values to scrub from every result, error and log line (called at each use: values may change, e.g. a refreshed token). */
@@ -144,6 +150,8 @@ export function registerTools(
     ready?: () => Promise<void>;
     /** Confirmation of tools that declare `confirm`; default `ask` (when the client can). */
     confirm?: ConfirmPolicy;
+    /** Sign-in through the client before any handler runs while the server has no credentials. */
+    signIn?: SignIn;
   },
 ): void {
   // Calls in flight, aborted together at shutdown. One plain controller per call, chained to the request's
@@ -206,6 +214,21 @@ export function registerTools(
           const ready = opts.ready ? await untilCancelled(request, opts.ready) : true;
           if (!ready) result = CANCELLED_RESULT;
           else {
+            if (opts.signIn) {
+              const gate = await signInCall(
+                ctx,
+                opts.signIn,
+                () => server.server.getClientCapabilities(),
+                context.progress,
+              );
+              // 2026-07-28: the input-required result that asks goes out as it is.
+              if (!gate.proceed && !('content' in gate.result)) return gate.result as never;
+              if (!gate.proceed)
+                return capText(
+                  scrubResult(gate.result as ToolResult, secretsOf(opts.secrets)),
+                  opts.maxResultBytes,
+                );
+            }
             const question = tool.confirm && (await tool.confirm(args as never));
             if (question) {
               const asked = await confirmCall(ctx, question, opts.confirm ?? 'ask', () =>
@@ -447,6 +470,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   scrubStderr(secrets);
   const audit = createAuditLog(common.auditLog, spec.name, secrets);
   const shutdownController = new AbortController();
+  const signIn = spec.signIn?.(config);
   const maxResultBytes = options.maxResultBytes ?? 4 * DEFAULT_RESULT_BYTES;
 
   // Over HTTP an instance is made per request or session: each gets its own shutdown signal.
@@ -473,6 +497,7 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
       maxResultBytes,
       ready: spec.ready && (() => spec.ready?.(config) ?? Promise.resolve()),
       confirm: common.requireConfirmation ? 'require' : 'ask',
+      ...(signIn ? { signIn } : {}),
     });
     const closed = new AbortController();
     const previous = server.server.onclose;

@@ -3,7 +3,9 @@
  * - a service account (`GOOGLE_APPLICATION_CREDENTIALS`, optionally `GDRIVE_SUBJECT` for
  *   domain-wide delegation): google-auth-library's JWT client, its assertion posted to the token
  *   endpoint through the shared transporter (gtoken's URL is fixed; transport.ts redirects it);
- * - otherwise the OAuth token saved by `mcp-server-drive auth` (`GDRIVE_CREDENTIALS_PATH`), on an
+ * - otherwise the OAuth token saved by `mcp-server-drive auth` or a sign-in through the client
+ *   (`GDRIVE_CREDENTIALS_PATH`; on the first run, with no token yet at the default place and the
+ *   client keys readable, the client starts without one: `signedIn()` is false until then), on an
  *   OAuth2Client built WITH the client id and secret from `GDRIVE_OAUTH_PATH`, so that an expired
  *   access token is refreshed (the reference's client had neither and died an hour after `auth`);
  *   a 401 on a token that looked fresh is refreshed once by the Drive client (not by
@@ -16,6 +18,7 @@ import type { gaxios } from 'google-auth-library';
 import { JWT, OAuth2Client } from 'google-auth-library';
 import {
   CredentialsError,
+  type OAuthKeys,
   readOAuthKeys,
   readSavedToken,
   readServiceAccount,
@@ -40,6 +43,12 @@ export interface DriveAuth {
   refreshable: boolean;
   /** Token values never to show (the refresh token, the client secret, the current access token). */
   secrets(): string[];
+  /** The OAuth client keys, when readable (an OAuth sign-in needs them). */
+  keys?: OAuthKeys;
+  /** False while an OAuth client started without a token (the first run) has none yet. */
+  signedIn(): boolean;
+  /** Puts a token a sign-in just saved in use (OAuth). */
+  useToken(token: SavedToken): void;
 }
 
 /** Options of {@link driveAuth}. */
@@ -72,33 +81,46 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
       kind: 'service_account',
       source: serviceAccount,
       refreshable: true,
+      signedIn: () => true,
+      useToken: () => {},
       secrets: () => [key.privateKey, client.credentials.access_token ?? ''].filter(Boolean),
     };
   }
 
   const file = tokenPath(env);
-  const token = readSavedToken(file);
   const keysFile = oauthKeysPath(env);
-  let keys: { clientId: string; clientSecret: string } | undefined;
+  let keys: OAuthKeys | undefined;
+  let keysError: CredentialsError | undefined;
   try {
     keys = readOAuthKeys(keysFile);
   } catch (error) {
     if (!(error instanceof CredentialsError)) throw error;
-    if (token.refresh_token)
-      options.warn(`${error.message}; the access token will not be refreshed when it expires`);
+    keysError = error;
   }
+  let token: SavedToken | undefined;
+  try {
+    token = readSavedToken(file);
+  } catch (error) {
+    // The first run: no token yet at the default place, and client keys to sign in with. A path the
+    // operator named that is not there is still an error (case DR-08).
+    const firstRun =
+      error instanceof CredentialsError && error.missing && !env.GDRIVE_CREDENTIALS_PATH && keys;
+    if (!firstRun) throw error;
+  }
+  if (keysError && token?.refresh_token)
+    options.warn(`${keysError.message}; the access token will not be refreshed when it expires`);
   const client = new OAuth2Client({
     ...(keys ? { clientId: keys.clientId, clientSecret: keys.clientSecret } : {}),
     endpoints: { oauth2TokenUrl: tokenUrl },
     transporter,
   });
-  client.setCredentials(token);
-  let saved: SavedToken = token;
+  if (token) client.setCredentials(token);
+  let saved: SavedToken | undefined = token;
   client.on('tokens', (fresh) => {
     saved = {
       ...saved,
       ...withoutNulls(fresh),
-      refresh_token: fresh.refresh_token ?? saved.refresh_token ?? null,
+      refresh_token: fresh.refresh_token ?? saved?.refresh_token ?? null,
     };
     try {
       saveToken(file, saved);
@@ -110,14 +132,22 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
     client,
     kind: 'oauth',
     source: file,
-    refreshable: Boolean(keys && token.refresh_token),
+    get refreshable() {
+      return Boolean(keys && saved?.refresh_token);
+    },
+    ...(keys ? { keys } : {}),
+    signedIn: () => saved !== undefined,
+    useToken: (fresh) => {
+      saved = fresh;
+      client.setCredentials(fresh);
+    },
     secrets: () =>
       [
-        token.refresh_token,
+        token?.refresh_token,
         keys?.clientSecret,
         client.credentials.access_token,
         client.credentials.refresh_token,
-        token.access_token,
+        token?.access_token,
       ].filter((s): s is string => typeof s === 'string' && s.length >= 6),
   };
 }

@@ -13,6 +13,8 @@ import { commandHint } from '@refmcp/shared/server';
 /** A credential file that is missing or unreadable; `message` is the one stderr line. */
 export class CredentialsError extends Error {
   override name = 'CredentialsError';
+  /** True when the file does not exist (ENOENT); false when it is there but unreadable. */
+  missing = false;
 }
 
 /** The client id and secret of an OAuth client (an "installed" or "web" client). */
@@ -54,7 +56,9 @@ function readJson(file: string, what: string, advice: string): Record<string, un
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('not an object');
     return value as Record<string, unknown>;
   } catch (error) {
-    throw new CredentialsError(`cannot read ${what} ${file}: ${why(error)}; ${advice}`);
+    const failure = new CredentialsError(`cannot read ${what} ${file}: ${why(error)}; ${advice}`);
+    failure.missing = (error as { code?: string }).code === 'ENOENT';
+    throw failure;
   }
 }
 

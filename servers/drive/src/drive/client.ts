@@ -31,7 +31,9 @@ export interface DriveClientOptions {
   tokenUrl: string;
   auth: OAuth2Client;
   /** True when the auth client can get a new access token (then a 401 refreshes once and retries). */
-  refreshable: boolean;
+  readonly refreshable: boolean;
+  /** Why no call can be made yet (not signed in), or undefined: checked before each call. */
+  unavailable?: () => string | undefined;
   policy: HttpPolicy;
   /** Values never shown in a message. */
   secrets: () => readonly string[];
@@ -85,6 +87,8 @@ export class DriveClient {
       docs?: boolean;
     } = {},
   ): Promise<DriveResponse<T>> {
+    const unavailable = this.options.unavailable?.();
+    if (unavailable) throw new ToolError(unavailable);
     const { docs, ...pass } = extra;
     const rootUrl = docs ? this.options.docsUrl : this.options.rootUrl;
     const started = Date.now();

@@ -67,6 +67,8 @@ export class FakeDrive extends FakeVendor<DriveCaller> {
     state: DriveState,
     /** The stand-in for docs.google.com that serves `exportLinks` (a plain fake, not Drive's API). */
     readonly docs: FakeApi,
+    /** The stand-in for accounts.google.com's consent page (routes-consent.ts; a plain fake). */
+    readonly accounts: FakeApi,
   ) {
     super(api, { authenticate: (req) => authenticate(state, req) });
     this.state = state;
@@ -80,6 +82,11 @@ export class FakeDrive extends FakeVendor<DriveCaller> {
   /** The token endpoint URL (`GOOGLE_OAUTH_TOKEN_URL`). */
   get tokenUrl(): string {
     return `${this.api.url}/token`;
+  }
+
+  /** Google's consent page (`GOOGLE_OAUTH_AUTH_URL`): `http://127.0.0.1:<port>/o/oauth2/v2/auth`. */
+  get authUrl(): string {
+    return `${this.accounts.url}/o/oauth2/v2/auth`;
   }
 
   /** Requests that reached the token endpoint. */
@@ -117,7 +124,7 @@ export class FakeDrive extends FakeVendor<DriveCaller> {
   }
 
   override async close(): Promise<void> {
-    await Promise.all([super.close(), this.docs.close()]);
+    await Promise.all([super.close(), this.docs.close(), this.accounts.close()]);
   }
 }
 

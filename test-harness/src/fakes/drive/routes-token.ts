@@ -1,9 +1,9 @@
 // The fake OAuth 2.0 token endpoint (`POST /token`, Google's https://oauth2.googleapis.com/token):
 // `refresh_token` (a revoked token → 400 invalid_grant), `authorization_code` (codes the test
-// registered) and `urn:ietf:params:oauth:grant-type:jwt-bearer` for service accounts (the
+// registered, or the consent page minted: then bound to its client, redirect URI and PKCE challenge) and `urn:ietf:params:oauth:grant-type:jwt-bearer` for service accounts (the
 // assertion's iss, aud, exp, scope and sub checked; its RS256 signature too when the account has a
 // public key). Errors are RFC 6749 §5.2 bodies as Google sends them.
-import { createVerify } from 'node:crypto';
+import { createHash, createVerify } from 'node:crypto';
 import type { FakeReply } from '../../fake-api/reply.js';
 import { Reply } from '../../fake-api/reply.js';
 import type { FakeRequest } from '../../fake-api/server.js';
@@ -129,6 +129,17 @@ export function registerTokenRoutes(drive: FakeDrive): void {
       const scopes = state.codes.get(form.get('code') ?? '');
       if (!scopes) oauthError(400, 'invalid_grant', 'Malformed auth code.');
       if (!form.get('redirect_uri')) oauthError(400, 'invalid_request', 'Missing parameter: redirect_uri');
+      const grant = state.codeGrants.get(form.get('code') as string);
+      if (grant) {
+        // RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) must equal the challenge; RFC 6749 §4.1.3.
+        if (grant.clientId !== clientId) oauthError(400, 'invalid_grant', 'Malformed auth code.');
+        if (grant.redirectUri !== form.get('redirect_uri'))
+          oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
+        const verifier = form.get('code_verifier') ?? '';
+        if (grant.challenge && createHash('sha256').update(verifier).digest('base64url') !== grant.challenge)
+          oauthError(400, 'invalid_grant', 'Invalid code verifier.');
+        state.codeGrants.delete(form.get('code') as string);
+      }
       state.codes.delete(form.get('code') as string);
       const refresh = state.issueRefreshToken(clientId, state.clients.get(clientId) as string, scopes);
       return issue(drive, scopes, undefined, refresh.token);

@@ -1,9 +1,10 @@
 // Starting the fake Drive: the API (Drive v3, its upload path, Docs v1 and the OAuth token endpoint) on one
-// free port, the docs.google.com stand-in for export links on another.
+// free port, the docs.google.com stand-in for export links on another, Google's consent page on a third.
 import { startFakeApi } from '../../fake-api/index.js';
 import { googleError } from './errors.js';
 import { FakeDrive } from './fake-drive.js';
 import { registerCommentRoutes } from './routes-comments.js';
+import { registerConsentRoutes } from './routes-consent.js';
 import { registerDocsRoutes } from './routes-docs.js';
 import { registerDocumentRoutes } from './routes-documents.js';
 import { registerDriveRoutes } from './routes-drives.js';
@@ -26,8 +27,10 @@ export async function startFakeDrive(): Promise<FakeDrive> {
     notFound: (req) => googleError(404, 'notFound', `Method not found: ${req.method} ${req.path}`),
   });
   const docs = await startFakeApi({});
+  const accounts = await startFakeApi({});
   const state = new DriveState();
-  const drive = new FakeDrive(api, state, docs);
+  const drive = new FakeDrive(api, state, docs, accounts);
+  registerConsentRoutes(accounts, state);
   registerTokenRoutes(drive);
   registerFileRoutes(drive);
   registerCommentRoutes(drive);

@@ -172,6 +172,13 @@ export class DriveState {
   readonly serviceAccounts = new Map<string, ServiceAccount>();
   /** Authorization codes the token endpoint exchanges (code → scopes). */
   readonly codes = new Map<string, string[]>();
+  /**
+   * What the consent page bound each code it minted to (routes-consent.ts): the client, the exact
+   * redirect URI and the PKCE S256 challenge, checked when the code is exchanged.
+   */
+  readonly codeGrants = new Map<string, { clientId: string; redirectUri: string; challenge?: string }>();
+  /** What the user does on the consent page: allow (default) or deny. */
+  consent: 'allow' | 'deny' = 'allow';
   /** Lifetime of issued access tokens, seconds (Google: 3599). */
   tokenLifetime = 3599;
   private counter = 0;
