@@ -86,10 +86,17 @@ const REACHING_ROLES = [
   'pg_signal_backend',
 ];
 
+/**
+ * A call's cancellation: its AbortSignal, or what makes it when first read — the tool context,
+ * whose `signal` getter creates an AbortController and a listener on the request's signal. Most
+ * calls end within WATCH_AFTER_MS and never read it.
+ */
+export type Cancellation = AbortSignal | { readonly signal: AbortSignal };
+
 export interface TransactionOptions {
   /** READ WRITE and COMMIT (the execute tool) instead of READ ONLY and ROLLBACK. */
   write: boolean;
-  signal: AbortSignal;
+  signal: Cancellation;
   /**
    * The body sends the opening statements itself, ahead of its first statement in the same
    * round trip (portal.ts); it must send them before anything else.
@@ -189,7 +196,7 @@ export class Database {
     opts: TransactionOptions,
     body: (client: pg.PoolClient, begin: string[]) => Promise<T>,
   ): Promise<T> {
-    opts.signal.throwIfAborted();
+    if (opts.signal instanceof AbortSignal) opts.signal.throwIfAborted();
     // A reset left over from a connection's previous read failed, so this call's statement never
     // ran and that connection is closed: the call runs again, on another connection. Reads stop
     // handing connections over (whatever made the reset fail would fail it again), so at most the
@@ -231,17 +238,22 @@ export class Database {
     // Most calls end within milliseconds: the abort listener (~10 µs to add and remove on Node 20)
     // is attached only once a call has run for WATCH_AFTER_MS, by the same timer that then waits
     // for the deadline (cancel), and after that for the socket (destroy).
-    let watching = false;
+    let watching: AbortSignal | undefined;
     /** The answer is final (only the reset runs): cancellations no longer concern this call. */
     let answered = false;
     const timeoutMs = this.config.statementTimeoutMs;
     let timer = setTimeout(() => {
-      if (answered) {
+      const signal = answered
+        ? undefined
+        : opts.signal instanceof AbortSignal
+          ? opts.signal
+          : opts.signal.signal;
+      if (!signal) {
         // Only the reset runs: no cancellation to watch for.
-      } else if (opts.signal.aborted) onAbort();
+      } else if (signal.aborted) onAbort();
       else {
-        watching = true;
-        opts.signal.addEventListener('abort', onAbort, { once: true });
+        watching = signal;
+        signal.addEventListener('abort', onAbort, { once: true });
       }
       timer = setTimeout(
         () => {
@@ -252,8 +264,8 @@ export class Database {
       );
     }, WATCH_AFTER_MS);
     const unwatch = () => {
-      if (watching) opts.signal.removeEventListener('abort', onAbort);
-      watching = false;
+      watching?.removeEventListener('abort', onAbort);
+      watching = undefined;
     };
     let released = false;
     /**
