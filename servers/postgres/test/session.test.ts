@@ -94,11 +94,27 @@ describe('no state leaks between calls', () => {
       ],
       ['SELECT now() = statement_timestamp()', false],
     ];
+    // A next page (cursor) runs as DECLARE … MOVE … FETCH after an opening of its own (not inline).
+    const paged =
+      "SELECT x FROM (VALUES ('a'), ('b')) v(x) UNION ALL SELECT count(*)::text FROM pg_prepared_statements";
+    const cursor = structured<{ nextCursor?: string }>(
+      await callChecked(conn, 'query', { sql: paged, maxRows: 2 }),
+    ).nextCursor;
+    expect(cursor).toBeTruthy();
     // Sent at once: with --pool-size 1 all but one wait, so each read hands the connection over.
     const calls: Promise<[string, unknown, string | undefined]>[] = [];
     for (let round = 0; round < 4; round++) {
-      for (const sql of leaks)
+      for (const sql of leaks) {
         calls.push(callChecked(conn, 'query', { sql }).then((r) => [sql, undefined, resultText(r)]));
+        // Sent right behind the PREPARE, so it is usually the call handed that connection.
+        if (sql.startsWith('PREPARE'))
+          calls.push(
+            callChecked(conn, 'query', { sql: paged, maxRows: 2, cursor }).then((r) => {
+              expect(r.isError, resultText(r)).toBeFalsy();
+              return [`${paged} (next page)`, '0', String(structured<{ rows: unknown[][] }>(r).rows[0]?.[0])];
+            }),
+          );
+      }
       for (const [sql, expected] of checks)
         calls.push(
           callChecked(conn, 'query', { sql }).then((r) => {
@@ -107,6 +123,9 @@ describe('no state leaks between calls', () => {
           }),
         );
     }
+    // The schema tools' catalog reads open their transaction the same way.
+    const others = Array.from({ length: 4 }, () => callChecked(conn, 'list_schemas', {}));
+    for (const r of await Promise.all(others)) expect(r.isError, resultText(r)).toBeFalsy();
     for (const [sql, expected, got] of await Promise.all(calls)) {
       if (expected === undefined && sql === 'SELECT 1/0') expect(got).toMatch(/division by zero/);
       else if (expected !== undefined) expect(got, sql).toBe(String(expected));
