@@ -8,7 +8,14 @@
  * destroyed, not reused; the next call opens a fresh one (so a restarted server is recovered).
  *
  * Reads end behind their answer: the page is final once read, so the ROLLBACK and reset run after
- * the result is returned, and the connection goes back to the pool only when they succeeded.
+ * the result is returned. When no call is waiting for a connection, they run at once and the
+ * connection goes back to the pool only when they succeeded. When calls are waiting (a busy
+ * server), the connection is handed to the next one with the read's transaction still open, and
+ * that call's first write starts with the ROLLBACK and the reset ({@link RESET_OPENING}), ahead of
+ * its own BEGIN and statement in the same round trip: one round trip a call instead of two. Either
+ * way nothing of a call is left when the next one's statement runs, and if the reset fails the
+ * next statement does not run at all (PostgreSQL skips the rest of the batch; the connection is
+ * closed and the call runs again on another). So such a connection is never idle in the pool.
  * Writes answer only once COMMIT succeeded.
  *
  * Time: PostgreSQL enforces the statement timeout; a client-side deadline (timeout + 3 s) cancels
@@ -23,7 +30,7 @@ import { type Logger, ToolError } from '@refmcp/shared/server';
 import type pg from 'pg';
 import { connectError, isConnectionError, lostError, timeoutError } from './errors.js';
 import { loadedPg, loadPg } from './pg-module.js';
-import { command } from './portal.js';
+import { command, PreludeError } from './portal.js';
 import type { Settings } from './settings.js';
 import { describeTarget } from './target.js';
 import { exactTypes } from './types.js';
@@ -59,6 +66,18 @@ const RESET_SESSION =
  */
 const RESET_AFTER_ROLLBACK = 'ROLLBACK; DEALLOCATE ALL; SELECT pg_advisory_unlock_all()';
 
+/**
+ * {@link RESET_AFTER_ROLLBACK} as the opening of the next call on the connection, around its BEGIN
+ * (`%BEGIN%`): ROLLBACK ends the previous read's transaction, then the new one begins, and the
+ * reset's other statements run inside it, ahead of the call's own statement. BEGIN must come
+ * before them: PostgreSQL refuses an isolation level once the transaction ran a query (sql-set-
+ * transaction.html: "must be called before any query"), and in one batch without Sync they would
+ * share its transaction. Neither statement is transactional: DEALLOCATE drops prepared statements
+ * for the session, pg_advisory_unlock_all releases session-level locks, whatever the transaction
+ * does after.
+ */
+const RESET_OPENING = ['ROLLBACK', '%BEGIN%', 'DEALLOCATE ALL', 'SELECT pg_advisory_unlock_all()'];
+
 /** Predefined roles that reach outside the database (docs predefined-roles.html). */
 const REACHING_ROLES = [
   'pg_execute_server_program',
@@ -67,10 +86,17 @@ const REACHING_ROLES = [
   'pg_signal_backend',
 ];
 
+/**
+ * A call's cancellation: its AbortSignal, or what makes it when first read — the tool context,
+ * whose `signal` getter creates an AbortController and a listener on the request's signal. Most
+ * calls end within WATCH_AFTER_MS and never read it.
+ */
+export type Cancellation = AbortSignal | { readonly signal: AbortSignal };
+
 export interface TransactionOptions {
   /** READ WRITE and COMMIT (the execute tool) instead of READ ONLY and ROLLBACK. */
   write: boolean;
-  signal: AbortSignal;
+  signal: Cancellation;
   /**
    * The body sends the opening statements itself, ahead of its first statement in the same
    * round trip (portal.ts); it must send them before anything else.
@@ -87,6 +113,13 @@ export class Database {
   /** The first connection being opened by {@link warm}: resolves to its failure, if any. */
   private warming: Promise<unknown> | undefined;
   private readonly active = new Set<pg.PoolClient>();
+  /**
+   * Connections handed from a read to a waiting call with the read's transaction still open: the
+   * next call's opening starts with the reset ({@link RESET_OPENING}).
+   */
+  private readonly unreset = new WeakSet<pg.PoolClient>();
+  /** Reads hand connections over to waiting calls (off once a handed-over reset failed). */
+  private handOver = true;
   private privilegesChecked = false;
 
   constructor(
@@ -163,8 +196,33 @@ export class Database {
     opts: TransactionOptions,
     body: (client: pg.PoolClient, begin: string[]) => Promise<T>,
   ): Promise<T> {
-    opts.signal.throwIfAborted();
+    if (opts.signal instanceof AbortSignal) opts.signal.throwIfAborted();
+    // A reset left over from a connection's previous read failed, so this call's statement never
+    // ran and that connection is closed: the call runs again, on another connection. Reads stop
+    // handing connections over (whatever made the reset fail would fail it again), so at most the
+    // pool's other connections can still carry one.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(opts, body);
+      } catch (error) {
+        if (!(error instanceof ResetFailed)) throw error;
+        if (attempt >= this.config.poolSize)
+          throw new ToolError(this.scrub(`${error.message}, so the statement was not run; call again`));
+        if (this.handOver) {
+          this.handOver = false;
+          this.log.warn(this.scrub(`${error.message}; reads now reset their connection before it is reused`));
+        }
+      }
+    }
+  }
+
+  /** One try of {@link transaction}. Errors: also ResetFailed. */
+  private async attempt<T>(
+    opts: TransactionOptions,
+    body: (client: pg.PoolClient, begin: string[]) => Promise<T>,
+  ): Promise<T> {
     const client = await this.acquire();
+    const pendingReset = this.unreset.delete(client);
     this.active.add(client);
     let broken: unknown;
     let interrupted: Interrupt | undefined;
@@ -180,17 +238,22 @@ export class Database {
     // Most calls end within milliseconds: the abort listener (~10 µs to add and remove on Node 20)
     // is attached only once a call has run for WATCH_AFTER_MS, by the same timer that then waits
     // for the deadline (cancel), and after that for the socket (destroy).
-    let watching = false;
+    let watching: AbortSignal | undefined;
     /** The answer is final (only the reset runs): cancellations no longer concern this call. */
     let answered = false;
     const timeoutMs = this.config.statementTimeoutMs;
     let timer = setTimeout(() => {
-      if (answered) {
+      const signal = answered
+        ? undefined
+        : opts.signal instanceof AbortSignal
+          ? opts.signal
+          : opts.signal.signal;
+      if (!signal) {
         // Only the reset runs: no cancellation to watch for.
-      } else if (opts.signal.aborted) onAbort();
+      } else if (signal.aborted) onAbort();
       else {
-        watching = true;
-        opts.signal.addEventListener('abort', onAbort, { once: true });
+        watching = signal;
+        signal.addEventListener('abort', onAbort, { once: true });
       }
       timer = setTimeout(
         () => {
@@ -201,25 +264,37 @@ export class Database {
       );
     }, WATCH_AFTER_MS);
     const unwatch = () => {
-      if (watching) opts.signal.removeEventListener('abort', onAbort);
-      watching = false;
+      watching?.removeEventListener('abort', onAbort);
+      watching = undefined;
     };
     let released = false;
-    /** Gives the connection back — or closes it when it was not reset. */
-    const release = (reset: boolean) => {
+    /**
+     * Gives the connection back — or closes it when it was not reset. `handOver`: the read's
+     * transaction is still open, for the waiting call that gets the connection to end.
+     */
+    const release = (reset: boolean, handOver = false) => {
       if (released) return;
       released = true;
       clearTimeout(timer);
       unwatch();
       client.removeListener('error', onClientError);
       this.active.delete(client);
-      client.release(reset && !broken && !interrupted ? undefined : new Error('connection discarded'));
+      const healthy = reset && !broken && !interrupted;
+      if (healthy && handOver) this.unreset.add(client);
+      client.release(healthy ? undefined : new Error('connection discarded'));
     };
-    /** Ends the transaction and resets the session behind the answer, then releases. */
+    /**
+     * Ends the transaction and resets the session behind the answer, then releases — or, for a
+     * read while calls wait for a connection, hands it over to the next one to do that.
+     */
     const endBehind = (sql: string) => {
       // The answer is final: a cancellation from now on must not discard a healthy connection.
       answered = true;
       unwatch();
+      if (!opts.write && this.handOver && (this.pool?.waitingCount ?? 0) > 0) {
+        release(true, true);
+        return;
+      }
       command(client, sql).then(
         () => release(true),
         (error: unknown) => {
@@ -233,11 +308,22 @@ export class Database {
       await this.checkPrivileges(client);
       // Reads: one snapshot for the whole call (a page and its row count agree), never writable.
       const begin = opts.write ? 'BEGIN READ WRITE' : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
-      if (!opts.inlineBegin) await command(client, begin);
-      result = await body(client, opts.inlineBegin ? [begin] : []);
+      const opening = pendingReset ? RESET_OPENING.map((s) => (s === '%BEGIN%' ? begin : s)) : [begin];
+      if (!opts.inlineBegin)
+        await command(client, opening.join('; ')).catch((error: unknown) => {
+          throw new PreludeError(error);
+        });
+      result = await body(client, opts.inlineBegin ? opening : []);
       // A write stands only once COMMIT succeeded.
       if (opts.write) await command(client, `COMMIT; ${RESET_SESSION}`);
-    } catch (error) {
+    } catch (thrown) {
+      // The opening failed: the call's own statement never ran (PostgreSQL skipped it).
+      const opened = !(thrown instanceof PreludeError);
+      const error = thrown instanceof PreludeError ? thrown.cause : thrown;
+      if (!opened && pendingReset && !interrupted && !broken && !isLost(error)) {
+        release(false);
+        throw new ResetFailed(error);
+      }
       if (interrupted === 'deadline') {
         release(false);
         throw timeoutError(timeoutMs, 'no answer from the database in time; the query was cancelled');
@@ -336,6 +422,14 @@ interface CancelConnection {
   on(event: 'error' | 'connect', listener: (...args: unknown[]) => void): void;
   connect(port: number | string, host?: string): void;
   cancel(processID: number, secretKey: number): void;
+}
+
+/** The reset a connection's previous read left to its next call failed (that call retries). */
+class ResetFailed extends Error {
+  override name = 'ResetFailed';
+  constructor(override readonly cause: unknown) {
+    super(`the connection could not be reset: ${(cause as Error)?.message ?? String(cause)}`);
+  }
 }
 
 /** The connection itself failed mid-call (not the statement). */

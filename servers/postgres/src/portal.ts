@@ -55,6 +55,18 @@ function textValue(value: unknown): string | null {
   return typeof value === 'string' ? value : String(value);
 }
 
+/**
+ * A statement of a step's prelude (the opening statements: ROLLBACK of the connection's previous
+ * read, BEGIN, the session reset) failed: PostgreSQL skipped the rest of the batch, so the call's
+ * own statement never ran. `cause` is PostgreSQL's (or the connection's) error.
+ */
+export class PreludeError extends Error {
+  override name = 'PreludeError';
+  constructor(override readonly cause: unknown) {
+    super(`the transaction could not be opened: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
 /** A pg Submittable for one portal step; `done` settles when PostgreSQL is ready again. */
 export class PortalStep {
   readonly done: Promise<StepResult>;
@@ -73,8 +85,9 @@ export class PortalStep {
 
   /**
    * `first`: the statement, for the first step (later steps continue the portal). `prelude`:
-   * statements without parameters or rows (BEGIN …) sent ahead of it in the same
-   * batch — if one fails, PostgreSQL skips the rest of the batch up to Sync.
+   * statements without parameters (BEGIN …) sent ahead of it in the same batch, whose rows are
+   * dropped — if one fails, PostgreSQL skips the rest of the batch up to Sync, and `done` rejects
+   * with a {@link PreludeError}.
    */
   constructor(
     private readonly portal: string,
@@ -123,6 +136,7 @@ export class PortalStep {
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
+    if (this.preludeLeft > 0) return; // a prelude statement's row (SELECT pg_advisory_unlock_all())
     const raw = msg.fields;
     const row = new Array<unknown>(raw.length);
     for (let i = 0; i < raw.length; i++) {
@@ -154,7 +168,7 @@ export class PortalStep {
   handleError(error: unknown): void {
     // pg stops routing to this step; the ReadyForQuery after our Sync frees the connection.
     this.failed = true;
-    this.reject(error);
+    this.reject(this.preludeLeft > 0 ? new PreludeError(error) : error);
   }
 
   handleReadyForQuery(): void {

@@ -6,7 +6,7 @@
 import { ToolError } from '@refmcp/shared/server';
 import type pg from 'pg';
 import type { Config } from './config.js';
-import type { Database } from './db.js';
+import type { Cancellation, Database } from './db.js';
 import { statementError } from './errors.js';
 import { CURSOR_NAME, type Page, readDeclared, readPortal } from './fetch.js';
 import { type Checked, checkSql, Refusal } from './guard.js';
@@ -110,7 +110,7 @@ async function mapped<T>(
 export async function readPage(
   config: RunConfig,
   statement: Statement,
-  opts: { offset: number; maxRows: number; signal: AbortSignal },
+  opts: { offset: number; maxRows: number; signal: Cancellation },
 ): Promise<Page> {
   const { query: isQuery } = await guard(config, statement.sql, 'query', true);
   const read = {

@@ -155,7 +155,9 @@ export function queryTools(config: Config): PostgresTool[] {
     }),
     outputSchema: pageOutput,
     annotations: LOCAL_HINTS.readOnly,
-    handler: async (args, { signal, progress }) => {
+    // The context goes down as the call's cancellation: its signal is made only if a call runs long
+    // enough to watch for it (db.ts).
+    handler: async (args, context) => {
       const statement: Statement = { sql: args.sql, params: args.params ?? [] };
       let offset = 0;
       if (args.cursor) {
@@ -173,8 +175,8 @@ export function queryTools(config: Config): PostgresTool[] {
       }
       // A heartbeat while the statement runs, when the call carried a progressToken (none otherwise).
       const page = await withHeartbeat(
-        progress,
-        readPage(config, statement, { offset, maxRows: args.maxRows ?? config.maxRows, signal }),
+        context.progress,
+        readPage(config, statement, { offset, maxRows: args.maxRows ?? config.maxRows, signal: context }),
         running,
       );
       const next = page.more
