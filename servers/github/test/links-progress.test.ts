@@ -2,8 +2,8 @@
  * Issue 32: resource links and progress. Results that name repository files on the default branch
  * (a directory's entries, a file read, code search hits, the default branch's tree) carry
  * `resource_link`s to their repo:// resources — at most MAX_RESOURCE_LINKS, none for what was read
- * at another ref; get_ci_failures reports progress while it downloads job logs, only to a call that
- * carried a progressToken, and stops (answering nothing more) when the client cancels mid-download.
+ * at another ref; get_ci_failures (and get_job_logs, a heartbeat) report progress while they download
+ * job logs, only to a call that carried a progressToken, and stop when the client cancels mid-download.
  */
 import { MAX_RESOURCE_LINKS } from '@refmcp/shared/server';
 import { type Connection, callChecked, cancelAtBeat } from '@refmcp/test-harness';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   s.commit(demo, 'main', { ...many, 'docs/a b.md': 'needle here\n' }, 'many files', 'octo');
   s.commit(demo, 'other', { 'src/app.ts': 'export const other = 1;\n' }, 'other branch', 'octo');
   const red = s.addPull(demo, { title: 'Red', body: '', user: 'octo', head: 'red', files: { 'r.ts': '' } });
-  s.addRun(demo, {
+  const run = s.addRun(demo, {
     name: 'CI',
     branch: 'red',
     event: 'pull_request',
@@ -52,9 +52,11 @@ beforeAll(async () => {
     ],
   });
   redPull = red.number;
+  jobId = run.jobs[0]?.id ?? 0;
   conn = await startServer(gh, ['--toolsets', 'repos,actions']);
 });
 let redPull = 0;
+let jobId = 0;
 afterAll(async () => {
   await conn?.close();
   await gh?.close();
@@ -141,6 +143,27 @@ describe('progress of get_ci_failures', () => {
     } finally {
       gh.storage.resetFaults();
     }
+  });
+
+  it('get_job_logs heartbeats while its log downloads, until cancelled', async () => {
+    gh.storage.inject({
+      status: 200,
+      hang: true,
+      times: Number.POSITIVE_INFINITY,
+      match: { path: /\/logs\// },
+    });
+    try {
+      const { outcome, seen } = await cancelAtBeat(conn, 'get_job_logs', { ...base, job_id: jobId });
+      expect(outcome).toBe('aborted');
+      expect(seen.map((p) => p.message?.replace(/\d+ s$/, 'N s'))).toEqual([
+        'downloading the job log, N s',
+        'downloading the job log, N s',
+      ]);
+    } finally {
+      gh.storage.resetFaults();
+    }
+    const r = await callChecked(conn, 'get_job_logs', { ...base, job_id: jobId });
+    expect(r.text).toContain('Error: x');
   });
 
   it('sends nothing to a call without a progressToken, and the digest is whole', async () => {

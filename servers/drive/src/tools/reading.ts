@@ -116,6 +116,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
+      heartbeat: 'reading the file',
       description: `Read a Drive file: Docs as Markdown, Sheets as CSV (range: rows), Slides as text, Drawings and images as images, PDF/Office as text by page (pages, cursor), other text as is. At most ${kib} KiB a call: continue with offset, or pick start_line/line_count.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),

@@ -1,10 +1,12 @@
 /**
- * Issue 32, resource links: a page of files (search, recent_files, list_folder) carries a
+ * Issue 32. Resource links: a page of files (search, recent_files, list_folder) carries a
  * `resource_link` to each file's gdrive:/// resource — at most MAX_RESOURCE_LINKS, none for folders
- * or shortcuts (resources/read refuses them) — and a link reads back as the resource.
+ * or shortcuts (resources/read refuses them) — and a link reads back as the resource. Progress:
+ * read_file heartbeats while the file downloads, only to a call with a progressToken, and a cancel
+ * mid-download ends the call.
  */
 import { MAX_RESOURCE_LINKS } from '@refmcp/shared/server';
-import { callChecked } from '@refmcp/test-harness';
+import { callChecked, cancelAtBeat } from '@refmcp/test-harness';
 import { addManyFiles } from '@refmcp/test-harness/fakes/drive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, type Session } from './support.js';
@@ -48,5 +50,39 @@ describe('resource links', () => {
     expect(links(root).map((l) => l.uri)).not.toContain('gdrive:///FOLDER1');
     const inside = await callChecked(conn, 'list_folder', { folder_id: 'FOLDER1' });
     expect(links(inside).map((l) => l.uri)).toContain('gdrive:///DOC1');
+  });
+});
+
+describe('progress of read_file', () => {
+  const progressLines = () => conn.stdoutLines().filter((l) => l.includes('"notifications/progress"'));
+
+  it('heartbeats while the file downloads, and a cancel mid-download ends the call', async () => {
+    // The bytes never arrive: only the heartbeat shows the call is alive.
+    session.fake.api.inject({
+      status: 200,
+      hang: true,
+      times: Number.POSITIVE_INFINITY,
+      match: (req) => req.query.get('alt') === 'media',
+    });
+    try {
+      const { outcome, seen } = await cancelAtBeat(conn, 'read_file', { file_id: 'TEXT1' });
+      expect(outcome).toBe('aborted');
+      expect(seen.map((p) => p.progress)).toEqual([0, 1]);
+      expect(seen[0]?.message).toMatch(/^reading the file, \d+ s$/);
+      // Messages are handled in order: once tools/list answers, the server has seen the cancellation.
+      await conn.client.listTools();
+      const after = progressLines().length;
+      await conn.client.listTools();
+      expect(progressLines().length).toBe(after);
+    } finally {
+      session.fake.api.resetFaults();
+    }
+  });
+
+  it('sends nothing to a call without a progressToken, and the file is whole', async () => {
+    const before = progressLines().length;
+    const r = await callChecked(conn, 'read_file', { file_id: 'TEXT1' });
+    expect(r.text).toContain('line 3');
+    expect(progressLines().length).toBe(before);
   });
 });
