@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PROGRESS_INTERVAL_MS, progressReporter } from '../src/server/progress.js';
+import {
+  countedHeartbeat,
+  PROGRESS_INTERVAL_MS,
+  type Progress,
+  progressReporter,
+} from '../src/server/progress.js';
 
 describe('progressReporter', () => {
   it('none without a token', () => {
@@ -43,5 +48,26 @@ describe('progressReporter', () => {
       () => false,
     );
     expect(() => p?.report(1)).not.toThrow();
+  });
+});
+
+describe('countedHeartbeat', () => {
+  it('nothing without progress', () => {
+    expect(countedHeartbeat(undefined, 3, 'logs read')).toBeUndefined();
+  });
+
+  it('reports at once, then names the units done of the total at each tick; stop ends it', () => {
+    const seen: [number, string | undefined][] = [];
+    const progress: Progress = { report: (done, _total, message) => void seen.push([done, message]) };
+    const beat = countedHeartbeat(progress, 2, 'logs read', 60_000);
+    beat?.tick();
+    beat?.tick();
+    beat?.stop();
+    expect(seen.map(([done]) => done)).toEqual([0, 1, 2]);
+    expect(seen.map(([, message]) => message?.replace(/\d+ s$/, 'N s'))).toEqual([
+      '0 of 2 logs read, N s',
+      '1 of 2 logs read, N s',
+      '2 of 2 logs read, N s',
+    ]);
   });
 });

@@ -103,3 +103,67 @@ describe('registerTools: the handler signal', () => {
     expect(asking.listeners()).toBe(1);
   });
 });
+
+describe('registerTools: a definition’s heartbeat', () => {
+  /** Registers a tool with heartbeat "waiting" whose handler answers once `release` is called. */
+  function heartbeatTool() {
+    let callback: ((args: unknown, ctx: unknown) => Promise<ToolResult>) | undefined;
+    const server = {
+      registerTool: (_name: string, _config: unknown, cb: typeof callback) => {
+        callback = cb;
+      },
+    } as unknown as McpServer;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tool = defineTool({
+      name: 'slow',
+      title: 'Slow',
+      description: 'test tool',
+      inputSchema: z.strictObject({}),
+      annotations: HINTS,
+      heartbeat: 'waiting',
+      handler: async () => {
+        await gate;
+        return textResult('done');
+      },
+    });
+    registerTools(server, [tool], {
+      secrets: [],
+      shutdown: new AbortController().signal,
+      maxResultBytes: 1 << 20,
+    });
+    const sent: unknown[] = [];
+    const call = (meta: Record<string, unknown>) =>
+      callback?.(
+        {},
+        {
+          mcpReq: {
+            signal: new AbortController().signal,
+            _meta: meta,
+            notify: async (n: { params: unknown }) => {
+              sent.push(n.params);
+              release(); // the first beat lets the handler answer
+            },
+          },
+        },
+      );
+    return { call, sent, release: () => release() };
+  }
+
+  it('reports "<heartbeat>, N s" while the handler runs when the request carried a progressToken', async () => {
+    const t = heartbeatTool();
+    const result = await t.call({ progressToken: 'p1' });
+    expect(result?.content[0]).toEqual({ type: 'text', text: 'done' });
+    expect(t.sent[0]).toEqual({ progressToken: 'p1', progress: 0, message: 'waiting, 0 s' });
+  });
+
+  it('reports nothing without a progressToken', async () => {
+    const t = heartbeatTool();
+    const pending = t.call({});
+    t.release();
+    expect((await pending)?.content[0]).toEqual({ type: 'text', text: 'done' });
+    expect(t.sent).toEqual([]);
+  });
+});

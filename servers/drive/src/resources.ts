@@ -19,12 +19,12 @@ import { UntrustedText } from '@refmcp/shared/untrusted';
 import { fileIdCompleter } from './completions.js';
 import type { Config } from './config.js';
 import { readContent, wholeCharsEnd } from './content.js';
-import { FILE_FIELDS, kindOf } from './format/files.js';
+import { FILE_FIELDS, kindOf, RESOURCE_PREFIX } from './format/files.js';
 import { fileIdOf } from './names.js';
 import { withShortcut } from './shortcuts.js';
 import { ALL_DRIVES, getFile } from './tools/common.js';
 
-const PREFIX = 'gdrive:///';
+const PREFIX = RESOURCE_PREFIX;
 /** Files per resources/list page. */
 export const RESOURCE_PAGE = 100;
 

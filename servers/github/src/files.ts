@@ -6,6 +6,7 @@
  * text (no mojibake).
  */
 import { encodePath, ToolError } from '@refmcp/shared';
+import type { ResourceLink } from '@refmcp/shared/server';
 import type { Config } from './config.js';
 import { repoPath } from './tools/common.js';
 
@@ -153,4 +154,23 @@ export function mimeType(path: string, isText: boolean): string {
 /** The resource URI of a path: repo://owner/repo/contents/<encoded path>. */
 export function contentsUri(owner: string, repo: string, path: string): string {
   return `repo://${owner}/${repo}/contents${path ? `/${encodePath(path, 'path')}` : ''}`;
+}
+
+/**
+ * The `resource_link` to `path`'s repo:// resource (which reads the default branch: link only what
+ * a result read there), named `name` (the path as the result shows it, neutralised), with its size
+ * in bytes when known; none for a path no URI can name (a `..` segment from upstream).
+ */
+export function contentsLink(
+  owner: string,
+  repo: string,
+  path: string,
+  name: string,
+  size?: number,
+): ResourceLink[] {
+  try {
+    return [{ uri: contentsUri(owner, repo, path), name, ...(size !== undefined ? { size } : {}) }];
+  } catch {
+    return [];
+  }
 }

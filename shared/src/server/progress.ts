@@ -113,3 +113,33 @@ export function startHeartbeat(
   const timer = setInterval(report, everyMs);
   return { now: report, stop: () => clearInterval(timer) };
 }
+
+/** A heartbeat over a known count of units (see {@link countedHeartbeat}). */
+export interface CountedHeartbeat extends Heartbeat {
+  /** Counts one unit done and reports now (within the reporter's rate limit). */
+  tick(): void;
+}
+
+/**
+ * A heartbeat over `total` units of work that finish in any order (job logs downloaded at once,
+ * pages fetched): each beat's message is "`done` of `total` `what`, N s", so a slow unit (a large
+ * log) still resets the client's timeout while the count shows how far the work is. Undefined
+ * without `progress` (nothing started). The caller must `stop()` it when the work ends.
+ */
+export function countedHeartbeat(
+  progress: Progress | undefined,
+  total: number,
+  what: string,
+  everyMs = 1000,
+): CountedHeartbeat | undefined {
+  if (!progress) return undefined;
+  let done = 0;
+  const beat = startHeartbeat(progress, (s) => `${done} of ${total} ${what}, ${s} s`, everyMs);
+  return {
+    ...beat,
+    tick() {
+      done++;
+      beat.now();
+    },
+  };
+}

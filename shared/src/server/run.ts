@@ -32,7 +32,7 @@ import { serverIcons } from './icons.js';
 import { commandHint } from './invocation.js';
 import { createLogger, guardStdout, type Logger, scrubStderr } from './log.js';
 import { memoisedInputSchema, trustedOutputSchema } from './output-schema.js';
-import { type Progress, progressReporter } from './progress.js';
+import { type Progress, progressReporter, withHeartbeat } from './progress.js';
 import { hookRequests } from './requests.js';
 import { type SignIn, signInCall } from './sign-in.js';
 import { errorResult, type ToolContext, type ToolDefinition, type ToolResult } from './tool.js';
@@ -242,7 +242,10 @@ export function registerTools(
                   opts.maxResultBytes,
                 );
             }
-            result = await tool.handler(args as never, context);
+            const running = tool.handler(args as never, context);
+            result = await (tool.heartbeat
+              ? withHeartbeat(context.progress, running, (s) => `${tool.heartbeat}, ${s} s`)
+              : running);
           }
         } catch (error) {
           result = errorResult(describeError(error));

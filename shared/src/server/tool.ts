@@ -61,6 +61,13 @@ export interface ToolDefinition<
    * when these arguments need none: asked through elicitation where the client can (see confirm.ts).
    */
   confirm?: (args: z.infer<I>) => string | undefined | Promise<string | undefined>;
+  /**
+   * What a call is doing while it waits on one long step (a download, an export, a conversion), e.g.
+   * "reading the file": when the request carried a progressToken, the bootstrap reports
+   * "<heartbeat>, N s" each second until the handler answers (see progress.ts, withHeartbeat). For
+   * work with its own counts the handler reports through `ctx.progress` instead (not both).
+   */
+  heartbeat?: string;
   handler: (args: z.infer<I>, ctx: ToolContext) => Promise<ToolResult>;
 }
 

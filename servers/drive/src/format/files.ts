@@ -6,6 +6,7 @@
  */
 import type { drive_v3 } from '@googleapis/drive';
 import { z } from '@refmcp/shared/schema';
+import type { ResourceLink } from '@refmcp/shared/server';
 import type { UntrustedText } from '@refmcp/shared/untrusted';
 
 /** Google's own file types (developers.google.com/drive/api/guides/mime-types). */
@@ -28,6 +29,19 @@ const KIND: Record<string, string> = {
 };
 
 /** The `fields` of a file in lists and metadata (Google's partial response). */
+/** The scheme and authority of the Drive file resources (`gdrive:///<fileId>`, the reference's URIs). */
+export const RESOURCE_PREFIX = 'gdrive:///';
+
+/**
+ * `resource_link`s to the gdrive:/// resources of `entries` that resources/read serves (not
+ * folders, not shortcuts: those it refuses), named as the result shows them, with the Drive MIME type.
+ */
+export function fileLinks(entries: readonly FileEntry[]): ResourceLink[] {
+  return entries
+    .filter((e) => e.id && e.mimeType !== GOOGLE.folder && e.mimeType !== GOOGLE.shortcut)
+    .map((e) => ({ uri: `${RESOURCE_PREFIX}${e.id}`, name: e.name, mimeType: e.mimeType }));
+}
+
 export const FILE_FIELDS =
   'id,name,mimeType,modifiedTime,size,driveId,parents,owners(displayName,emailAddress),trashed';
 /** Metadata adds the description, links and sharing facts. */

@@ -6,11 +6,18 @@
  */
 import type { drive_v3 } from '@googleapis/drive';
 import { z } from '@refmcp/shared/schema';
-import { compact, count, defineTool, OPEN_WORLD_HINTS, queryKey } from '@refmcp/shared/server';
+import {
+  compact,
+  count,
+  defineTool,
+  OPEN_WORLD_HINTS,
+  queryKey,
+  withResourceLinks,
+} from '@refmcp/shared/server';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import { vendorCursor, vendorPosition } from '@refmcp/shared/upstream';
 import type { Config } from '../config.js';
-import { entryLine, FILE_FIELDS, type FileEntry, fileShape, toEntry } from '../format/files.js';
+import { entryLine, FILE_FIELDS, type FileEntry, fileLinks, fileShape, toEntry } from '../format/files.js';
 import { cursorArg, driveIdOf, fileIdArg, fileIdOf, limitArg } from '../names.js';
 import { childrenQuery, searchQuery, searchText } from '../query.js';
 import type { DriveTool } from '../toolsets.js';
@@ -92,10 +99,14 @@ async function filesResult(
     page.omitted ? `${page.omitted} hit(s) outside --folders left out.` : '',
     nextCursor ? `More exist: call again with cursor: ${nextCursor}` : 'No more results.',
   ];
-  return respond(
-    compact({ files: entries, nextCursor, omitted: page.omitted || undefined }),
-    lines.filter(Boolean),
-    text,
+  // The page's first files as links to their gdrive:/// resources (MAX_RESOURCE_LINKS).
+  return withResourceLinks(
+    respond(
+      compact({ files: entries, nextCursor, omitted: page.omitted || undefined }),
+      lines.filter(Boolean),
+      text,
+    ),
+    fileLinks(entries),
   );
 }
 

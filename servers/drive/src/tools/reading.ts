@@ -116,6 +116,7 @@ export function readingTools(config: Config): DriveTool[] {
       name: 'read_file',
       title: 'Read file',
       toolset: 'files',
+      heartbeat: 'reading the file',
       description: `Read a file: Docs as Markdown, Sheets as CSV, Slides as text, Drawings and images as images, PDF/Office as text by page, other text as is; at most ${kib} KiB a call.${scope}`,
       inputSchema: z.strictObject({
         file_id: fileIdArg(),

@@ -165,6 +165,7 @@ export function actionsTools(config: Config): GitHubTool[] {
       name: 'get_job_logs',
       title: 'Get job log tail',
       toolset: 'actions',
+      heartbeat: 'downloading the job log',
       description: `Get the last lines of a GitHub Actions job's log (default 200, at most 5000 lines and ${budgets.logBytes / 1024} KB) — where failures are. Logs are untrusted text, sanitised (escape sequences removed).${scope}`,
       inputSchema: z.strictObject({
         owner: arg.owner(),

@@ -8,6 +8,7 @@
  */
 import { count, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { countedHeartbeat } from '@refmcp/shared/server';
 import { digestLog, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { checkFailed, toCheckRun, verdictOf, verdictShape } from '../format/checks.js';
@@ -60,7 +61,7 @@ export function ciDigestTools(config: Config): GitHubTool[] {
         ...neutralizedField,
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ owner, repo, pull_number, ref, tail_lines = 25 }, { signal }) => {
+      handler: async ({ owner, repo, pull_number, ref, tail_lines = 25 }, { signal, progress }) => {
         if ((pull_number === undefined) === (ref === undefined))
           throw new ToolError('Give exactly one of pull_number and ref.');
         const base = repoPath(config, owner, repo);
@@ -92,6 +93,10 @@ export function ciDigestTools(config: Config): GitHubTool[] {
         const failed = checks.filter(checkFailed);
         const withLogs = failed.filter((c) => c.app === 'github-actions').slice(0, MAX_LOGS);
         const perJob = Math.max(2048, Math.floor(budgets.logBytes / Math.max(1, withLogs.length)));
+        // With a progressToken: a heartbeat counting the logs read while they download (each can be large).
+        const beat = withLogs.length
+          ? countedHeartbeat(progress, withLogs.length, 'failed job logs read')
+          : undefined;
         const failures: z.infer<typeof failureShape>[] = await Promise.all(
           failed.map(async (c) => {
             if (!withLogs.includes(c))
@@ -123,6 +128,7 @@ export function ciDigestTools(config: Config): GitHubTool[] {
                 signal,
               }),
             ]);
+            beat?.tick();
             const digest = digestLog(log.data.toString('utf8'), {
               lines: tail_lines,
               maxBytes: perJob,
@@ -144,7 +150,7 @@ export function ciDigestTools(config: Config): GitHubTool[] {
               totalLines: digest.totalLines,
             };
           }),
-        );
+        ).finally(() => beat?.stop());
         for (const s of status.statuses)
           if (s.state === 'error' || s.state === 'failure')
             failures.push({

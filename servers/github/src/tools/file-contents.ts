@@ -6,9 +6,10 @@
  */
 import { count, counted, OPEN_WORLD_HINTS, type ToolResult } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { withResourceLinks } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
-import { contentsUri, mimeType, readContents } from '../files.js';
+import { contentsLink, contentsUri, mimeType, readContents } from '../files.js';
 import { entryShape } from '../format/repos.js';
 import * as arg from '../names.js';
 import type { GitHubTool } from '../toolsets.js';
@@ -66,14 +67,22 @@ export function fileContentsTool(config: Config): GitHubTool {
       const contents = await readContents(config, owner, repo, path, branch, signal);
       const base = { repository: `${owner}/${repo}`, ...(branch ? { ref: branch } : {}) };
       const where = `${owner}/${repo}:${path || '/'}${branch ? `@${branch}` : ''}`;
+      // repo:// reads the default branch: what was read at another ref gets no resource link.
+      const link = (p: string, size?: number) =>
+        branch ? [] : contentsLink(owner, repo, p, new UntrustedText().line(p), size);
       if (contents.kind === 'dir') {
-        return respond({ ...base, path, type: 'dir', entries: contents.entries }, [
+        const listed = respond({ ...base, path, type: 'dir', entries: contents.entries }, [
           `${where} — directory, ${counted(contents.entries.length, 'entries')}:`,
           ...contents.entries.map(
             (e) =>
               `${e.type === 'dir' ? 'dir ' : 'file'} ${e.path}${e.type === 'file' ? ` (${e.size} B)` : ''}`,
           ),
         ]);
+        // The first files' resources (MAX_RESOURCE_LINKS), for the host to open or attach.
+        return withResourceLinks(
+          listed,
+          contents.entries.filter((e) => e.type === 'file').flatMap((e) => link(e.path, e.size)),
+        );
       }
       if (contents.kind === 'other') {
         return respond(
@@ -105,22 +114,28 @@ export function fileContentsTool(config: Config): GitHubTool {
         const more = `the file is ${contents.size} bytes; read the rest through the resource ${contentsUri(owner, repo, path)} or ${contents.downloadUrl ?? 'its download URL'}`;
         const content = text.code(contents.text, budgets.fileBytes, more);
         const truncated = Buffer.byteLength(contents.text) > budgets.fileBytes;
-        return respond(
-          { ...facts, encoding: 'utf-8', content, ...(truncated ? { truncated } : {}) },
-          [
-            `${where} — ${contents.size} bytes, sha ${contents.sha}${truncated ? ', truncated' : ''}`,
-            block(`file ${where}`, content),
-          ],
-          text,
+        return withResourceLinks(
+          respond(
+            { ...facts, encoding: 'utf-8', content, ...(truncated ? { truncated } : {}) },
+            [
+              `${where} — ${contents.size} bytes, sha ${contents.sha}${truncated ? ', truncated' : ''}`,
+              block(`file ${where}`, content),
+            ],
+            text,
+          ),
+          link(contents.path, contents.size),
         );
       }
       const mime = mimeType(path, false);
       const structured = { ...facts, encoding: 'binary' as const };
       const summary = `${where} — binary file (${mime}), ${contents.size} bytes, sha ${contents.sha}; not decoded as text.`;
       if (contents.bytes.length > MAX_EMBEDDED_BINARY)
-        return respond(structured, [
-          `${summary} Too large to embed (over ${MAX_EMBEDDED_BINARY} bytes): download it from ${contents.downloadUrl ?? 'GitHub'}.`,
-        ]);
+        return withResourceLinks(
+          respond(structured, [
+            `${summary} Too large to embed (over ${MAX_EMBEDDED_BINARY} bytes): download it from ${contents.downloadUrl ?? 'GitHub'}.`,
+          ]),
+          link(contents.path, contents.size),
+        );
       const result = respond(structured, [
         `${summary} ${mime.startsWith('image/') ? 'The image follows.' : 'The bytes follow as a blob resource.'}`,
       ]);

@@ -5,8 +5,10 @@
  */
 import { compact, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { MAX_RESOURCE_LINKS, withResourceLinks } from '@refmcp/shared/server';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
+import { contentsLink } from '../files.js';
 import { pageShape } from '../format/common.js';
 import { renderFile } from '../format/pulls.js';
 import {
@@ -227,7 +229,7 @@ export function repoReadTools(config: Config): GitHubTool[] {
           ...(hasMore ? { nextPage: page + 1 } : {}),
           lastPage: Math.max(1, Math.ceil(all.length / per_page)),
         };
-        return respond(
+        const listed = respond(
           {
             repository: `${owner}/${repo}`,
             treeSha: res.data.sha,
@@ -242,6 +244,16 @@ export function repoReadTools(config: Config): GitHubTool[] {
                 `${e.type === 'tree' ? 'dir ' : 'file'} ${e.path}${e.size !== undefined ? ` (${e.size} B)` : ''}`,
             ),
           ],
+        );
+        // repo:// reads the default branch: the page's first files as resource links only for that tree.
+        if (tree_sha) return listed;
+        const text = new UntrustedText();
+        return withResourceLinks(
+          listed,
+          entries
+            .filter((e) => e.type === 'blob')
+            .slice(0, MAX_RESOURCE_LINKS)
+            .flatMap((e) => contentsLink(owner, repo, e.path, text.line(e.path), e.size)),
         );
       },
     }),

@@ -4,8 +4,10 @@
  */
 import { count, counted, defineTool, OPEN_WORLD_HINTS, pageFields, pageLine } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
+import { withResourceLinks } from '@refmcp/shared/server';
 import { neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
+import { contentsLink } from '../files.js';
 import { pageShape } from '../format/common.js';
 import { codeHitShape, renderRepo, repoShape, toCodeHit, toRepo } from '../format/repos.js';
 import * as arg from '../names.js';
@@ -86,17 +88,28 @@ export function repoSearchTools(config: Config): GitHubTool[] {
           (d) => (d as { items: unknown[] }).items,
         );
         const text = new UntrustedText();
-        const all = list.items.map((i) => toCodeHit(i, text));
-        const items = all.filter((h) => !config.scope || config.scope.allowsFullName(h.repository));
+        const inScope = (list.items as { path: string; repository: { full_name: string } }[]).filter(
+          (i) => !config.scope || config.scope.allowsFullName(i.repository.full_name),
+        );
+        const items = inScope.map((i) => toCodeHit(i, text));
         const total = (list.data as { total_count: number }).total_count;
-        const outside = all.length - items.length;
-        return respond(
+        const outside = list.items.length - items.length;
+        const found = respond(
           { totalCount: total, items, withheldOutOfScope: outside, ...pageFields(list.info) },
           [
             `${counted(total, 'matches')}. ${pageLine(list.info, items.length, 'matches')}${outside ? ` ${outside} outside --repos withheld.` : ''}`,
             ...items.map((h) => `${h.repository}: ${h.path} (${h.url})`),
           ],
           text,
+        );
+        // Code search indexes default branches only, which is what repo:// reads: the first hits'
+        // files as resource links (MAX_RESOURCE_LINKS).
+        return withResourceLinks(
+          found,
+          inScope.flatMap((raw, i) => {
+            const [owner = '', repo = ''] = raw.repository.full_name.split('/');
+            return contentsLink(owner, repo, raw.path, `${items[i]?.repository}: ${items[i]?.path}`);
+          }),
         );
       },
     }),

@@ -8,6 +8,7 @@
  */
 import { compact, OPEN_WORLD_HINTS, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { countedHeartbeat } from '@refmcp/shared/server';
 import { digestLog, indent, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
 import { bool, num, obj, str } from '../format/common.js';
@@ -62,7 +63,7 @@ export function ciDigestTools(config: Config): GitLabTool[] {
         ...neutralizedField,
       }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ project_id, merge_request_iid, ref, tail_lines = 25 }, { signal }) => {
+      handler: async ({ project_id, merge_request_iid, ref, tail_lines = 25 }, { signal, progress }) => {
         if ((merge_request_iid === undefined) === (ref === undefined))
           throw new ToolError('Give exactly one of merge_request_iid and ref.');
         const base = projectBase(config, project_id);
@@ -89,6 +90,9 @@ export function ciDigestTools(config: Config): GitLabTool[] {
           2048,
           Math.floor(config.budgets.logBytes / Math.min(MAX_LOGS, jobs.items.length || 1)),
         );
+        // With a progressToken: a heartbeat counting the traces read while they download (each can be large).
+        const traces = Math.min(MAX_LOGS, jobs.items.length);
+        const beat = traces ? countedHeartbeat(progress, traces, 'failed job logs read') : undefined;
         const failures: Failure[] = await Promise.all(
           jobs.items.map(async (raw, i) => {
             const j = obj(raw);
@@ -107,6 +111,7 @@ export function ciDigestTools(config: Config): GitLabTool[] {
               responseType: 'text',
               signal,
             });
+            beat?.tick();
             const digest = digestLog(trace.data, { lines: tail_lines, maxBytes: perJob });
             return compact({
               ...failure,
@@ -118,7 +123,7 @@ export function ciDigestTools(config: Config): GitLabTool[] {
               totalLines: digest.totalLines,
             });
           }),
-        );
+        ).finally(() => beat?.stop());
         const red = failures.filter((f) => !f.allowFailure).length;
         return respond(
           { pipeline, failures },

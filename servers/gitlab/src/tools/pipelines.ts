@@ -151,6 +151,7 @@ export function pipelineTools(config: Config): GitLabTool[] {
       name: 'get_job_log',
       title: 'Get job log tail',
       toolset: 'pipelines',
+      heartbeat: 'downloading the job log',
       description: `The end of a job's log (default ${maxLog / 1024} KiB), or a window from byte offset.${scope}`,
       inputSchema: z.strictObject({
         project_id: arg.projectId(),

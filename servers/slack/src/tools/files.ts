@@ -52,6 +52,7 @@ export function fileTools(config: Config): SlackTool[] {
       name: 'slack_read_file',
       title: 'Read a shared file',
       toolset: 'channels',
+      heartbeat: 'reading the file',
       description:
         'Read a file shared in Slack by its id (F…, listed with messages): PDF text by page, Word as Markdown, ' +
         'spreadsheets as tables, slides with notes, images. Long files: continue with cursor.',

@@ -29,6 +29,7 @@ import {
   ToolError,
 } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
+import { startHeartbeat } from '@refmcp/shared/server';
 import type { Config } from '../config.js';
 import * as arg from '../names.js';
 import { type SlackAnswer, SlackApiError } from '../slack/client.js';
@@ -106,68 +107,20 @@ export function unreadTools(config: Config): SlackTool[] {
       }),
       outputSchema: z.object({ conversations: z.array(unreadShape) }),
       annotations: OPEN_WORLD_HINTS.readOnly,
-      handler: async ({ channel_ids }, { signal }) => {
+      handler: async ({ channel_ids }, { signal, progress }) => {
         const ids = channel_ids
           ? await Promise.all(channel_ids.map(async (c) => (await resolveChannel(config, c, signal)).id))
           : await memberConversations(config, signal);
         const rows: z.infer<typeof unreadShape>[] = [];
-        let limited = false;
-        for (const id of ids) {
-          let info: SlackAnswer;
-          try {
-            info = await config.slack.call('conversations.info', { channel: id }, { signal });
-          } catch (error) {
-            rows.push({ channel: id, note: notCounted(error) });
-            continue;
-          }
-          const ch = (info.channel ?? {}) as Record<string, unknown>;
-          const name = typeof ch.name === 'string' ? ch.name : undefined;
-          const lastRead = typeof ch.last_read === 'string' ? ch.last_read : undefined;
-          if (!lastRead) {
-            rows.push(compact({ channel: id, name, note: 'no read marker: the token is not a member' }));
-            continue;
-          }
-          if (limited) {
-            rows.push(
-              compact({ channel: id, name, last_read: lastRead, note: 'not counted: history rate limited' }),
-            );
-            continue;
-          }
-          try {
-            const history = await config.slack.call(
-              'conversations.history',
-              { channel: id, oldest: lastRead, limit: COUNT_LIMIT },
-              { signal },
-            );
-            const n = Array.isArray(history.messages) ? history.messages.length : 0;
-            rows.push(
-              compact({
-                channel: id,
-                name,
-                last_read: lastRead,
-                unread: n,
-                more: history.has_more === true || undefined,
-              }),
-            );
-          } catch (error) {
-            const ratelimited = error instanceof SlackApiError && error.reason === 'ratelimited';
-            limited ||= ratelimited;
-            const note = ratelimited ? 'not counted: history rate limited' : notCounted(error);
-            rows.push(compact({ channel: id, name, last_read: lastRead, note }));
-          }
+        // With a progressToken: a heartbeat counting the conversations done (two paced calls each).
+        const beat =
+          progress &&
+          startHeartbeat(progress, (s) => `${rows.length} of ${ids.length} conversations counted, ${s} s`);
+        try {
+          return await countUnread(config, ids, rows, signal);
+        } finally {
+          beat?.stop();
         }
-        const unread = rows.filter((r) => (r.unread ?? 0) > 0);
-        const lines = rows.map(
-          (r) =>
-            `${r.name ? `#${r.name}` : r.channel} (${r.channel}): ${r.unread !== undefined ? `${r.unread}${r.more ? '+' : ''} unread` : r.note}`,
-        );
-        return structuredResult(
-          { conversations: rows },
-          [
-            `${unread.length} of ${rows.length} conversation(s) have unread messages (this token's read marker; a bot's marker is its own).${limited ? ' conversations.history was rate limited (once a minute for apps off the Slack Marketplace): ask again later for the rest.' : ''}`,
-            ...lines,
-          ].join('\n'),
-        );
       },
     }),
     channelTool(config, {
@@ -261,4 +214,73 @@ export function unreadTools(config: Config): SlackTool[] {
     }),
   );
   return tools;
+}
+
+/**
+ * One row per conversation of `ids` in `rows` (pushed as each is counted: progress reads its length):
+ * the messages after the token's read marker, or why it was not counted.
+ */
+async function countUnread(
+  config: Config,
+  ids: readonly string[],
+  rows: z.infer<typeof unreadShape>[],
+  signal: AbortSignal,
+) {
+  let limited = false;
+  for (const id of ids) {
+    let info: SlackAnswer;
+    try {
+      info = await config.slack.call('conversations.info', { channel: id }, { signal });
+    } catch (error) {
+      rows.push({ channel: id, note: notCounted(error) });
+      continue;
+    }
+    const ch = (info.channel ?? {}) as Record<string, unknown>;
+    const name = typeof ch.name === 'string' ? ch.name : undefined;
+    const lastRead = typeof ch.last_read === 'string' ? ch.last_read : undefined;
+    if (!lastRead) {
+      rows.push(compact({ channel: id, name, note: 'no read marker: the token is not a member' }));
+      continue;
+    }
+    if (limited) {
+      rows.push(
+        compact({ channel: id, name, last_read: lastRead, note: 'not counted: history rate limited' }),
+      );
+      continue;
+    }
+    try {
+      const history = await config.slack.call(
+        'conversations.history',
+        { channel: id, oldest: lastRead, limit: COUNT_LIMIT },
+        { signal },
+      );
+      const n = Array.isArray(history.messages) ? history.messages.length : 0;
+      rows.push(
+        compact({
+          channel: id,
+          name,
+          last_read: lastRead,
+          unread: n,
+          more: history.has_more === true || undefined,
+        }),
+      );
+    } catch (error) {
+      const ratelimited = error instanceof SlackApiError && error.reason === 'ratelimited';
+      limited ||= ratelimited;
+      const note = ratelimited ? 'not counted: history rate limited' : notCounted(error);
+      rows.push(compact({ channel: id, name, last_read: lastRead, note }));
+    }
+  }
+  const unread = rows.filter((r) => (r.unread ?? 0) > 0);
+  const lines = rows.map(
+    (r) =>
+      `${r.name ? `#${r.name}` : r.channel} (${r.channel}): ${r.unread !== undefined ? `${r.unread}${r.more ? '+' : ''} unread` : r.note}`,
+  );
+  return structuredResult(
+    { conversations: rows },
+    [
+      `${unread.length} of ${rows.length} conversation(s) have unread messages (this token's read marker; a bot's marker is its own).${limited ? ' conversations.history was rate limited (once a minute for apps off the Slack Marketplace): ask again later for the rest.' : ''}`,
+      ...lines,
+    ].join('\n'),
+  );
 }
