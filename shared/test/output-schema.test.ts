@@ -56,7 +56,8 @@ describe('one conversion per schema for the process', () => {
     const input = z.strictObject({ query: z.string().describe('Words.') });
     const result = z.object({ hits: z.array(z.string()) });
     const hooks = (s: z.ZodObject) =>
-      (s['~standard'] as unknown as { jsonSchema: { input: () => unknown; output: () => unknown } }).jsonSchema;
+      (s['~standard'] as unknown as { jsonSchema: { input: () => unknown; output: () => unknown } })
+        .jsonSchema;
     const toInput = vi.spyOn(hooks(input), 'input');
     const toOutput = vi.spyOn(hooks(result), 'output');
     const target = 'draft-2020-12';

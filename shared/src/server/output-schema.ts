@@ -84,7 +84,6 @@ export function memoisedInputSchema(schema: z.ZodObject): StandardSchemaWithJSON
   return wrapper;
 }
 
-
 /**
  * A tool's outputSchema as handed to the SDK: the same JSON Schema in `tools/list` (converted once),
  * but no second validation of every result on the server. The SDK would otherwise zod-parse each
