@@ -1,6 +1,7 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { leanJsonSchema } from './lean-schema.js';
+import { cachedJsonSchema } from './schema-cache.js';
 
 type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
 
@@ -14,7 +15,8 @@ type JsonSchemaHook = { input: JsonSchemaOf; output: JsonSchemaOf };
  * harness lists tools after every hostile call); the JSON derives from an immutable schema, so it
  * cannot go stale. A copy is handed out each time: the SDK spreads or wraps what it gets.
  */
-function memoised(jsonSchema: JsonSchemaHook): JsonSchemaHook {
+function memoised(schema: z.ZodObject): JsonSchemaHook {
+  const jsonSchema = jsonSchemaOf(schema);
   const memo = new Map<string, string>();
   const convert =
     (io: 'input' | 'output'): JsonSchemaOf =>
@@ -22,7 +24,10 @@ function memoised(jsonSchema: JsonSchemaHook): JsonSchemaHook {
       const key = `${io} ${options.target}`;
       let json = memo.get(key);
       if (json === undefined) {
-        json = JSON.stringify(leanJsonSchema(jsonSchema[io](options)));
+        // From an earlier start of this bundle when it converted the same schema (schema-cache.ts).
+        json = cachedJsonSchema(schema, io, options.target, () =>
+          JSON.stringify(leanJsonSchema(jsonSchema[io](options))),
+        );
         memo.set(key, json);
       }
       // A fresh copy (JSON.parse is ~3× faster than structuredClone on these plain objects).
@@ -76,7 +81,7 @@ export function memoisedInputSchema(schema: z.ZodObject): StandardSchemaWithJSON
       '~standard': {
         ...std,
         validate: (value: unknown) => std.validate(dropNullOptionals(schema, value)),
-        jsonSchema: memoised(jsonSchemaOf(schema)),
+        jsonSchema: memoised(schema),
       },
     } as StandardSchemaWithJSON;
     inputWrappers.set(schema, wrapper);
@@ -99,7 +104,7 @@ export function trustedOutputSchema(schema: z.ZodObject): StandardSchemaWithJSON
         version: 1,
         vendor: 'refmcp-trusted',
         validate: (value: unknown) => ({ value }),
-        jsonSchema: memoised(jsonSchemaOf(schema)),
+        jsonSchema: memoised(schema),
       },
     } as StandardSchemaWithJSON;
     outputWrappers.set(schema, wrapper);
