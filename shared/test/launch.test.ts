@@ -23,6 +23,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const BUNDLER = fileURLToPath(new URL('../bundle.mjs', import.meta.url));
 const REFRESH_MODULE = fileURLToPath(new URL('../src/launch/refresh.ts', import.meta.url));
+const SCHEMA_STORE_MODULE = fileURLToPath(new URL('../src/launch/schema-store.ts', import.meta.url));
 const NOBODY = 65534;
 const root = await mkdtemp(join(tmpdir(), 'refmcp-launch-'));
 const pkg = join(root, 'pkg');
@@ -80,7 +81,15 @@ beforeAll(async () => {
   // Top-level code, a lazily compiled function and import.meta.url, built with --v8-flags as servers are.
   await writeFile(
     join(pkg, 'src/index.ts'),
-    `import { refreshCodeCache } from ${JSON.stringify(REFRESH_MODULE)};
+    `import { writeFileSync } from 'node:fs';
+     import { refreshCodeCache } from ${JSON.stringify(REFRESH_MODULE)};
+     import { schemaStore } from ${JSON.stringify(SCHEMA_STORE_MODULE)};
+     // The schemas file (server/schema-cache.ts's store): what it held, written to $SCHEMAS; then saved.
+     if (process.env.SCHEMAS) {
+       const store = schemaStore();
+       writeFileSync(process.env.SCHEMAS, store ? (store.load()?.toString() ?? 'empty') : 'no store');
+       store?.save(Buffer.from('{"input draft-2020-12 k":"{}"}'));
+     }
      const sum = (n: number) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };
      const strict = (function (this: unknown) { return this === undefined; })();
      process.stdout.write(JSON.stringify({
@@ -184,6 +193,28 @@ describe('bin launcher with a code cache', () => {
     expect(names).not.toContain(file(4));
     expect(names).not.toContain(staleTemp);
     for (const name of others) expect(names).toContain(name);
+  });
+
+  it('hands the server a schemas file for this build, kept beside the code cache with the same checks', async () => {
+    const seen = join(root, 'cwd', 'seen');
+    expect(await start({ SCHEMAS: seen })).toEqual(EXPECTED);
+    expect(await readFile(seen, 'utf8')).toBe('empty');
+    const names = [...(await cacheFiles(xdgCache)).keys()];
+    const schemas = names.find((n) => /^refmcp\+launch-demo-[0-9a-f]{24}-schemas\.bin$/.test(n));
+    expect(schemas, names.join(', ')).toBeDefined();
+    expect((await stat(join(xdgCache, schemas as string))).mode & 0o777).toBe(0o600);
+    // The next start of the same build reads what the last one saved.
+    await start({ SCHEMAS: seen });
+    expect(await readFile(seen, 'utf8')).toBe('{"input draft-2020-12 k":"{}"}');
+    // A damaged file is not handed over.
+    const bytes = await readFile(join(xdgCache, schemas as string));
+    bytes[bytes.length - 2] = 0x20;
+    await writeFile(join(xdgCache, schemas as string), bytes);
+    await start({ SCHEMAS: seen });
+    expect(await readFile(seen, 'utf8')).toBe('empty');
+    // No store where no code cache is used.
+    await start({ SCHEMAS: seen, NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(await readFile(seen, 'utf8')).toBe('no store');
   });
 
   it('uses no directory another user could change, and creates nothing in one (root with another user’s HOME)', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from '../src/schema.js';
 import { leanJsonSchema } from '../src/server/lean-schema.js';
 import { memoisedInputSchema, trustedOutputSchema } from '../src/server/output-schema.js';
@@ -48,5 +48,28 @@ describe('memoisedInputSchema', () => {
   it('keeps null where the argument accepts it, and refuses it for a required one', () => {
     expect(validate({ path: 'a', note: null })).toEqual({ value: { path: 'a', note: null } });
     expect(validate({ path: null }).issues?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('one conversion per schema for the process', () => {
+  it('every server instance (HTTP makes one per request) gets the same wrapper: zod converts once', () => {
+    const input = z.strictObject({ query: z.string().describe('Words.') });
+    const result = z.object({ hits: z.array(z.string()) });
+    const hooks = (s: z.ZodObject) =>
+      (s['~standard'] as unknown as { jsonSchema: { input: () => unknown; output: () => unknown } })
+        .jsonSchema;
+    const toInput = vi.spyOn(hooks(input), 'input');
+    const toOutput = vi.spyOn(hooks(result), 'output');
+    const target = 'draft-2020-12';
+    for (let instance = 0; instance < 3; instance++) {
+      expect(memoisedInputSchema(input)).toBe(memoisedInputSchema(input));
+      expect(memoisedInputSchema(input)['~standard'].jsonSchema.input({ target })).toEqual(
+        leanJsonSchema(z.toJSONSchema(input, { target, io: 'input' })),
+      );
+      trustedOutputSchema(result)['~standard'].jsonSchema.output({ target });
+    }
+    expect(toInput).toHaveBeenCalledTimes(1);
+    expect(toOutput).toHaveBeenCalledTimes(1);
+    expect(trustedOutputSchema(result)).toBe(trustedOutputSchema(result));
   });
 });

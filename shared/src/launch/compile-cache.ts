@@ -51,6 +51,20 @@ export interface CompileCache {
   data?: Buffer;
   /** Saves `data` as this source's cache and deletes the package's caches of other versions. Never throws. */
   save(data: Buffer): void;
+  /**
+   * A second file for this source, kept the same way: the tools' JSON Schemas the server converted
+   * (server/schema-cache.ts), so that a later start's first `tools/list` converts none. Absent
+   * when no cache directory is usable.
+   */
+  schemas?: SideFile;
+}
+
+/** A cache file beside the code cache: read and written with the same checks. */
+export interface SideFile {
+  /** Its payload as last saved for this source, if any. Never throws. */
+  load(): Buffer | undefined;
+  /** Replaces it. Never throws. */
+  save(data: Buffer): void;
 }
 
 const DIGEST_BYTES = 32;
@@ -60,6 +74,8 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const STALE_TEMP_MS = 60_000;
 /** Cache files kept per package (builds × flag sets): at most ~6 MB for the largest server. */
 const KEPT_FILES = 4;
+/** The flags part of the schemas file's name (see {@link CompileCache.schemas}); kept as many. */
+const SCHEMAS = 'schemas';
 
 /**
  * The code cache of the bundle at `file` (absolute path) of npm package `packageName`.
@@ -80,37 +96,48 @@ export function compileCache(
   const prefix = `${packageName.replace(/^@/, '').replace('/', '+')}-`;
   const build = sha256(`${JSON.stringify(process.versions)}\0${process.arch}\0${source}`).slice(0, 24);
   const flags = sha256(`${process.execArgv.join('\0')}\0${env.NODE_OPTIONS ?? ''}`).slice(0, 8);
-  const name = `${prefix}${build}-${flags}.bin`;
-  const path = join(dir, name);
-  const save = (made: Buffer) => {
-    const temp = `${path}.${process.pid}.tmp`;
-    let fd: number | undefined;
-    let created = false;
-    try {
-      fd = openSync(
-        temp,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o600,
-      );
-      created = true;
-      writeAll(fd, createHash('sha256').update(made).digest());
-      writeAll(fd, made);
-      fsyncSync(fd);
-      closeSync(fd);
-      fd = undefined;
-      renameSync(temp, path);
-      removeOld(dir, prefix, Date.now());
-    } catch {
-      // A full disk or a race with another start: the next start tries again.
-      if (fd !== undefined) closeSync(fd);
-      try {
-        if (created) unlinkSync(temp); // never another writer's file
-      } catch {
-        // renamed already
-      }
-    }
+  const path = join(dir, `${prefix}${build}-${flags}.bin`);
+  // Schemas do not depend on Node's flags: one file per build.
+  const schemasPath = join(dir, `${prefix}${build}-${SCHEMAS}.bin`);
+  return {
+    source,
+    data: readVerified(path, uid),
+    save: (made) => writeVerified(dir, prefix, path, made),
+    schemas: {
+      load: () => readVerified(schemasPath, uid),
+      save: (made) => writeVerified(dir, prefix, schemasPath, made),
+    },
   };
-  return { source, data: readVerified(path, uid), save };
+}
+
+/** Writes `made` with its digest to a new temp file, syncs it and renames it to `path`; then tidies the directory. */
+function writeVerified(dir: string, prefix: string, path: string, made: Buffer): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  let fd: number | undefined;
+  let created = false;
+  try {
+    fd = openSync(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    created = true;
+    writeAll(fd, createHash('sha256').update(made).digest());
+    writeAll(fd, made);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+    removeOld(dir, prefix, Date.now());
+  } catch {
+    // A full disk or a race with another start: the next start tries again.
+    if (fd !== undefined) closeSync(fd);
+    try {
+      if (created) unlinkSync(temp); // never another writer's file
+    } catch {
+      // renamed already
+    }
+  }
 }
 
 /** The payload of the cache file at `path` when it is this uid's regular file and its digest matches. */
@@ -138,19 +165,29 @@ function readVerified(path: string, uid: number): Buffer | undefined {
   }
 }
 
-/** Deletes the package's (`prefix`) cache files but the {@link KEPT_FILES} newest, and its stale temp files. */
+/**
+ * Deletes the package's (`prefix`) cache files but the {@link KEPT_FILES} newest of each kind (code,
+ * schemas), and its stale temp files.
+ */
 function removeOld(dir: string, prefix: string, now: number): void {
   const ours = new RegExp(
-    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{24}-[0-9a-f]{8}\\.bin(\\.\\d+\\.tmp)?$`,
+    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{24}-([0-9a-f]{8}|${SCHEMAS})\\.bin(\\.\\d+\\.tmp)?$`,
   );
   const files = readdirSync(dir)
     .map((name) => ours.exec(name))
     .filter((m) => m !== null)
-    .map((m) => ({ name: m[0], temp: m[1] !== undefined, mtime: lstatSync(join(dir, m[0])).mtimeMs }));
-  const kept = files
-    .filter((f) => !f.temp)
-    .sort((a, b) => b.mtime - a.mtime)
-    .slice(0, KEPT_FILES);
+    .map((m) => ({
+      name: m[0],
+      schemas: m[1] === SCHEMAS,
+      temp: m[2] !== undefined,
+      mtime: lstatSync(join(dir, m[0])).mtimeMs,
+    }));
+  const newest = (schemas: boolean) =>
+    files
+      .filter((f) => !f.temp && f.schemas === schemas)
+      .sort((a, b) => b.mtime - a.mtime)
+      .slice(0, KEPT_FILES);
+  const kept = [...newest(false), ...newest(true)];
   for (const f of files) {
     if (f.temp ? now - f.mtime <= STALE_TEMP_MS : kept.includes(f)) continue;
     try {

@@ -20,6 +20,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { compileCache } from './compile-cache.js';
 import { offerCodeCacheRefresh } from './refresh.js';
+import { offerSchemaStore } from './schema-store.js';
 
 /**
  * The server's V8 flags (`refmcp-bundle --v8-flags`), set before the bundle is compiled: a code cache
@@ -36,6 +37,8 @@ if (process.sourceMapsEnabled) {
   require(file);
 } else {
   const cache = compileCache(file, __REFMCP_PACKAGE);
+  // The tools' JSON Schemas converted by an earlier start of this build (server/schema-cache.ts).
+  if (cache.schemas) offerSchemaStore(cache.schemas);
   // The CommonJS wrapper ends its first line (lineOffset -1), so the bundle keeps its line and column
   // numbers, and the bundle's own 'use strict' stays the first statement of the function.
   const script = new Script(

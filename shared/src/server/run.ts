@@ -71,6 +71,7 @@ export interface ServerSpec<C> {
    * (still JSON-RPC -32602, as for any unknown tool), not only "not found".
    */
   offTools?(config: C): Record<string, string>;
+  /** The `instructions` of `initialize`, made once at startup from the config. */
   instructions?(config: C): string;
   /** Registers resources and prompts on a new connection's server instance. */
   register?(server: McpServer, config: C, context: ConnectionContext): void;
@@ -480,16 +481,22 @@ export async function runServer<C>(spec: ServerSpec<C>, options: ServeOptions = 
   const shutdownOf = http ? perInstanceShutdown(shutdownController.signal) : () => shutdownController.signal;
   // The latest instance's handler: over stdio one instance serves the 2026-07-28 era.
   let resourceListen: ResourceListen | undefined;
+  // Made once, not per instance (over HTTP's 2026-07-28 era there is one per request).
+  const serverInfo = {
+    name: `refmcp-${spec.name}`,
+    title: spec.title,
+    version: spec.version,
+    ...iconsOf(spec.name),
+  };
+  // tools/prompts capabilities are declared by the first registration, after hookRequests has
+  // hooked their handlers (declaring them here would install the SDK's handlers in the
+  // constructor, before the hook).
+  const capabilities = withoutKeys(spec.capabilities ?? {}, ['tools', 'prompts']);
+  const instructions = spec.instructions?.(config);
   const factory = () => {
     const server = new McpServer(
-      { name: `refmcp-${spec.name}`, title: spec.title, version: spec.version, ...iconsOf(spec.name) },
-      {
-        // tools/prompts capabilities are declared by the first registration, after
-        // hookRequests has hooked their handlers (declaring them here would install
-        // the SDK's handlers in the constructor, before the hook).
-        capabilities: withoutKeys(spec.capabilities ?? {}, ['tools', 'prompts']),
-        ...(spec.instructions ? { instructions: spec.instructions(config) } : {}),
-      },
+      { ...serverInfo },
+      { capabilities: { ...capabilities }, ...(instructions !== undefined ? { instructions } : {}) },
     );
     // Without a path the audit log drops entries: skip serialising each result to count its bytes.
     hookRequests(server, { off, ...(common.auditLog ? { audit } : {}) });

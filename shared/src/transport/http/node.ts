@@ -67,6 +67,18 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, name) => {
     headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
   });
+  // A JSON answer (every 2026-07-28 request but a listen, every POST not asking for a stream) is
+  // whole once made: sent in one write with its length, headers and body in one packet. Reading
+  // it through the web stream reader and flushing the headers first cost a write per chunk and
+  // a packet more per request.
+  if (response.body && !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+    if (res.destroyed) return;
+    if (!('content-length' in headers)) headers['content-length'] = String(body.length);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
