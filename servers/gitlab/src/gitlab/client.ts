@@ -43,6 +43,8 @@ export function graphqlBase(restBase: URL): URL {
 export class GitLab {
   private readonly http: HttpClient;
   private readonly gql: HttpClient;
+  /** Query objects of list requests sent with `paced: false` (not search-paced; see {@link list}). */
+  private readonly unpaced = new WeakSet<object>();
   readonly authenticated: boolean;
 
   constructor(options: GitLabOptions) {
@@ -60,7 +62,7 @@ export class GitLab {
       service: 'GitLab API',
       baseUrl: options.baseUrl,
       ...common,
-      isSearch: isSearchRequest,
+      isSearch: (path, query) => !(query && this.unpaced.has(query)) && isSearchRequest(path, query),
     });
     this.gql = new HttpClient({
       service: 'GitLab GraphQL API',
@@ -135,7 +137,10 @@ export class GitLab {
 
   /**
    * One page of a page-numbered list: `hasMore` from the Link header's rel="next", else from
-   * X-Next-Page (GitLab leaves out totals for big lists but keeps both).
+   * X-Next-Page (GitLab leaves out totals for big lists but keeps both). `paced: false` sends a
+   * search without waiting for --search-interval: for a search retried in another mode right
+   * after GitLab refused the first ("not available", a 400 that searched nothing), so the retry
+   * rides the slot the refused probe took.
    */
   async list<T = unknown>(
     path: string,
@@ -143,8 +148,11 @@ export class GitLab {
     page: number,
     perPage: number,
     signal: AbortSignal,
+    options: { paced?: boolean } = {},
   ): Promise<Page<T>> {
-    const res = await this.request<unknown>({ path, query: { ...query, page, per_page: perPage }, signal });
+    const q = { ...query, page, per_page: perPage };
+    if (options.paced === false) this.unpaced.add(q);
+    const res = await this.request<unknown>({ path, query: q, signal });
     const info = linkPageInfo(res.headers.get('link'), page, perPage);
     const next = Number(res.headers.get('x-next-page') ?? '');
     if (!info.hasMore && Number.isSafeInteger(next) && next > page) {
