@@ -59,6 +59,23 @@ export class ProjectScope implements Scope<[projectId: string]> {
     );
   }
 
+  /**
+   * True when everything in the namespace at `fullPath` (a project, or a group holding work items
+   * such as epics) is inside the scope: an allowed project, or a group at or inside a `grp/*`
+   * entry. Unlike {@link allowsGroup}, a group that merely *contains* an allowed project is not
+   * enough: a group's own work items belong to no project, so nothing could be filtered out.
+   */
+  allowsNamespace(fullPath: string): boolean {
+    const g = fullPath.toLowerCase();
+    return this.allows(g) || this.groups.some((w) => w === g || g.startsWith(`${w}/`));
+  }
+
+  /** Refuses (ToolError, before any request) a namespace {@link allowsNamespace} does not allow. */
+  checkNamespace(fullPath: string): void {
+    if (!this.allowsNamespace(fullPath))
+      throw outOfScope(fullPath, 'projects', '--projects', this.description);
+  }
+
   /** Refuses (ToolError) a group search {@link allowsGroup} does not allow, or a group named by number. */
   checkGroup(groupId: string): void {
     if (/^[0-9]+$/.test(groupId))

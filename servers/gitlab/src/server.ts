@@ -17,6 +17,7 @@ import { pipelineTools } from './tools/pipelines.js';
 import { projectTools } from './tools/projects.js';
 import { repositoryTools } from './tools/repository.js';
 import { searchTools } from './tools/search.js';
+import { workItemTools } from './tools/work-items.js';
 import { TOOLSETS } from './toolsets.js';
 
 export const gitlabServer: ServerSpec<Config> = {
@@ -45,6 +46,7 @@ export const gitlabServer: ServerSpec<Config> = {
         ...pipelineTools(config),
         ...pipelineActionTools(config),
         ...ciDigestTools(config),
+        ...workItemTools(config),
       ],
       hasProjectArgument,
     ),

@@ -24,13 +24,18 @@ export const TOOLSETS = defineToolsets([
     default: false,
   },
   {
+    name: 'work_items',
+    description: 'Work item (e.g. group epic) notes over GraphQL: list threads, comment, reply',
+    default: false,
+  },
+  {
     name: 'pipelines',
     description: 'CI/CD pipelines, jobs and job log tails; retry, cancel and create pipelines',
     default: false,
   },
 ]);
 
-/** "context" | "projects" | "issues" | "merge_requests" | "groups" | "pipelines". */
+/** "context" | "projects" | "issues" | "merge_requests" | "groups" | "work_items" | "pipelines". */
 export type GitLabToolset = ToolsetName<typeof TOOLSETS>;
 
 /** A GitLab tool: its `toolset` is one of {@link TOOLSETS}. */

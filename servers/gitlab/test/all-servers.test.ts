@@ -27,7 +27,7 @@ describe('all-servers cases on GitLab', () => {
     const conn = await startServer(gl, ['--toolsets', 'all'], { env: VERBOSE });
     try {
       const tools = await conn.tools();
-      expect(tools.length).toBe(50);
+      expect(tools.length).toBe(52);
       for (const tool of tools) {
         await callChecked(conn, tool.name, {});
         await callChecked(conn, tool.name, { ...PROJECT, unexpected: true });

@@ -48,6 +48,6 @@ describeToolsetSelection({
   snapshots: new URL('./__toolsnaps__/', import.meta.url),
   start: (args) => startServer(gl, args),
   parity: PARITY,
-  offByDefault: ['pipelines', 'groups'],
+  offByDefault: ['pipelines', 'groups', 'work_items'],
   sample: { toolset: 'issues', read: 'get_issue', write: 'create_issue' },
 });

@@ -123,6 +123,21 @@ describe('which search runs', () => {
     }
   });
 
+  it('the refused probes of one call share one --search-interval slot (no wait between them)', async () => {
+    // With a 10-minute interval, a probe that waited for its own slot would never answer within
+    // the test; the first search of a process has no previous slot to wait for.
+    const paced = await startServer(gl, ['--search-interval', '600000']);
+    try {
+      gl.api.clearRequests();
+      const r = await callChecked(paced, 'search_project_code', { project_id: 'grp/proj', search: 'answer' });
+      expect(r.isError, r.text).toBeFalsy();
+      expect((r.structuredContent as Hits).searchType).toBe('basic');
+      expect(searches().map((q) => q.query.get('search_type'))).toEqual(['zoekt', 'advanced', 'basic']);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it('an instance with exact code search uses it (literal, regex=false) and says so', async () => {
     gl.codeSearch.zoekt = true;
     const fresh = await startServer(gl);

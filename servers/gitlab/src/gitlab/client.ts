@@ -2,7 +2,9 @@
  * The GitLab REST v4 client: the shared HttpClient (one policy: timeouts, retries honouring
  * Retry-After/RateLimit-Reset within the budget, never a write repeated after a 5xx, pacing) with
  * GITLAB_HOOKS and the PRIVATE-TOKEN header. Adds what GitLab callers need: page-numbered lists
- * that say when more exists (Link header, else X-Next-Page), and what to do about a 401 or 403.
+ * that say when more exists (Link header, else X-Next-Page), what to do about a 401 or 403, and
+ * GraphQL operations (`graphql`: POST <instance>/api/graphql with the same token, policy and size
+ * cap, for what only GraphQL reaches — work items since GitLab 17.2).
  */
 import {
   GITLAB_HOOKS,
@@ -24,32 +26,85 @@ export interface GitLabOptions {
   maxResponseBytes: number;
 }
 
+/** Longest GraphQL error text kept in a message (GitLab echoes parts of the query). */
+const GRAPHQL_ERROR_CHARS = 500;
+
+/**
+ * The base the GraphQL endpoint hangs off: the REST base without its trailing `/v4`
+ * (https://HOST[/PATH]/api/v4 → https://HOST[/PATH]/api, so `/graphql` is GitLab's /api/graphql;
+ * https://docs.gitlab.com/api/graphql/#graphql-api-endpoint).
+ */
+export function graphqlBase(restBase: URL): URL {
+  const url = new URL(restBase.href);
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v4$/, '');
+  return url;
+}
+
 export class GitLab {
   private readonly http: HttpClient;
+  private readonly gql: HttpClient;
+  /** Query objects of list requests sent with `paced: false` (not search-paced; see {@link list}). */
+  private readonly unpaced = new WeakSet<object>();
   readonly authenticated: boolean;
 
   constructor(options: GitLabOptions) {
     this.authenticated = options.token !== undefined;
-    this.http = new HttpClient({
-      service: 'GitLab API',
-      baseUrl: options.baseUrl,
+    const headers: Record<string, string> = options.token ? { 'private-token': options.token } : {};
+    const common = {
       userAgent: options.userAgent,
-      headers: options.token ? { 'private-token': options.token } : {},
+      headers,
       policy: options.policy,
       maxResponseBytes: options.maxResponseBytes,
       hooks: GITLAB_HOOKS,
       secrets: options.token ? [options.token] : [],
-      isSearch: isSearchRequest,
+    };
+    this.http = new HttpClient({
+      service: 'GitLab API',
+      baseUrl: options.baseUrl,
+      ...common,
+      isSearch: (path, query) => !(query && this.unpaced.has(query)) && isSearchRequest(path, query),
     });
+    this.gql = new HttpClient({
+      service: 'GitLab GraphQL API',
+      baseUrl: graphqlBase(options.baseUrl),
+      ...common,
+      isSearch: () => false,
+    });
+  }
+
+  /**
+   * One GraphQL operation (POST /api/graphql, `{query, variables}`): the answer's `data`. It is a
+   * POST, so the client's write pacing applies and a 5xx is never retried (a mutation's outcome
+   * would be unknown). Errors: as {@link request}; a ToolError with GitLab's messages when the
+   * answer carries `errors` (GitLab answers 200 with `{"errors": [...]}` for an invalid query, a
+   * missing or hidden resource, a refused mutation).
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<T> {
+    const res = await this.call<{ data?: T | null; errors?: Array<{ message?: unknown }> }>(this.gql, {
+      method: 'POST',
+      path: '/graphql',
+      body: { query, variables },
+      signal,
+    });
+    const errors = (res.data?.errors ?? []).map((e) => String(e?.message ?? 'unknown error'));
+    if (errors.length || !res.data?.data) {
+      const text = errors.join('; ').slice(0, GRAPHQL_ERROR_CHARS) || 'no data in the answer';
+      throw new ToolError(`GitLab GraphQL API: ${text}`);
+    }
+    return res.data.data;
   }
 
   /**
    * One request (see HttpClient.request: a write whose outcome is unknown says so). Errors:
    * HttpError (summary with GitLab's message), with a sentence on what to do for 401/403.
    */
-  async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+  request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+    return this.call<T>(this.http, req);
+  }
+
+  private async call<T>(http: HttpClient, req: HttpRequest): Promise<HttpResponse<T>> {
     try {
-      return await this.http.request<T>(req);
+      return await http.request<T>(req);
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       const hints: string[] = [];
@@ -82,7 +137,10 @@ export class GitLab {
 
   /**
    * One page of a page-numbered list: `hasMore` from the Link header's rel="next", else from
-   * X-Next-Page (GitLab leaves out totals for big lists but keeps both).
+   * X-Next-Page (GitLab leaves out totals for big lists but keeps both). `paced: false` sends a
+   * search without waiting for --search-interval: for a search retried in another mode right
+   * after GitLab refused the first ("not available", a 400 that searched nothing), so the retry
+   * rides the slot the refused probe took.
    */
   async list<T = unknown>(
     path: string,
@@ -90,8 +148,11 @@ export class GitLab {
     page: number,
     perPage: number,
     signal: AbortSignal,
+    options: { paced?: boolean } = {},
   ): Promise<Page<T>> {
-    const res = await this.request<unknown>({ path, query: { ...query, page, per_page: perPage }, signal });
+    const q = { ...query, page, per_page: perPage };
+    if (options.paced === false) this.unpaced.add(q);
+    const res = await this.request<unknown>({ path, query: q, signal });
     const info = linkPageInfo(res.headers.get('link'), page, perPage);
     const next = Number(res.headers.get('x-next-page') ?? '');
     if (!info.hasMore && Number.isSafeInteger(next) && next > page) {

@@ -12,7 +12,8 @@
  * regular expressions by default), then `advanced`, then (projects) `basic`, moving on when GitLab
  * answers 400 that the type is not available (ee SearchService#search_type_errors: "Zoekt is not
  * available", "Elasticsearch is not available" or "… is disabled …"). The type that answered is
- * remembered per top-level namespace for the process. A project search with `ref` is basic.
+ * remembered per top-level namespace for the process. A project search with `ref` is basic. The
+ * probes of one call share one --search-interval slot: only the first waits for it.
  */
 import { defineTool, OPEN_WORLD_HINTS, pageFields, pageLine, pageShapeFor, ToolError } from '@refmcp/shared';
 import { z } from '@refmcp/shared/schema';
@@ -70,6 +71,8 @@ export function searchTools(config: Config): GitLabTool[] {
           page,
           perPage,
           signal,
+          // Only the first probe waits for --search-interval: a refused one searched nothing.
+          { paced: refusals.length === 0 },
         );
         known.set(key, type);
         return { res, type };

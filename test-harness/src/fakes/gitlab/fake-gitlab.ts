@@ -5,6 +5,7 @@
 // registered by start.ts; they import this file, never the barrel.
 import type { FakeApi, FakeReply, FakeRequest, RequestMatcher } from '../../fake-api/index.js';
 import { FakeVendor, Reply, type VendorHandler } from '../../fake-api/index.js';
+import { type Checked, checkGitLabQuery } from './graphql-schema.js';
 import { authenticate, type GitLabCaller, type PagingOptions } from './http.js';
 import { GitLabState } from './state.js';
 
@@ -79,6 +80,8 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
    * `search_type=zoekt` / `advanced` answer GitLab's 400 while off; group code search needs one.
    */
   readonly codeSearch = { zoekt: false, advanced: false };
+  /** GraphQL queries refused by the schema check (routes-graphql.ts), with graphql-js's messages. */
+  readonly graphqlRejected: { query: string; errors: string[] }[] = [];
   /** Web base (the API URL without `/api/v4`): web_url values start with it. */
   readonly web: string;
   private readonly staged: Array<StagedReply & { left: number }> = [];
@@ -127,6 +130,11 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
       }
       return staged.reply(req, reply);
     });
+  }
+
+  /** Parses and validates a GraphQL query against the schema subset (what the endpoint does first). */
+  checkQuery(query: string): Checked {
+    return checkGitLabQuery(query);
   }
 
   /** Stages an answer (see {@link StagedReply}); staged answers are consumed in order. */

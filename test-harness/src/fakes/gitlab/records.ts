@@ -57,6 +57,24 @@ export interface NoteRecord {
   position?: Record<string, unknown>;
   resolvable: boolean;
   resolved: boolean;
+  /** An internal note (GitLab's `internal`): visible to Reporter access and above only. */
+  internal?: boolean;
+}
+
+/**
+ * A work item reachable only through GraphQL (a group epic since GitLab 17.2, or any work item by
+ * namespace and iid): its notes are discussions as on issues.
+ */
+export interface WorkItemRecord {
+  id: number;
+  iid: number;
+  title: string;
+  /** Full path of the group or project that holds it. */
+  namespacePath: string;
+  authorId: number;
+  createdAt: string;
+  updatedAt: string;
+  notes: NoteRecord[];
 }
 
 interface IssuableRecord {

@@ -4,6 +4,7 @@ import { FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js';
 import { glInvalid } from './http.js';
 import { registerDiscussionRoutes } from './routes-discussions.js';
 import { registerDraftNoteRoutes } from './routes-draft-notes.js';
+import { registerGraphqlRoute } from './routes-graphql.js';
 import { registerIssueRoutes } from './routes-issues.js';
 import { registerLabelRoutes } from './routes-labels.js';
 import { registerMergeRequestRoutes } from './routes-merge-requests.js';
@@ -16,7 +17,8 @@ import { registerSearchRoutes } from './routes-search.js';
  * Starts a fake GitLab on 127.0.0.1 (free port) with every route registered and no data (seed it
  * with `seedScene` or `gl.state`). Requests no route matches — a raw `/` inside `:id` or
  * `:file_path` among them — get GitLab's router answer, 404 `{"error":"404 Not Found"}`. Its
- * traffic is recorded as vendor "gitlab" for the spec check (`gitlabSpec` in ./spec.ts).
+ * REST traffic is recorded as vendor "gitlab" for the spec check (`gitlabSpec` in ./spec.ts);
+ * GraphQL (POST …/api/graphql, a root route off that record) validates each query itself.
  */
 export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<FakeGitLab> {
   const prefix = options.prefix ?? '/api/v4';
@@ -35,5 +37,6 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   registerPipelineRoutes(gl);
   registerLabelRoutes(gl);
   registerSearchRoutes(gl);
+  registerGraphqlRoute(gl, prefix);
   return gl;
 }

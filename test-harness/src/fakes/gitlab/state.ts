@@ -22,6 +22,7 @@ import {
   type TokenRecord,
   type UserRecord,
   type Visibility,
+  type WorkItemRecord,
 } from './records.js';
 import { type CommitRecord, Repository, type Signature, tick } from './repo.js';
 
@@ -51,6 +52,8 @@ export class GitLabState {
   readonly tokens = new Map<string, TokenRecord>();
   readonly namespaces = new Map<number, NamespaceRecord>();
   readonly projects = new Map<number, ProjectRecord>();
+  /** Work items served by GraphQL only (routes-graphql.ts). */
+  readonly workItems: WorkItemRecord[] = [];
   /** Instance version and revision (`GET /version`, `/metadata`). */
   version = { version: '19.5.1-ee', revision: 'a1b2c3d4e5f', enterprise: true };
   private nextId = {
@@ -288,10 +291,10 @@ export class GitLabState {
    * `position` makes it a diff note (resolvable).
    */
   addNote(
-    on: IssueRecord | MergeRequestRecord,
+    on: IssueRecord | MergeRequestRecord | WorkItemRecord,
     author: string | number,
     body: string,
-    o: { reply?: NoteRecord; position?: Record<string, unknown>; system?: boolean } = {},
+    o: { reply?: NoteRecord; position?: Record<string, unknown>; system?: boolean; internal?: boolean } = {},
   ): NoteRecord {
     const at = tick();
     const id = this.nextId.note++;
@@ -307,11 +310,30 @@ export class GitLabState {
       ...(o.position ? { position: o.position } : {}),
       resolvable: Boolean(o.position ?? o.reply?.position),
       resolved: false,
+      ...(o.internal ? { internal: true } : {}),
     };
     if (o.reply) o.reply.individual = false;
     on.notes.push(note);
     on.updatedAt = at;
     return note;
+  }
+
+  /** Adds a work item (e.g. a group epic) to the group or project at `namespacePath`; iids count per namespace. */
+  addWorkItem(namespacePath: string, o: { title: string; author: string }): WorkItemRecord {
+    const at = tick();
+    const same = this.workItems.filter((w) => w.namespacePath.toLowerCase() === namespacePath.toLowerCase());
+    const item: WorkItemRecord = {
+      id: this.nextIssuableId(),
+      iid: same.length + 1,
+      title: o.title,
+      namespacePath,
+      authorId: this.userId(o.author),
+      createdAt: at,
+      updatedAt: at,
+      notes: [],
+    };
+    this.workItems.push(item);
+    return item;
   }
 
   /** Adds a pipeline on `ref` (its head commit) with jobs; ids are instance-wide. */
