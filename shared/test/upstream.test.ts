@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeoutError } from '../src/server/errors.js';
 import {
+  BufferedResponse,
   ConcurrencyLimit,
   DEFAULT_HTTP_POLICY,
   decideRetry,
@@ -23,6 +25,7 @@ import {
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
+  timedAttempt,
   userAgent,
 } from '../src/upstream/index.js';
 
@@ -498,6 +501,61 @@ describe('HttpClient against a local server', () => {
     }
     handler = (_req, res) => json(res, 200, { a: 1 });
     expect((await client().request({ path: '/t', responseType: 'text' })).data).toBe('{"a":1}');
+  });
+
+  it('a compressed body is capped on what it decompresses to, whatever length it declares', async () => {
+    const inflated = Buffer.alloc(64 * 1024, 'a');
+    const packed = gzipSync(inflated);
+    handler = (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'content-length': String(packed.length),
+      });
+      res.end(packed);
+    };
+    expect(packed.length).toBeLessThan(1024);
+    const error = await client({}, { maxResponseBytes: 1024 })
+      .request({ path: '/bomb', responseType: 'bytes' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLarge);
+    const whole = await client({}, { maxResponseBytes: 128 * 1024 }).request<Buffer>({
+      path: '/bomb',
+      responseType: 'bytes',
+    });
+    expect(whole.data.equals(inflated)).toBe(true);
+  });
+
+  it('a body with a declared length is read whole; text drops a leading BOM as fetch does', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"é"}')]);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    };
+    expect((await client().request({ path: '/bom' })).data).toEqual({ a: 'é' });
+    expect((await client().request({ path: '/bom', responseType: 'text' })).data).toBe('{"a":"é"}');
+  });
+
+  it('timedAttempt: a BufferedResponse reads status, headers and body once; a caller abort is its reason', async () => {
+    handler = (_req, res) => json(res, 404, { message: 'Not Found' }, { 'x-one': '1' });
+    const attempt = timedAttempt('Test API', 5000, 1024);
+    const response = new BufferedResponse(await attempt(new URL(`${base.href}/missing`)));
+    expect([response.status, response.ok, response.headers.get('x-one')]).toEqual([404, false, '1']);
+    expect(await response.json()).toEqual({ message: 'Not Found' });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(/already been read/);
+    const again = new BufferedResponse(await attempt(`${base.href}/missing`));
+    expect(await new Response(again.body).text()).toBe('{"message":"Not Found"}');
+
+    handler = () => {}; // never answers
+    seen.length = 0;
+    const controller = new AbortController();
+    const pending = attempt(`${base.href}/hang`, { signal: controller.signal });
+    pending.catch(() => {});
+    // Aborted once the request is in (so that no late arrival lands in the next test).
+    for (let i = 0; i < 600 && !seen.length; i++) await new Promise((r) => setTimeout(r, 50));
+    controller.abort(new Error('client cancelled'));
+    await expect(pending).rejects.toThrow('client cancelled');
   });
 
   it('a POST is never retried after a 502 or a 503 with Retry-After (it may have taken effect)', async () => {
