@@ -22,6 +22,7 @@ import {
   ResponseTooLarge,
   redact,
   redactCredentials,
+  redirectTarget,
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
@@ -556,6 +557,45 @@ describe('HttpClient against a local server', () => {
     for (let i = 0; i < 600 && !seen.length; i++) await new Promise((r) => setTimeout(r, 50));
     controller.abort(new Error('client cancelled'));
     await expect(pending).rejects.toThrow('client cancelled');
+  });
+
+  it('GETs share one kept-alive connection; a redirect is followed (through fetch)', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      handler = (req, res) => {
+        if (req.url !== '/api/old') return json(res, 200, { at: req.url });
+        res.writeHead(302, { location: '/api/new' });
+        res.end();
+      };
+      const c = client();
+      for (let i = 0; i < 10; i++)
+        expect((await c.request({ path: '/new' })).data).toEqual({ at: '/api/new' });
+      // Kept alive: the second request may start before the first one's socket is back in the pool.
+      expect(connections).toBeLessThanOrEqual(2);
+      seen.length = 0;
+      expect((await c.request({ path: '/old' })).data).toEqual({ at: '/api/new' });
+      // The redirect is not asked twice: fetch goes on from its Location.
+      expect(seen.map((q) => q.url)).toEqual(['/api/old', '/api/new']);
+      const head = await c.request({ method: 'HEAD', path: '/new' });
+      expect([head.status, head.data]).toEqual([200, '']);
+    } finally {
+      server.off('connection', count);
+    }
+  });
+
+  it('a redirect to another origin drops the credentials; one asked not to be followed is left to fetch', () => {
+    const from = new URL('https://gitlab.example/api/v4/x');
+    const init = { headers: { authorization: 'Bearer T', 'private-token': 'T', accept: 'application/json' } };
+    expect(redirectTarget(from, '/api/v4/y', init)).toEqual({
+      url: new URL('https://gitlab.example/api/v4/y'),
+      init,
+    });
+    const other = redirectTarget(from, 'https://storage.example/blob?sig=1', init);
+    expect(other?.url.href).toBe('https://storage.example/blob?sig=1');
+    expect([...new Headers(other?.init.headers).keys()]).toEqual(['accept']);
+    expect(redirectTarget(from, '/elsewhere', { ...init, redirect: 'manual' })).toBeUndefined();
   });
 
   it('a POST is never retried after a 502 or a 503 with Retry-After (it may have taken effect)', async () => {

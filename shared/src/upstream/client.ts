@@ -10,6 +10,7 @@ import { TimeoutError, ToolError } from '../server/errors.js';
 import { joinUrl } from './base-url.js';
 import { HttpError, redact, summarizeHttpFailure } from './errors.js';
 import { type TimedAnswer, timedAttempt, utf8Text } from './fetch.js';
+import { nodeAttempt } from './node-attempt.js';
 import { ConcurrencyLimit, IntervalGate, sleep } from './pacer.js';
 import { DEFAULT_HTTP_POLICY, decideRetry, type HttpPolicy } from './policy.js';
 import { REST_HOOKS, type VendorAnswer, type VendorFailure, type VendorHooks } from './vendors.js';
@@ -111,7 +112,7 @@ export class HttpClient {
   private readonly paths = new Map<string, IntervalGate>();
   private readonly concurrency: ConcurrencyLimit;
   private readonly hooks: VendorHooks;
-  private readonly fetchAttempt: ReturnType<typeof timedAttempt>;
+  private readonly fetchAttempt: (url: URL, init: RequestInit) => Promise<TimedAnswer>;
 
   constructor(private readonly options: HttpClientOptions) {
     this.policy = { ...DEFAULT_HTTP_POLICY, ...options.policy };
@@ -119,12 +120,12 @@ export class HttpClient {
     this.searches = new IntervalGate(this.policy.minSearchIntervalMs);
     this.concurrency = new ConcurrencyLimit(this.policy.maxConcurrent);
     this.hooks = options.hooks ?? REST_HOOKS;
-    this.fetchAttempt = timedAttempt(
-      options.service,
-      this.policy.timeoutMs,
-      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      options.fetch,
-    );
+    const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const viaFetch = timedAttempt(options.service, this.policy.timeoutMs, maxBytes, options.fetch);
+    // GETs over node:http with a keep-alive agent (node-attempt.ts); a fetch given by a test is used for all.
+    this.fetchAttempt = options.fetch
+      ? viaFetch
+      : nodeAttempt(options.service, this.policy.timeoutMs, maxBytes, viaFetch);
   }
 
   /**

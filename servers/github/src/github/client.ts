@@ -2,7 +2,7 @@
  * The GitHub REST client: @octokit/rest over HTTP with GitHub's throttling plugin,
  * configured from the shared upstream policy (`@refmcp/shared` http):
  * - base URL from GITHUB_API_URL (validated: https except loopback), user agent, token auth;
- * - every attempt under a timeout and a response-size cap (the shared timedAttempt; see octokitFetch); every logical
+ * - every attempt under a timeout and a response-size cap (see octokitFetch); every logical
  *   call under the policy's budget;
  * - plugin-throttling: waits out primary (x-ratelimit-remaining: 0 → x-ratelimit-reset) and
  *   secondary (retry-after) rate limits when the shared `decideRetry` allows the wait (it fits
@@ -26,6 +26,7 @@ import {
   decideRetry,
   type HttpPolicy,
   IntervalGate,
+  nodeAttempt,
   type QueryValue,
   queryString,
   redact,
@@ -68,16 +69,20 @@ export interface GitHubResponse<T> {
 const ThrottledOctokit = Octokit.plugin(throttling);
 
 /**
- * Octokit's `request.fetch`: one timed, size-capped attempt (shared timedAttempt) answered with a
- * BufferedResponse, so Octokit reads status, headers and error bodies from the buffer. Its `body`
- * is the buffered bytes themselves rather than a stream over them: Octokit hands `body` over as the
- * data of a call made with `parseSuccessResponseBody: false` (every call here), which streamBytes
- * takes as it is. A new Response and a body stream per call were ~5% of a get_issue call's CPU.
+ * Octokit's `request.fetch`: one timed, size-capped attempt — GETs over node:http with a keep-alive
+ * agent (shared nodeAttempt), anything else and any redirect through the global fetch (shared
+ * timedAttempt) — answered with a BufferedResponse, so Octokit reads status, headers and error
+ * bodies from the buffer. Its `body` is the buffered bytes themselves rather than a stream over
+ * them: Octokit hands `body` over as the data of a call made with `parseSuccessResponseBody: false`
+ * (every call here), which streamBytes takes as it is. The global fetch, a new Response and a body
+ * stream per call were over a third of a get_issue call's CPU.
  */
 function octokitFetch(timeoutMs: number, maxBytes: number): typeof fetch {
-  const attempt = timedAttempt('GitHub API', timeoutMs, maxBytes);
+  const viaFetch = timedAttempt('GitHub API', timeoutMs, maxBytes);
+  const attempt = nodeAttempt('GitHub API', timeoutMs, maxBytes, viaFetch);
   return async (input, init) => {
-    const response = new BufferedResponse(await attempt(input, init));
+    const url = input instanceof URL ? input : new URL(input instanceof Request ? input.url : input);
+    const response = new BufferedResponse(await attempt(url, init ?? {}));
     Object.defineProperty(response, 'body', { value: response.bytes });
     return response as unknown as Response;
   };
