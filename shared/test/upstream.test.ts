@@ -18,6 +18,7 @@ import {
   IntervalGate,
   isLoopbackHost,
   joinUrl,
+  nodeAttempt,
   parseBaseUrl,
   ResponseTooLarge,
   redact,
@@ -583,6 +584,18 @@ describe('HttpClient against a local server', () => {
     } finally {
       server.off('connection', count);
     }
+  });
+
+  it('nodeAttempt sends headers given as a Headers instance', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    seen.length = 0;
+    const viaFetch = timedAttempt('Test API', 5000, 1024);
+    const attempt = nodeAttempt('Test API', 5000, 1024, viaFetch);
+    const answer = await attempt(new URL(`${base.href}/h`), {
+      headers: new Headers({ authorization: 'Bearer H' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(seen[0]?.headers.authorization).toBe('Bearer H');
   });
 
   it('a redirect to another origin drops the credentials; one asked not to be followed is left to fetch', () => {

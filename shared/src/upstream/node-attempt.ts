@@ -68,6 +68,13 @@ function decoder(encoding: string | undefined): Transform | null | undefined {
   }
 }
 
+/** `headers` as a plain record (a Headers instance or a list of pairs spread as is would lose them). */
+function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(headers);
+  return headers as Record<string, string>;
+}
+
 function headersOf(res: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = res.rawHeaders;
@@ -133,7 +140,7 @@ export function nodeAttempt(
       outer?.addEventListener('abort', onAbort, { once: true });
       const request = (secure ? https : http).request(url, {
         method,
-        headers: { 'accept-encoding': 'gzip, deflate, br', ...(init.headers as Record<string, string>) },
+        headers: { 'accept-encoding': 'gzip, deflate, br', ...plainHeaders(init.headers) },
         agent: secure ? pool.https : pool.http,
       });
       request.on('error', (error: NodeJS.ErrnoException) => {
