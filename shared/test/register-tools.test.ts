@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/schema.js';
-import { registerTools } from '../src/server/run.js';
+import { registerTools, scrubResult } from '../src/server/run.js';
 import { defineTool, type ToolContext, type ToolResult, textResult } from '../src/server/tool.js';
 
 type Callback = (args: unknown, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<ToolResult>;
@@ -165,5 +165,42 @@ describe('registerTools: a definition’s heartbeat', () => {
     t.release();
     expect((await pending)?.content[0]).toEqual({ type: 'text', text: 'done' });
     expect(t.sent).toEqual([]);
+
+describe('scrubResult', () => {
+  const SECRET = 'ghp_secretvalue123';
+  it('redacts a secret in text, structuredContent values and keys, and leaves the rest as it was', () => {
+    const result: ToolResult = {
+      content: [{ type: 'text', text: `token ${SECRET} leaked` }],
+      structuredContent: { nested: [{ note: `a${SECRET}b`, n: 7, ok: true, none: null }], [SECRET]: 'key' },
+    };
+    expect(scrubResult(result, [SECRET])).toEqual({
+      content: [{ type: 'text', text: 'token [redacted] leaked' }],
+      structuredContent: {
+        nested: [{ note: 'a[redacted]b', n: 7, ok: true, none: null }],
+        '[redacted]': 'key',
+      },
+    });
+    // The handler's own object is not changed.
+    expect(result.content[0]).toEqual({ type: 'text', text: `token ${SECRET} leaked` });
+  });
+
+  it('returns the very result when no string holds a secret, or when the secrets are under 4 characters', () => {
+    const result: ToolResult = {
+      content: [{ type: 'text', text: 'nothing here: abc' }],
+      structuredContent: { a: 'abc' },
+    };
+    expect(scrubResult(result, [SECRET])).toBe(result);
+    expect(scrubResult(result, ['abc'])).toBe(result);
+    expect(scrubResult(result, [])).toBe(result);
+  });
+
+  it('finds a secret nested deeper than the walk goes, and in a non-plain value as it is serialised', () => {
+    let deep: Record<string, unknown> = { leaf: `x ${SECRET}` };
+    for (let i = 0; i < 100; i++) deep = { d: deep };
+    const result: ToolResult = { content: [], structuredContent: { deep, when: new Date(0) } };
+    const scrubbed = JSON.stringify(scrubResult(result, [SECRET]));
+    expect(scrubbed).not.toContain(SECRET);
+    expect(scrubbed).toContain('x [redacted]');
+    expect(scrubbed).toContain('"when":"1970-01-01T00:00:00.000Z"');
   });
 });

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeoutError } from '../src/server/errors.js';
 import {
+  BufferedResponse,
   ConcurrencyLimit,
   DEFAULT_HTTP_POLICY,
   decideRetry,
@@ -16,13 +18,16 @@ import {
   IntervalGate,
   isLoopbackHost,
   joinUrl,
+  nodeAttempt,
   parseBaseUrl,
   ResponseTooLarge,
   redact,
   redactCredentials,
+  redirectTarget,
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
+  timedAttempt,
   userAgent,
 } from '../src/upstream/index.js';
 
@@ -499,6 +504,112 @@ describe('HttpClient against a local server', () => {
     }
     handler = (_req, res) => json(res, 200, { a: 1 });
     expect((await client().request({ path: '/t', responseType: 'text' })).data).toBe('{"a":1}');
+  });
+
+  it('a compressed body is capped on what it decompresses to, whatever length it declares', async () => {
+    const inflated = Buffer.alloc(64 * 1024, 'a');
+    const packed = gzipSync(inflated);
+    handler = (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'content-length': String(packed.length),
+      });
+      res.end(packed);
+    };
+    expect(packed.length).toBeLessThan(1024);
+    const error = await client({}, { maxResponseBytes: 1024 })
+      .request({ path: '/bomb', responseType: 'bytes' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLarge);
+    const whole = await client({}, { maxResponseBytes: 128 * 1024 }).request<Buffer>({
+      path: '/bomb',
+      responseType: 'bytes',
+    });
+    expect(whole.data.equals(inflated)).toBe(true);
+  });
+
+  it('a body with a declared length is read whole; text drops a leading BOM as fetch does', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"é"}')]);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    };
+    expect((await client().request({ path: '/bom' })).data).toEqual({ a: 'é' });
+    expect((await client().request({ path: '/bom', responseType: 'text' })).data).toBe('{"a":"é"}');
+  });
+
+  it('timedAttempt: a BufferedResponse reads status, headers and body once; a caller abort is its reason', async () => {
+    handler = (_req, res) => json(res, 404, { message: 'Not Found' }, { 'x-one': '1' });
+    const attempt = timedAttempt('Test API', 5000, 1024);
+    const response = new BufferedResponse(await attempt(new URL(`${base.href}/missing`)));
+    expect([response.status, response.ok, response.headers.get('x-one')]).toEqual([404, false, '1']);
+    expect(await response.json()).toEqual({ message: 'Not Found' });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(/already been read/);
+    const again = new BufferedResponse(await attempt(`${base.href}/missing`));
+    expect(await new Response(again.body).text()).toBe('{"message":"Not Found"}');
+
+    handler = () => {}; // never answers
+    seen.length = 0;
+    const controller = new AbortController();
+    const pending = attempt(`${base.href}/hang`, { signal: controller.signal });
+    pending.catch(() => {});
+    // Aborted once the request is in (so that no late arrival lands in the next test).
+    for (let i = 0; i < 600 && !seen.length; i++) await new Promise((r) => setTimeout(r, 50));
+    controller.abort(new Error('client cancelled'));
+    await expect(pending).rejects.toThrow('client cancelled');
+  });
+
+  it('GETs share one kept-alive connection; a redirect is followed (through fetch)', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      handler = (req, res) => {
+        if (req.url !== '/api/old') return json(res, 200, { at: req.url });
+        res.writeHead(302, { location: '/api/new' });
+        res.end();
+      };
+      const c = client();
+      for (let i = 0; i < 10; i++)
+        expect((await c.request({ path: '/new' })).data).toEqual({ at: '/api/new' });
+      // Kept alive: the second request may start before the first one's socket is back in the pool.
+      expect(connections).toBeLessThanOrEqual(2);
+      seen.length = 0;
+      expect((await c.request({ path: '/old' })).data).toEqual({ at: '/api/new' });
+      // The redirect is not asked twice: fetch goes on from its Location.
+      expect(seen.map((q) => q.url)).toEqual(['/api/old', '/api/new']);
+      const head = await c.request({ method: 'HEAD', path: '/new' });
+      expect([head.status, head.data]).toEqual([200, '']);
+    } finally {
+      server.off('connection', count);
+    }
+  });
+
+  it('nodeAttempt sends headers given as a Headers instance', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    seen.length = 0;
+    const viaFetch = timedAttempt('Test API', 5000, 1024);
+    const attempt = nodeAttempt('Test API', 5000, 1024, viaFetch);
+    const answer = await attempt(new URL(`${base.href}/h`), {
+      headers: new Headers({ authorization: 'Bearer H' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(seen[0]?.headers.authorization).toBe('Bearer H');
+  });
+
+  it('a redirect to another origin drops the credentials; one asked not to be followed is left to fetch', () => {
+    const from = new URL('https://gitlab.example/api/v4/x');
+    const init = { headers: { authorization: 'Bearer T', 'private-token': 'T', accept: 'application/json' } };
+    expect(redirectTarget(from, '/api/v4/y', init)).toEqual({
+      url: new URL('https://gitlab.example/api/v4/y'),
+      init,
+    });
+    const other = redirectTarget(from, 'https://storage.example/blob?sig=1', init);
+    expect(other?.url.href).toBe('https://storage.example/blob?sig=1');
+    expect([...new Headers(other?.init.headers).keys()]).toEqual(['accept']);
+    expect(redirectTarget(from, '/elsewhere', { ...init, redirect: 'manual' })).toBeUndefined();
   });
 
   it('a POST is never retried after a 502 or a 503 with Retry-After (it may have taken effect)', async () => {

@@ -284,12 +284,50 @@ export async function untilCancelled(signal: AbortSignal, work: () => Promise<un
   }
 }
 
-function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
-  if (!secrets.length) return result;
-  const json = JSON.stringify(result);
-  return secrets.some((s) => json.includes(s))
-    ? (JSON.parse(scrubSecrets(json, secrets)) as ToolResult)
-    : result;
+/**
+ * `result` with every secret value (4 characters or more, as scrubSecrets) replaced by "[redacted]"
+ * in its strings and object keys; `result` itself when none holds one. The strings are searched in
+ * place: serialising every result to JSON (and parsing it back) only to look was ~2% of an API
+ * server's point call, and the answer is serialised once more on its way out anyway.
+ */
+export function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
+  const live = secrets.filter((s) => s.length >= 4);
+  if (!live.length || !holdsSecret(result, live, 0)) return result;
+  return scrubValue(result, live, 0) as ToolResult;
+}
+
+/** Nesting past which a result is scrubbed through JSON (its serialiser's own limits apply). */
+const WALK_DEPTH = 64;
+
+/** An array or a plain object (anything else, a Date say, is looked at as JSON, as it is sent). */
+function plain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
+function holdsSecret(value: unknown, secrets: readonly string[], depth: number): boolean {
+  if (typeof value === 'string') return secrets.some((s) => value.includes(s));
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > WALK_DEPTH || !plain(value)) return secrets.some((s) => JSON.stringify(value).includes(s));
+  if (Array.isArray(value)) return value.some((v) => holdsSecret(v, secrets, depth + 1));
+  for (const key in value)
+    if (
+      secrets.some((s) => key.includes(s)) ||
+      holdsSecret((value as Record<string, unknown>)[key], secrets, depth + 1)
+    )
+      return true;
+  return false;
+}
+
+function scrubValue(value: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > WALK_DEPTH || !plain(value)) return JSON.parse(scrubSecrets(JSON.stringify(value), secrets));
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const key in value)
+    out[scrubSecrets(key, secrets)] = scrubValue((value as Record<string, unknown>)[key], secrets, depth + 1);
+  return out;
 }
 
 function capText(result: ToolResult, maxBytes: number): ToolResult {

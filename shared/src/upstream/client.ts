@@ -9,7 +9,8 @@
 import { TimeoutError, ToolError } from '../server/errors.js';
 import { joinUrl } from './base-url.js';
 import { HttpError, redact, summarizeHttpFailure } from './errors.js';
-import { timedFetch } from './fetch.js';
+import { type TimedAnswer, timedAttempt, utf8Text } from './fetch.js';
+import { nodeAttempt } from './node-attempt.js';
 import { ConcurrencyLimit, IntervalGate, sleep } from './pacer.js';
 import { DEFAULT_HTTP_POLICY, decideRetry, type HttpPolicy } from './policy.js';
 import { REST_HOOKS, type VendorAnswer, type VendorFailure, type VendorHooks } from './vendors.js';
@@ -111,7 +112,7 @@ export class HttpClient {
   private readonly paths = new Map<string, IntervalGate>();
   private readonly concurrency: ConcurrencyLimit;
   private readonly hooks: VendorHooks;
-  private readonly fetchAttempt: typeof fetch;
+  private readonly fetchAttempt: (url: URL, init: RequestInit) => Promise<TimedAnswer>;
 
   constructor(private readonly options: HttpClientOptions) {
     this.policy = { ...DEFAULT_HTTP_POLICY, ...options.policy };
@@ -119,12 +120,12 @@ export class HttpClient {
     this.searches = new IntervalGate(this.policy.minSearchIntervalMs);
     this.concurrency = new ConcurrencyLimit(this.policy.maxConcurrent);
     this.hooks = options.hooks ?? REST_HOOKS;
-    this.fetchAttempt = timedFetch(
-      options.service,
-      this.policy.timeoutMs,
-      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      options.fetch,
-    );
+    const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const viaFetch = timedAttempt(options.service, this.policy.timeoutMs, maxBytes, options.fetch);
+    // GETs over node:http with a keep-alive agent (node-attempt.ts); a fetch given by a test is used for all.
+    this.fetchAttempt = options.fetch
+      ? viaFetch
+      : nodeAttempt(options.service, this.policy.timeoutMs, maxBytes, viaFetch);
   }
 
   /**
@@ -154,7 +155,7 @@ export class HttpClient {
       await this.pathGate(method, req.path)?.pass(req.signal);
       const gate = this.options.gate;
       await gate?.pass(req.signal);
-      let response: Response | undefined;
+      let response: TimedAnswer | undefined;
       let networkError: unknown;
       try {
         response = await this.concurrency.run(() => this.attempt(method, url, req), req.signal);
@@ -168,9 +169,7 @@ export class HttpClient {
       let failure: VendorFailure | undefined;
       if (response) {
         const bytes = req.responseType === 'bytes' && response.status < 400;
-        const data = bytes
-          ? Buffer.from(await response.arrayBuffer())
-          : await parseBody(response, req.responseType);
+        const data = bytes ? (response.body ?? Buffer.alloc(0)) : parseBody(response, req.responseType);
         answer = { status: response.status, headers: response.headers, data };
         failure = bytes ? undefined : this.hooks.failure(answer);
         if (!failure) return { status: response.status, headers: response.headers, data: data as T, url };
@@ -207,7 +206,7 @@ export class HttpClient {
     return gate;
   }
 
-  private attempt(method: string, url: URL, req: HttpRequest): Promise<Response> {
+  private attempt(method: string, url: URL, req: HttpRequest): Promise<TimedAnswer> {
     const headers: Record<string, string> = {
       accept: req.responseType === 'bytes' ? '*/*' : 'application/json',
       'user-agent': this.options.userAgent,
@@ -261,10 +260,12 @@ export class HttpClient {
   }
 }
 
-async function parseBody(response: Response, type: HttpRequest['responseType']): Promise<unknown> {
-  const text = await response.text();
+const JSON_TYPE = /\bjson\b/i;
+
+function parseBody(response: TimedAnswer, type: HttpRequest['responseType']): unknown {
+  const text = response.body ? utf8Text(response.body) : '';
   if (type === 'text' && response.status < 400) return text;
-  if (/\bjson\b/i.test(response.headers.get('content-type') ?? '') && text) {
+  if (JSON_TYPE.test(response.headers.get('content-type') ?? '') && text) {
     try {
       return JSON.parse(text);
     } catch {

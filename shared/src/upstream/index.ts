@@ -13,6 +13,7 @@ export * from './cursor.js';
 export * from './errors.js';
 export * from './fetch.js';
 export * from './link.js';
+export * from './node-attempt.js';
 export * from './options.js';
 export * from './pacer.js';
 export * from './path.js';

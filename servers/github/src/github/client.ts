@@ -2,7 +2,7 @@
  * The GitHub REST client: @octokit/rest over HTTP with GitHub's throttling plugin,
  * configured from the shared upstream policy (`@refmcp/shared` http):
  * - base URL from GITHUB_API_URL (validated: https except loopback), user agent, token auth;
- * - every attempt under a timeout and a response-size cap (the shared timedFetch); every logical
+ * - every attempt under a timeout and a response-size cap (see octokitFetch); every logical
  *   call under the policy's budget;
  * - plugin-throttling: waits out primary (x-ratelimit-remaining: 0 → x-ratelimit-reset) and
  *   secondary (retry-after) rate limits when the shared `decideRetry` allows the wait (it fits
@@ -21,16 +21,18 @@
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import {
+  BufferedResponse,
   ConcurrencyLimit,
   decideRetry,
   type HttpPolicy,
   IntervalGate,
+  nodeAttempt,
   type QueryValue,
   queryString,
   redact,
   retryHint,
   sleep,
-  timedFetch,
+  timedAttempt,
 } from '@refmcp/shared';
 import { GitHubApiError, toGitHubError } from './errors.js';
 
@@ -65,6 +67,26 @@ export interface GitHubResponse<T> {
 }
 
 const ThrottledOctokit = Octokit.plugin(throttling);
+
+/**
+ * Octokit's `request.fetch`: one timed, size-capped attempt — GETs over node:http with a keep-alive
+ * agent (shared nodeAttempt), anything else and any redirect through the global fetch (shared
+ * timedAttempt) — answered with a BufferedResponse, so Octokit reads status, headers and error
+ * bodies from the buffer. Its `body` is the buffered bytes themselves rather than a stream over
+ * them: Octokit hands `body` over as the data of a call made with `parseSuccessResponseBody: false`
+ * (every call here), which streamBytes takes as it is. The global fetch, a new Response and a body
+ * stream per call were over a third of a get_issue call's CPU.
+ */
+function octokitFetch(timeoutMs: number, maxBytes: number): typeof fetch {
+  const viaFetch = timedAttempt('GitHub API', timeoutMs, maxBytes);
+  const attempt = nodeAttempt('GitHub API', timeoutMs, maxBytes, viaFetch);
+  return async (input, init) => {
+    const url = input instanceof URL ? input : new URL(input instanceof Request ? input.url : input);
+    const response = new BufferedResponse(await attempt(url, init ?? {}));
+    Object.defineProperty(response, 'body', { value: response.bytes });
+    return response as unknown as Response;
+  };
+}
 
 /** A Bottleneck.Group look-alike backed by the shared pacing primitives (all the plugin calls is key().schedule()). */
 function pacedGroup(minIntervalMs: number, maxConcurrent: number) {
@@ -136,7 +158,7 @@ export class GitHubClient {
       baseUrl: options.baseUrl.href.replace(/\/+$/, ''),
       userAgent: options.userAgent,
       log: { debug: () => {}, info: () => {}, warn: log('warn'), error: log('error') },
-      request: { fetch: timedFetch('GitHub API', policy.timeoutMs, options.maxResponseBytes) },
+      request: { fetch: octokitFetch(policy.timeoutMs, options.maxResponseBytes) },
       throttle: {
         id: 'refmcp-github',
         onRateLimit: (after: number, _o: unknown, _k: unknown, count: number) => decide(after, count),
@@ -317,6 +339,7 @@ async function successData(body: unknown, contentType: string | undefined): Prom
 
 async function streamBytes(body: unknown): Promise<Buffer> {
   if (body === null || body === undefined) return Buffer.alloc(0);
+  if (Buffer.isBuffer(body)) return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   const chunks: Uint8Array[] = [];
