@@ -165,6 +165,8 @@ describe('registerTools: a definition’s heartbeat', () => {
     t.release();
     expect((await pending)?.content[0]).toEqual({ type: 'text', text: 'done' });
     expect(t.sent).toEqual([]);
+  });
+});
 
 describe('scrubResult', () => {
   const SECRET = 'ghp_secretvalue123';
