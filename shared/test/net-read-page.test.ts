@@ -17,6 +17,7 @@ import {
   type ReadPageOptions,
   readPage,
 } from '../src/net/index.js';
+import { useBuiltDocumentWorker } from './document-worker-support.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Tide tables | Harbour News</title>
 <meta name="author" content="Ada Keel"></head><body>
@@ -118,6 +119,7 @@ const listen = (s: Server) =>
   );
 
 beforeAll(async () => {
+  await useBuiltDocumentWorker();
   server = createServer((req, res) => {
     const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
     if (route) route(req, res);

@@ -14,6 +14,7 @@ import {
   httpOptionsHelp,
   httpOptionsWithout,
   httpPolicyFromFlags,
+  intFlag,
   parseBaseUrl,
   readToken,
   userAgent,
@@ -39,8 +40,13 @@ export interface Config {
   policy: HttpPolicy;
   /** What fetch_url may reach (--allowed-origins, --blocked-origins, --allowed-origins-only). */
   network: NetworkPolicy;
+  /** Time limit of turning one fetched HTML page into Markdown, ms (--convert-timeout). */
+  convertTimeoutMs: number;
   userAgent: string;
 }
+
+/** Default of --convert-timeout: 60 s (a 2 MiB page of article markup took 27 s at load 35 on 2 cores). */
+export const DEFAULT_CONVERT_TIMEOUT_MS = 60_000;
 
 /** Largest provider answer read, in bytes (a search answer is tens of KiB; this bounds a hostile one). */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -49,6 +55,7 @@ export const DEFAULT_BRAVE_URL = 'https://api.search.brave.com/res/v1';
 
 export const OPTIONS = {
   provider: { type: 'string' },
+  'convert-timeout': { type: 'string' },
   ...NETWORK_OPTIONS,
   // No write tools, so no --write-interval.
   ...httpOptionsWithout('write-interval'),
@@ -63,6 +70,8 @@ export const OPTIONS_HELP = `Environment:
 Options:
   --provider brave|searxng which provider serves the search tools when both are configured
                            (default brave; searxng when only SEARXNG_URL is set)
+  --convert-timeout MS     time limit of turning one fetched HTML page into Markdown, after it
+                           is read (default ${DEFAULT_CONVERT_TIMEOUT_MS}); past it fetch_url fails saying so
 ${networkOptionsHelp('fetch_url', { column: 27 })}
 ${httpOptionsHelp({ service: 'search', searchNote: 'SearXNG only: Brave is paced by its plan headers', omit: ['write-interval'] })}`;
 
@@ -117,6 +126,7 @@ export function configure({ values, env }: ConfigInput): Config {
     ...(key ? { key } : {}),
     policy,
     network,
+    convertTimeoutMs: intFlag(values, 'convert-timeout', DEFAULT_CONVERT_TIMEOUT_MS, { unit: 'ms' }),
     userAgent: agent,
   };
 }

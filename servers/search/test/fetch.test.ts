@@ -131,13 +131,42 @@ describe('SE-09 huge pages are bounded', () => {
     const conn = await startServer(undefined, [...withA(), '--timeout', String(TIMEOUT_MS)], { env });
     try {
       // It answers (the test's own time limit stands for "never hangs on the endless body"); how
-      // soon is not asserted: past the cut, turning the 2 MiB read into Markdown is CPU work that
-      // took 27 s at load 35 on 2 cores. The cut itself is what is checked: the marker, and the
-      // connection closed.
+      // soon is not asserted: past the cut, turning the 2 MiB read into Markdown is CPU work (in a
+      // worker, under --convert-timeout, default 60 s) that took 27 s at load 35 on 2 cores. The
+      // cut itself is what is checked: the marker, and the connection closed.
       const result = await callChecked(conn, 'fetch_url', { url: `${a.url}/endless`, max_bytes: 4096 });
       expect(result.isError).toBeFalsy();
       expect(result.text).toMatch(/\[truncated:/);
       await expect.poll(() => a.endlessClosed, { timeout: 20_000 }).toBe(true);
+    } finally {
+      await conn.close();
+    }
+  }, 120_000);
+
+  it('SE-09 a page slower to convert than --convert-timeout fails naming the limit, and the server answers another call meanwhile', async () => {
+    const LIMIT_MS = 3000;
+    const conn = await startServer(undefined, [...withA(), '--convert-timeout', String(LIMIT_MS)], { env });
+    try {
+      const answered: string[] = [];
+      const slow = callChecked(conn, 'fetch_url', { url: `${a.url}/tables` }).then((r) => {
+        answered.push('tables');
+        return r;
+      });
+      // Read up to the 2 MiB cap and cut: its conversion (tens of seconds of CPU) is under way now.
+      await expect.poll(() => a.tablesClosed, { timeout: 60_000 }).toBe(true);
+      const plain = await callChecked(conn, 'fetch_url', { url: `${a.url}/plain` });
+      answered.push('plain');
+      expect(plain.isError).toBeFalsy();
+      expect(plain.text).toContain('nothing to convert');
+      const result = await slow;
+      // Converted on the server's own thread, the plain page would wait for the tables.
+      expect(answered).toEqual(['plain', 'tables']);
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/converting the page to Markdown took longer than 3 s and was stopped/);
+      // The server goes on serving: the next page converts in a fresh worker.
+      const after = await callChecked(conn, 'fetch_url', { url: `${a.url}/article` });
+      expect(after.isError).toBeFalsy();
+      expect(structured<Page>(after).title).toBe(ARTICLE_TITLE);
     } finally {
       await conn.close();
     }

@@ -1,7 +1,8 @@
 /**
  * Two local web sites for the fetch_url cases (SE-07 … SE-09), plain node:http so that a body can
  * be endless: A (the operator allows it with --allowed-origins; it stands for a public site) serves
- * an article, redirects, a huge article, an endless body and a binary blob; B counts every hit (it
+ * an article, redirects, a huge article, an endless body, a page slow to convert (/tables), a
+ * plain text page and a binary blob; B counts every hit (it
  * must see none: it stands for an internal service).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,6 +17,8 @@ export interface Site {
   endlessClosed: boolean;
   /** True once a client closed the /stall connection (a page that sends its head and then nothing). */
   stallClosed: boolean;
+  /** True once a client closed the /tables connection (read up to the body cap: its conversion is next). */
+  tablesClosed: boolean;
   close(): Promise<void>;
 }
 
@@ -23,7 +26,12 @@ type Handler = (req: IncomingMessage, res: ServerResponse, site: Site) => void;
 
 async function serve(handle: Handler): Promise<Site> {
   const sockets = new Set<import('node:net').Socket>();
-  const site = { hits: [] as string[], endlessClosed: false, stallClosed: false } as Site;
+  const site = {
+    hits: [] as string[],
+    endlessClosed: false,
+    stallClosed: false,
+    tablesClosed: false,
+  } as Site;
   const server: Server = createServer((req, res) => {
     site.hits.push(req.url ?? '');
     handle(req, res, site);
@@ -57,6 +65,16 @@ export function numberedParagraphs(n: number): string {
   return out;
 }
 
+/**
+ * About `bytes` of one-cell tables: cheap to send, slow to turn into an article (Readability scores
+ * every table: 2 MiB took 47 s at load 19 on 2 cores, against 10 s for 2 MiB of paragraphs).
+ */
+export function tinyTables(bytes: number): string {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) out += `<table><tr><td>cell ${i}, text</td></tr></table>`;
+  return out;
+}
+
 /** Starts B: every request is counted and answered "secret". */
 export function startSiteB(): Promise<Site> {
   return serve((_req, res) => {
@@ -68,6 +86,8 @@ export function startSiteB(): Promise<Site> {
 /** Starts A, whose redirects point at `b`. */
 export function startSiteA(b: () => Site): Promise<Site> {
   const huge = html('Huge', numberedParagraphs(200_000)); // ~20 MB
+  // Over the 2 MiB body cap, so the reader cuts it and closes the connection (tablesClosed).
+  const tables = `<!doctype html><html><head><title>Tables</title></head><body>${tinyTables(3 * 1024 * 1024)}</body></html>`;
   return serve((req, res, site) => {
     const redirect = (status: number, to: string) => {
       res.writeHead(status, { location: to });
@@ -118,6 +138,17 @@ export function startSiteA(b: () => Site): Promise<Site> {
         res.on('close', () => {
           site.stallClosed = true;
         });
+        return;
+      case '/tables':
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.on('close', () => {
+          site.tablesClosed = true;
+        });
+        res.end(tables);
+        return;
+      case '/plain':
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('A plain text page: nothing to convert.');
         return;
       case '/blob':
         res.writeHead(200, { 'content-type': 'application/octet-stream' });

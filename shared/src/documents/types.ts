@@ -106,10 +106,27 @@ export interface ExtractedDocument {
 /** Why an extraction failed, for the error the model reads. */
 export type ExtractFailure = 'encrypted' | 'corrupt' | 'too-large' | 'unsupported' | 'timeout' | 'memory';
 
+/** An HTML page to turn into its readable article (net/article.ts), off the server's thread. */
+export interface HtmlRequest {
+  kind: 'html';
+  html: string;
+  /** The page's URL, which resolves its relative links. */
+  url: string;
+}
+
+/** A page's readable article as Markdown: net/article.ts `Article`, as the worker returns it. */
+export interface ConvertedArticle {
+  title?: string;
+  byline?: string;
+  siteName?: string;
+  markdown: string;
+  extraction: 'article' | 'body';
+}
+
 /** A request as posted to a worker: `id` pairs it with its reply. */
 export interface WorkerMessage {
   id: number;
-  request: ExtractRequest;
+  request: ExtractRequest | HtmlRequest;
 }
 
 export interface WorkerReply {
@@ -117,6 +134,8 @@ export interface WorkerReply {
   id?: number;
   ok: boolean;
   document?: ExtractedDocument;
+  /** The answer to an {@link HtmlRequest}. */
+  article?: ConvertedArticle;
   failure?: ExtractFailure;
   message?: string;
 }

@@ -7,8 +7,9 @@
  *   rebinding reaches a loopback, private, link-local or metadata address the operator did not allow.
  * - The body is read up to `maxBodyBytes` and until the time limit; a longer or endless body is
  *   cut there (the connection closed) and its prefix read, marked (`bodyCut`). HTML becomes its
- *   readable article (article.ts), text and JSON pass as they are, other types are refused with
- *   the type named.
+ *   readable article (article.ts) in a worker thread, within its own time limit and a heap
+ *   ceiling (documents/run.ts convertHtml), the server's thread free meanwhile; text and JSON pass as they are, other types are refused
+ *   with the type named.
  * - The Markdown is paged: `maxBytes` UTF-8 bytes from `offset` (slice.ts), with `nextOffset` for
  *   the rest; {@link pageReadMarker} words the truncation marker. A read from offset 0 fetches the
  *   page; continuations page through that snapshot while it is kept (page-cache.ts).
@@ -16,8 +17,9 @@
  * The content is the page author's, untrusted: callers label it as data (`@refmcp/shared/untrusted`).
  */
 
+import { ExtractError } from '../documents/errors.js';
+import { convertHtml } from '../documents/run.js';
 import { truncationMarker } from '../server/budget.js';
-import { htmlToArticle } from './article.js';
 import { bodyKind, decodeBody, mediaType, readBody } from './body.js';
 import { DOCUMENT_BODY_BYTES, documentMarkdown, mayBeDocument, mayStartDocument } from './document-page.js';
 import { PageReadError } from './errors.js';
@@ -38,6 +40,11 @@ export interface ReadPageOptions {
    * and its prefix read; a page with no body byte by then fails with 'timeout'.
    */
   timeoutMs: number;
+  /**
+   * Time limit of turning an HTML page into Markdown, after it is read, ms (default 60 s,
+   * HTML_DEFAULTS); past it the call fails with 'timeout' naming the limit.
+   */
+  convertTimeoutMs?: number;
   /** The User-Agent header sent. */
   userAgent: string;
   /** Most redirects followed (default 5). */
@@ -80,6 +87,27 @@ export interface PageRead {
 export const DEFAULT_MAX_REDIRECTS = 5;
 /** 2 MiB: Readability on linkedom takes seconds per MiB of article markup. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The readable article of a page's HTML, made off the server's thread (documents/run.ts
+ * convertHtml: a worker with a heap ceiling), within `convertTimeoutMs` after the read — the server
+ * answers other calls meanwhile. Errors: PageReadError 'timeout' naming the limit (the conversion
+ * took longer, or needed more memory than allowed); the caller's abort reason when cancelled.
+ */
+async function articleOf(html: string, href: string, opts: ReadPageOptions) {
+  try {
+    return await convertHtml(html, href, {
+      ...(opts.convertTimeoutMs ? { timeoutMs: opts.convertTimeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ExtractError && (error.failure === 'timeout' || error.failure === 'memory'))
+      throw new PageReadError(`${href} could not be read: ${error.message}`, 'timeout');
+    if (error instanceof ExtractError)
+      throw new PageReadError(`${href} could not be read: ${error.message}`, 'content-type');
+    throw error;
+  }
+}
 
 /** A page as read and converted, before paging (what a snapshot keeps). */
 type LoadedPage = Omit<PageRead, 'markdown' | 'totalChars' | 'offset' | 'nextOffset' | 'truncated'> & {
@@ -162,7 +190,7 @@ async function loadPage(rawUrl: string, opts: ReadPageOptions, maxBodyBytes: num
     );
   const text = decodeBody(body.bytes, header, kind, body.cut !== undefined);
   const page =
-    kind === 'html' ? htmlToArticle(text, url.href) : { markdown: text, extraction: 'text' as const };
+    kind === 'html' ? await articleOf(text, url.href, opts) : { markdown: text, extraction: 'text' as const };
   return {
     url: url.href,
     status: response.status,

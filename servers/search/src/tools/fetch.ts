@@ -58,6 +58,7 @@ export function fetchTools(config: Config): SearchTool[] {
             maxBytes: max_bytes,
             offset,
             timeoutMs: config.policy.timeoutMs,
+            convertTimeoutMs: config.convertTimeoutMs,
             userAgent: config.userAgent,
             signal,
           }),
