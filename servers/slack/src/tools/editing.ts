@@ -77,6 +77,7 @@ export function editingTools(config: Config): SlackTool[] {
         ts: arg.ts('Message ts'),
         thread_ts: arg.ts('Its thread, for a reply').optional(),
       }),
+      confirm: (a) => `Delete message ${a.ts} in ${a.channel_id}? Slack keeps no copy to restore.`,
       outputSchema: z.object({ channel: z.string(), ts: z.string() }),
       annotations: OPEN_WORLD_HINTS.destructive,
       handler: async ({ channel_id, ts: raw, thread_ts }, { signal }) => {
