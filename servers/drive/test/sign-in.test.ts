@@ -9,6 +9,7 @@
  * listener with code and state.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -57,6 +58,19 @@ interface Asked {
   visit: Promise<number[]>;
 }
 
+/** Sends `head` as is to the host of `url` (any local process can); the status line's code, or 0. */
+function rawStatus(url: URL, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(head));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
 /** Requests the consent URL and follows its redirect to the loopback listener; the statuses seen. */
 async function visit(consentUrl: string, forgeFirst: boolean): Promise<number[]> {
   const consent = await fetch(consentUrl, { redirect: 'manual' });
@@ -64,6 +78,7 @@ async function visit(consentUrl: string, forgeFirst: boolean): Promise<number[]>
   const back = new URL(consent.headers.get('location') ?? '');
   const statuses: number[] = [];
   if (forgeFirst) {
+    statuses.push(await rawStatus(back, 'GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n'));
     const forged = new URL(back);
     forged.searchParams.set('state', 'forged');
     statuses.push((await fetch(forged)).status);
@@ -187,14 +202,14 @@ describe.each(['legacy', 'modern'] as const)('sign-in through the client (%s era
     }
   });
 
-  it('a redirect with the wrong state is refused 400 and does not end the flow; the real one completes it', async () => {
+  it('a request target that is no URL and a redirect with the wrong state are refused 400 and do not end the flow; the real one completes it', async () => {
     const { env, token } = firstRun();
     const asked: Asked[] = [];
     const conn = await client(era, env, ['forge-then-allow'], asked);
     try {
       const r = await search(conn);
       expect(r.isError, resultText(r)).toBeFalsy();
-      expect(await asked[0]?.visit).toEqual([400, 200]);
+      expect(await asked[0]?.visit).toEqual([400, 400, 200]);
       expect(fs.existsSync(token)).toBe(true);
     } finally {
       await conn.close();

@@ -97,11 +97,18 @@ export async function startLoopbackFlow(options: LoopbackOptions): Promise<Loopb
   timer.unref?.();
 
   server.on('request', (req, res) => {
-    const query = new URL(req.url ?? '/', redirectUri).searchParams;
     const reply = (status: number, body: string) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
       res.end(`${body}\n`);
     };
+    // Any local process can reach this port: a request target that is no URL (`http://[`) is
+    // answered, never thrown out of the listener (that would end the server).
+    let query: URLSearchParams;
+    try {
+      query = new URL(req.url ?? '/', redirectUri).searchParams;
+    } catch {
+      return reply(400, 'Not a sign-in response.');
+    }
     if (settled) return reply(410, 'This sign-in has ended.');
     if (!query.has('code') && !query.has('error')) return reply(404, 'Not found');
     if (query.get('state') !== state)
