@@ -102,7 +102,7 @@ describe('files in Slack', () => {
     } finally {
       await conn.close();
     }
-  });
+  }, 120_000); // two worker reads inflating and parsing hostile files: a minute on a loaded machine
 
   it('a file shared only outside SLACK_CHANNEL_IDS is refused before it is downloaded', async () => {
     const conn = await startServer(slack, [], { env: { SLACK_CHANNEL_IDS: 'C111' } });
