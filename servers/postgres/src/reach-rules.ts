@@ -236,6 +236,14 @@ const FUNCTION_RULES: FunctionRule[] = [
     source: 'functions-admin.html#FUNCTIONS-ADMIN-SET',
   },
   {
+    names: ['setseed'],
+    reason:
+      'sets the seed of random() for the whole session, which outlives this call (neither ROLLBACK nor DISCARD ALL resets it)',
+    source: 'functions-math.html#FUNCTIONS-MATH-RANDOM-TABLE; sql-discard.html',
+    advice:
+      'random() needs no seed; for a repeatable sample use TABLESAMPLE … REPEATABLE (seed), which seeds only its own scan.',
+  },
+  {
     names: [
       'pg_cancel_backend',
       'pg_terminate_backend',

@@ -79,6 +79,9 @@ describe('guard: refused in every mode', () => {
     ["SELECT query_to_xml('select 1', true, true, '')", /runs SQL given as text/],
     ["SELECT ts_stat('select to_tsvector(''x'')')", /ts_stat/],
     ["SELECT set_config('role', 'postgres', false)", /set_config/],
+    // Session state that neither the ROLLBACK nor the reset after it undoes.
+    ['SELECT setseed(0.5)', /^setseed: sets the seed of random\(\) for the whole session/],
+    ['SELECT random() FROM users WHERE pg_catalog.SETSEED(0.5) IS NULL', /^setseed/],
     // Anywhere in the tree: CTEs, sub-selects, lateral joins, ORDER BY, defaults, EXPLAIN, views.
     ["WITH a AS (WITH b AS (SELECT pg_read_file('x')) SELECT * FROM b) SELECT * FROM a", /pg_read_file/],
     ["SELECT * FROM users WHERE EXISTS (SELECT 1 FROM (SELECT pg_ls_dir('.')) s)", /pg_ls_dir/],

@@ -77,6 +77,52 @@ describe('compactStatement', () => {
     expect(values).toEqual({ text: 'INSERT INTO t (a, b) VALUES ($1, $2), …', cut: true });
   });
 
+  it('marks every elision, also one that starts right after the token before it', () => {
+    const params = Array.from({ length: 40 }, (_, i) => `$${i + 1}`).join(',');
+    expect(compact(`SELECT id FROM t WHERE id IN (${params}) AND secret = $41`)).toEqual({
+      text: 'SELECT id FROM t WHERE id IN ($1,…) AND secret = $41',
+      cut: true,
+    });
+    const values = Array.from({ length: 10 }, (_, i) => `($${2 * i + 1},$${2 * i + 2})`).join(',');
+    expect(compact(`INSERT INTO t (a, b) VALUES ${values}`)).toEqual({
+      text: 'INSERT INTO t (a, b) VALUES ($1,$2),…',
+      cut: true,
+    });
+  });
+
+  it('never leaves out IN items, VALUES rows or select-list items that call a function or hold a subquery', () => {
+    const rest = Array.from({ length: 38 }, (_, i) => `$${i + 2}`).join(',');
+    const sub = '(SELECT max(x) FROM big b WHERE b.y > pg_sleep(10)::text::int)';
+    expect(compact(`SELECT id FROM t WHERE id IN ($1,${sub},${rest}) AND secret = $41`)).toEqual({
+      text: `SELECT id FROM t WHERE id IN ($1,${sub},…) AND secret = $41`,
+      cut: true,
+    });
+    // Items after a kept one are shortened on their own; a kept item in parentheses stays whole.
+    const params = (from: number) => Array.from({ length: 12 }, (_, i) => `$${from + i}`).join(', ');
+    expect(compact(`SELECT id FROM t WHERE id IN (${params(1)}, (my_udf($13)), ${params(14)})`, 400)).toEqual(
+      { text: 'SELECT id FROM t WHERE id IN ($1, …, (my_udf($13)), …)', cut: true },
+    );
+    const rows = Array.from({ length: 10 }, (_, i) => `($${2 * i + 1}, $${2 * i + 2})`);
+    rows.splice(5, 0, '(nextval($99), now())');
+    expect(compact(`INSERT INTO t (a, b) VALUES ${rows.join(', ')}`, 400)).toEqual({
+      text: 'INSERT INTO t (a, b) VALUES ($1, $2), …, (nextval($99), now()), …',
+      cut: true,
+    });
+    const list = compact(
+      'SELECT customer_name_long, customer_region_long, pg_sleep(1), order_amount_total, order_status_code, count(order_id), my_udf(order_note) FROM orders_archive',
+    );
+    expect(list).toEqual({
+      text: 'SELECT …, pg_sleep(1), …, my_udf(order_note) FROM orders_archive',
+      cut: true,
+    });
+    // Common aggregates over plain columns are plain; over a function call they are not.
+    expect(
+      compact(
+        'SELECT customer_name_long, customer_region_long, sum(order_amount), count(*), avg(lower(order_note)) FROM orders_archive',
+      ).text,
+    ).toBe('SELECT …, avg(lower(order_note)) FROM orders_archive');
+  });
+
   it('cuts what stays too long, and only flattens text the parser refuses', () => {
     const long = compact(
       `SELECT id FROM orders WHERE ${Array.from({ length: 40 }, (_, i) => `amount = $${i + 1}`).join(' OR ')}`,

@@ -68,6 +68,20 @@ describe('no state leaks between calls', () => {
     expect(resultText(write)).toMatch(/read-only transaction/);
   });
 
+  it('setseed is refused in both tools: the next call’s random() is not the seeded sequence', async () => {
+    // What random() gives after setseed(0.5) on any backend (the seeded sequence is deterministic).
+    const seeded = await asAdmin(async (c) => {
+      await c.query('SELECT setseed(0.5)');
+      return (await c.query('SELECT random() AS r')).rows[0].r as number;
+    });
+    for (const tool of ['query', 'execute'] as const) {
+      const r = await callChecked(conn, tool, { sql: 'SELECT setseed(0.5)' });
+      expect(r.isError, resultText(r)).toBe(true);
+      expect(resultText(r)).toMatch(/setseed: sets the seed of random\(\) for the whole session/);
+      expect(await value('SELECT random()')).not.toBe(seeded);
+    }
+  });
+
   it('calls waiting for the one connection (each handed the previous read unreset) see nothing of the calls before them', async () => {
     await run(
       'execute',

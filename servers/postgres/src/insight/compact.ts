@@ -2,16 +2,19 @@
  * A statement's text shortened for a model by PostgreSQL's own parser (libpg_query, parser.ts):
  * what says what a statement reads and why it costs (FROM, JOIN, WHERE, GROUP BY, ORDER BY,
  * LIMIT, subqueries, window functions) is kept; what does not is left out and marked `…`:
- * - select-list items that are plain expressions (columns, casts, aggregates), unless GROUP BY or
- *   ORDER BY names them by position or alias, when the list is longer than
- *   {@link LIST_BYTES}; items with a subquery or a window function stay;
- * - IN lists past their first element, VALUES rows past the first;
+ * - select-list items that are plain (see {@link plain}: columns, constants, parameters, casts and
+ *   operators over them, count/sum/avg/min/max over those), unless GROUP BY or ORDER BY names them
+ *   by position or alias, when the list is longer than {@link LIST_BYTES};
+ * - IN list items past the first, VALUES rows past the first, when plain;
+ * - items with a subquery, a window function or any other function call (pg_sleep, a user-defined
+ *   function) always stay: they say where the cost comes from;
  * - comments; runs of whitespace become one space;
  * - quotes around identifiers that need none (lowercase; not a keyword, or an unreserved one, or
  *   after a dot, where PostgreSQL takes any keyword as a name: `"orders"."name"` → orders.name);
  * - in a statement that reads one table and has no other scope, the table's name before its
  *   columns (`orders.status` → status).
- * The last three leave nothing out: the text is not marked shortened for them.
+ * The last three leave nothing out: the text is not marked shortened for them. Every other
+ * elision shows as `…` and marks the text cut.
  * Elisions are made when they save more than the `[queryid …]` they bring costs, or when the text
  * would be cut anyway. Then the text is cut at `maxChars` as a bound. Text that does not parse, or
  * longer than {@link MAX_PARSE_BYTES}, is only flattened and cut.
@@ -100,15 +103,18 @@ function render(
   let cut = false;
   let prevEnd = -1;
   let edit = 0;
+  let shownEdit = -1;
   for (const t of tokens) {
     while (edit < edits.length && (edits[edit] as Edit).end <= t.start) edit++;
     const e = edits[edit];
     if (e && t.start >= e.start) {
-      // Inside an elided range: its text once, at its first token.
-      if (prevEnd < e.start) {
+      // Inside an elided range: its text once, at its first token (which may start right where
+      // the token before it ends: `($1,$2,…`).
+      if (shownEdit !== edit) {
         if (prevEnd >= 0 && e.start > prevEnd) out.push(' ');
         out.push(e.text);
         prevEnd = e.end;
+        shownEdit = edit;
         cut ||= !e.same;
       }
       continue;
@@ -159,7 +165,7 @@ function elisions(stmts: Node[], tokens: ScanToken[]): Edit[] {
       selectEdits(obj.SelectStmt as Node, tokens, edits);
       valuesEdit(obj.SelectStmt as Node, tokens, edits);
     }
-    if (obj.A_Expr) inListEdit(obj.A_Expr as Node, edits);
+    if (obj.A_Expr) inListEdit(obj.A_Expr as Node, tokens, edits);
     for (const v of Object.values(obj)) visit(v);
   };
   visit(stmts);
@@ -184,14 +190,102 @@ function location(node: unknown): number | undefined {
   return typeof loc === 'number' && loc >= 0 ? loc : undefined;
 }
 
-/** Whether `node`'s subtree holds a subquery or a window function. */
-function explains(node: unknown): boolean {
-  if (Array.isArray(node)) return node.some(explains);
-  if (!node || typeof node !== 'object') return false;
+/** Aggregates that, over plain operands, say nothing of where a statement's cost comes from. */
+const PLAIN_AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+
+/**
+ * Whether `node`'s subtree may be left out: column references, constants, parameters and casts
+ * and operators over them, and count/sum/avg/min/max (unqualified or pg_catalog's, not windowed)
+ * over those. A subquery or any other function call (pg_sleep, a user-defined function) may be
+ * where the cost comes from: not plain.
+ */
+function plain(node: unknown): boolean {
+  if (Array.isArray(node)) return node.every(plain);
+  if (!node || typeof node !== 'object') return true;
   const obj = node as Node;
-  if (obj.SubLink) return true;
-  if (obj.FuncCall && (obj.FuncCall as Node).over) return true;
-  return Object.values(obj).some(explains);
+  if (obj.SubLink) return false;
+  const call = obj.FuncCall as Node | undefined;
+  if (call) {
+    const names = ((call.funcname as Node[] | undefined) ?? []).map(
+      (n) => (n.String as Node | undefined)?.sval,
+    );
+    const name = names[names.length - 1];
+    const schema = names.length === 2 ? names[0] : names.length === 1 ? 'pg_catalog' : undefined;
+    if (call.over || schema !== 'pg_catalog' || typeof name !== 'string' || !PLAIN_AGGREGATES.has(name))
+      return false;
+  }
+  return Object.values(obj).every(plain);
+}
+
+/**
+ * Runs of plain items past the first, each replaced with one `…` (`spans`: each item's bytes, in
+ * order; a run of one short item is kept: `…` would save nothing).
+ */
+function runEdits(spans: Span[], elidable: boolean[], edits: Edit[]): void {
+  let i = 1;
+  while (i < spans.length) {
+    if (!elidable[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < spans.length && elidable[j + 1]) j++;
+    const start = (spans[i] as Span).start;
+    const end = (spans[j] as Span).end;
+    if (j > i || end - start >= RUN_BYTES) edits.push({ start, end, text: '…' });
+    i = j + 1;
+  }
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * The items of the parenthesised list whose `)` is at byte `close` (split at its top-level commas),
+ * or undefined when there is no such list.
+ */
+function listItems(tokens: ScanToken[], close: number): Span[] | undefined {
+  const last = tokens.findIndex((t) => t.start === close && t.text === ')');
+  if (last < 0) return undefined;
+  let depth = 0;
+  let open = -1;
+  for (let k = last - 1; k >= 0; k--) {
+    const text = (tokens[k] as ScanToken).text;
+    if (text === ')' || text === ']') depth++;
+    else if (text === '(' || text === '[') {
+      if (depth === 0) {
+        open = k;
+        break;
+      }
+      depth--;
+    }
+  }
+  if (open < 0) return undefined;
+  return split(tokens.slice(open + 1, last));
+}
+
+/** `tokens` split at their top-level commas, comments left out; undefined if a part is empty. */
+function split(tokens: ScanToken[]): Span[] | undefined {
+  const spans: Span[] = [];
+  let depth = 0;
+  let current: Span | undefined;
+  for (const t of tokens) {
+    if (COMMENTS.has(t.tokenName)) continue;
+    if (depth === 0 && t.text === ',') {
+      if (!current) return undefined;
+      spans.push(current);
+      current = undefined;
+      continue;
+    }
+    if (t.text === '(' || t.text === '[') depth++;
+    else if (t.text === ')' || t.text === ']') depth--;
+    current = current ? { start: current.start, end: t.end } : { start: t.start, end: t.end };
+  }
+  if (!current) return undefined;
+  spans.push(current);
+  return spans;
 }
 
 /** Positions (1-based) and single names that GROUP BY, ORDER BY or HAVING refer to. */
@@ -235,7 +329,7 @@ function selectEdits(select: Node, tokens: ScanToken[], edits: Edit[]): void {
     return (
       positions.has(i + 1) ||
       (typeof target.name === 'string' && names.has(target.name)) ||
-      explains(target.val)
+      !plain(target.val)
     );
   });
   let i = 0;
@@ -271,37 +365,46 @@ function listEnd(tokens: ScanToken[], from: number): number | undefined {
   return end;
 }
 
-/** `x IN (a, b, c, …)` shown as `x IN (a, …)`. */
-function inListEdit(expr: Node, edits: Edit[]): void {
+/** `x IN (a, b, c, …)` shown as `x IN (a, …)`; items that are not {@link plain} stay. */
+function inListEdit(expr: Node, tokens: ScanToken[], edits: Edit[]): void {
   if (expr.kind !== 'AEXPR_IN') return;
   const items = ((expr.rexpr as Node | undefined)?.List as Node | undefined)?.items as unknown[] | undefined;
   const close = expr.rexpr_list_end;
-  const second = location(items?.[1]);
-  if (!items || items.length < 3 || typeof close !== 'number' || second === undefined) return;
-  edits.push({ start: second, end: close, text: '…' });
+  if (!items || items.length < 3 || typeof close !== 'number') return;
+  const spans = listItems(tokens, close);
+  if (spans?.length !== items.length) return;
+  runEdits(spans, items.map(plain), edits);
 }
 
-/** `VALUES (a, b), (c, d), …` shown as `VALUES (a, b), …`. */
+/** `VALUES (a, b), (c, d), …` shown as `VALUES (a, b), …`; rows that are not {@link plain} stay. */
 function valuesEdit(select: Node, tokens: ScanToken[], edits: Edit[]): void {
-  const rows = (select.valuesLists as Node[] | undefined) ?? [];
-  if (rows.length < 2) return;
-  const first = (row: Node | undefined) =>
-    location(((row?.List as Node | undefined)?.items as unknown[])?.[0]);
-  const second = first(rows[1]);
-  const lastStart = first(rows[rows.length - 1]);
-  if (second === undefined || lastStart === undefined) return;
-  const open = tokens.findLast((t) => t.end <= second && t.text === '(');
+  const rows = ((select.valuesLists as Node[] | undefined) ?? []).map(
+    (row) => ((row.List as Node | undefined)?.items as unknown[] | undefined) ?? [],
+  );
+  const firstItem = location(rows[0]?.[0]);
+  if (rows.length < 2 || firstItem === undefined) return;
+  // The rows run from the VALUES keyword before the first row's first item to the list's end.
+  const keyword = tokens.findLastIndex((t) => t.end <= firstItem && t.text.toUpperCase() === 'VALUES');
+  if (keyword < 0) return;
   let depth = 0;
-  const close = tokens.find((t) => {
-    if (t.start < lastStart) return false;
-    if (t.text === '(') depth++;
-    else if (t.text === ')') {
-      if (depth === 0) return true;
-      depth--;
+  let end = tokens.length;
+  for (let k = keyword + 1; k < tokens.length; k++) {
+    const t = tokens[k] as ScanToken;
+    if (COMMENTS.has(t.tokenName)) continue;
+    if (t.text === '(' || t.text === '[') depth++;
+    else if (t.text === ')' || t.text === ']') depth--;
+    else if (depth === 0 && t.text !== ',') {
+      end = k;
+      break;
     }
-    return false;
-  });
-  if (open && close) edits.push({ start: open.start, end: close.end, text: '…' });
+    if (depth < 0) {
+      end = k;
+      break;
+    }
+  }
+  const spans = split(tokens.slice(keyword + 1, end));
+  if (spans?.length !== rows.length) return;
+  runEdits(spans, rows.map(plain), edits);
 }
 
 /**
