@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkServer } from './check-server.js';
 import { callTool, listAllTools } from './checks/context.js';
-import { connect, type Era, errorMessage } from './connect.js';
+import { showUrlElicitations, URL_ELICITATION } from './client-answers.js';
+import { type Connection, connect, type Era, errorMessage } from './connect.js';
 import { FAKE_VENDORS, type FakeVendorName, runFake } from './fake-command.js';
 import { formatCallResult, formatReport, formatTools } from './format.js';
 import { HostConfigError, readHostConfig } from './host-config.js';
@@ -43,6 +44,9 @@ options:
                          2026-07-28 (server/discover); check always tests both
   --json                 machine-readable JSON on stdout
   --timeout MS           per-request and connect timeout in milliseconds (default 10000)
+  --elicit-url           call, session: declare URL elicitation; a URL the server asks the
+                         user to open (a sign-in) is printed on stderr and accepted, and a
+                         call waits as long as the server reports progress
   -h, --help             show this help
 
 check options:
@@ -73,6 +77,7 @@ const OPTIONS = {
   'slow-args': { type: 'string' },
   write: { type: 'boolean' },
   skip: { type: 'string', multiple: true },
+  'elicit-url': { type: 'boolean' },
 } as const;
 
 function parseJsonObject(text: string, what: string): Record<string, unknown> {
@@ -164,6 +169,8 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command "${cli.command}"`);
     // What is wrong with the command line itself is said before what is missing around it.
     if (cli.command === 'call' && !cli.operands[0]) throw new UsageError('call needs a TOOL name');
+    if (cli.values['elicit-url'] && !['call', 'session'].includes(cli.command))
+      throw new UsageError('--elicit-url is for call and session');
     target = resolveTarget(cli.values, cli.serverCommand);
     era = parseEra(cli.values.era);
     timeoutMs = parseTimeout(cli.values.timeout);
@@ -177,9 +184,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'check') return await runCheck(target, values, operands, timeoutMs);
     if (command === 'tools') return await runTools(target, era, timeoutMs, values.json === true, operands);
+    const elicitUrl = values['elicit-url'] === true;
     if (command === 'session')
-      return await runSession(target, era, timeoutMs, values.json === true, operands);
-    return await runCall(target, era, timeoutMs, values.json === true, operands);
+      return await runSession(target, era, timeoutMs, values.json === true, operands, elicitUrl);
+    return await runCall(target, era, timeoutMs, values.json === true, operands, elicitUrl);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(usageError(error.message));
@@ -254,10 +262,11 @@ async function runSession(
   timeoutMs: number,
   json: boolean,
   operands: string[],
+  elicitUrl: boolean,
 ) {
   if (operands.length > 0)
     throw new UsageError(`session reads its calls from stdin (got operands: ${operands.join(' ')})`);
-  const conn = await connect({ ...target, era, timeoutMs });
+  const conn = await connectFor(target, era, timeoutMs, elicitUrl);
   let failed = false;
   try {
     let lineNumber = 0;
@@ -274,7 +283,7 @@ async function runSession(
         failed = true;
         continue;
       }
-      const outcome = await callTool(conn, name, args, timeoutMs);
+      const outcome = await callTool(conn, name, args, timeoutMs, elicitUrl);
       if (outcome.kind === 'result') {
         if (outcome.result.isError) failed = true;
         console.log(
@@ -294,15 +303,22 @@ async function runSession(
   return failed ? 1 : 0;
 }
 
-async function runCall(target: LaunchTarget, era: Era, timeoutMs: number, json: boolean, operands: string[]) {
+async function runCall(
+  target: LaunchTarget,
+  era: Era,
+  timeoutMs: number,
+  json: boolean,
+  operands: string[],
+  elicitUrl: boolean,
+) {
   const [name, argsText, ...extra] = operands;
   if (!name) throw new UsageError('call needs a TOOL name');
   if (extra.length > 0)
     throw new UsageError(`call takes TOOL and one JSON argument (got extra: ${extra.join(' ')})`);
   const args = argsText === undefined ? {} : parseJsonObject(argsText, `the arguments of ${name}`);
-  const conn = await connect({ ...target, era, timeoutMs });
+  const conn = await connectFor(target, era, timeoutMs, elicitUrl);
   try {
-    const outcome = await callTool(conn, name, args, timeoutMs);
+    const outcome = await callTool(conn, name, args, timeoutMs, elicitUrl);
     if (outcome.kind === 'result') {
       console.log(json ? JSON.stringify(outcome.result, null, 2) : formatCallResult(outcome.result));
       return outcome.result.isError ? 1 : 0;
@@ -317,6 +333,19 @@ async function runCall(target: LaunchTarget, era: Era, timeoutMs: number, json: 
   } finally {
     await conn.close();
   }
+}
+
+/** The connection of call and session; with --elicit-url, declaring and showing URL elicitations. */
+async function connectFor(
+  target: LaunchTarget,
+  era: Era,
+  timeoutMs: number,
+  elicitUrl: boolean,
+): Promise<Connection> {
+  if (!elicitUrl) return connect({ ...target, era, timeoutMs });
+  const conn = await connect({ ...target, era, timeoutMs, capabilities: URL_ELICITATION });
+  showUrlElicitations(conn, (text) => process.stderr.write(text));
+  return conn;
 }
 
 /** A call that got no tool result, in words ("JSON-RPC error -32602: …" or the transport's message). */

@@ -57,3 +57,22 @@ export async function cancelAtBeat(
     );
   return { outcome, seen };
 }
+
+/** The client capability of URL elicitation only (MCP 2025-11-25, Elicitation, URL mode). */
+export const URL_ELICITATION = { elicitation: { url: {} } } as const;
+
+/**
+ * What `mcp-harness call/session --elicit-url` does with a URL elicitation: writes the server's
+ * message and the URL with `write` (stderr: stdout carries results) for the user to open, and
+ * answers `accept` at once, as a host does once the user agreed to open it; the call then waits
+ * for the server (e.g. until a sign-in in the browser ends). A form elicitation (not declared)
+ * is declined.
+ */
+export function showUrlElicitations(conn: Pick<Connection, 'client'>, write: (text: string) => void): void {
+  conn.client.setRequestHandler('elicitation/create', async (request) => {
+    const params = request.params as { mode?: string; url?: string; message: string };
+    if (params.mode !== 'url' || !params.url) return { action: 'decline' };
+    write(`mcp-harness: the server asks you to open a URL: ${params.message}\n\n  ${params.url}\n\n`);
+    return { action: 'accept' };
+  });
+}

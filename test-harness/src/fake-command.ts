@@ -39,11 +39,32 @@ export function fakeReport(vendor: FakeVendorName, fake: RunningFake, configPath
     `#   ${call}`,
     '# or start the server yourself (stdio; the lines above exported):',
     `#   ${envLines.join(' ')} ${server}`,
+    ...firstRunLines(fake, call, server),
     `# host config (written to ${configPath}; paste it, or its "${fake.server}" entry under "mcpServers"):`,
     JSON.stringify(fakeHostConfig(fake), null, 2),
     '# Ctrl-C stops it (and removes the files above)',
     '',
   ].join('\n');
+}
+
+/**
+ * Drive's first-run variant: the same server and call without a token, signing in at the fake's
+ * consent page (through this CLI's `--elicit-url`, or `auth` first). Empty for other fakes.
+ */
+function firstRunLines(fake: RunningFake, call: string, server: string): string[] {
+  if (!fake.firstRun) return [];
+  // `env -u`: a GDRIVE_CREDENTIALS_PATH exported from the lines above would name a token file.
+  const env = [
+    'env -u GDRIVE_CREDENTIALS_PATH',
+    ...Object.entries(fake.firstRun).map(([name, value]) => `${name}=${shellWord(value)}`),
+  ].join(' ');
+  const direct = call.replace(/ --config .*$/, ` --elicit-url -- ${server}`);
+  return [
+    '# first run, no token yet: the first call signs in through the client (it prints the URL of the',
+    "# fake's consent page; open it, or curl -L it); or sign in first with `auth`, then call:",
+    `#   ${env} ${direct}`,
+    `#   ${env} ${server} auth`,
+  ];
 }
 
 /**

@@ -40,6 +40,12 @@ export interface RunningFake {
   seeded: string[];
   /** A call that works on the seeded data. */
   firstCall: { tool: string; arguments: Record<string, unknown> };
+  /**
+   * Drive: the variables of a first run instead (no token yet, the config directory in this
+   * fake's scratch directory): the first call signs in through the client, or `auth` signs in, at
+   * the fake's consent page; the token is saved under that directory.
+   */
+  firstRun?: Record<string, string>;
   /** A scratch directory of this fake (key files, the host config), removed by `close`. */
   dir: string;
   /** Stops the fake and removes its directory. */
@@ -107,6 +113,16 @@ function driveSeeded(drive: FakeDrive): string[] {
     'multi-tab Doc: HANDBOOK1 "Team handbook" (tabs Overview, its child Onboarding, On-call; read_file reads every tab)',
     `Shared Drive: ${DRIVE_SCENE.sharedDriveId}; add --folders FOLDER1 to limit the server to the Reports folder`,
   ];
+}
+
+/**
+ * The variable that puts the Drive server's config directory (servers/drive/src/auth/paths.ts)
+ * under `dir`, so a first run's token lands there and not in the user's own config.
+ */
+function configHome(dir: string): Record<string, string> {
+  if (process.platform === 'darwin') return { HOME: dir };
+  if (process.platform === 'win32') return { APPDATA: dir };
+  return { XDG_CONFIG_HOME: dir };
 }
 
 async function startScene(vendor: FakeVendorName, dir: string): Promise<Scene> {
@@ -178,14 +194,18 @@ async function startScene(vendor: FakeVendorName, dir: string): Promise<Scene> {
       );
       const credentials = { access_token: expiredToken, refresh_token: refreshToken, expiry_date: 0 };
       await writeFile(token, JSON.stringify(credentials), { mode: 0o600 });
+      // GOOGLE_OAUTH_AUTH_URL: `auth` and sign-in through the client send the user to the fake's
+      // consent page, which mints codes its token endpoint exchanges (routes-consent.ts).
+      const endpoints = {
+        GDRIVE_API_URL: drive.rootUrl,
+        GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
+        GOOGLE_OAUTH_AUTH_URL: drive.authUrl,
+        GDRIVE_OAUTH_PATH: keys,
+      };
       return {
         server: 'drive',
-        env: {
-          GDRIVE_API_URL: drive.rootUrl,
-          GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
-          GDRIVE_OAUTH_PATH: keys,
-          GDRIVE_CREDENTIALS_PATH: token,
-        },
+        env: { ...endpoints, GDRIVE_CREDENTIALS_PATH: token },
+        firstRun: { ...configHome(join(dir, 'first-run')), ...endpoints },
         args: [],
         seeded: driveSeeded(drive),
         firstCall: { tool: 'read_file', arguments: { file_id: 'DOC1' } },

@@ -341,8 +341,11 @@ describe('mcp-harness fake', () => {
         'GDRIVE_API_URL',
         'GDRIVE_CREDENTIALS_PATH',
         'GDRIVE_OAUTH_PATH',
+        'GOOGLE_OAUTH_AUTH_URL',
         'GOOGLE_OAUTH_TOKEN_URL',
       ]);
+      // `auth` and sign-in through the client go to the fake's consent page, not Google's.
+      expect(env.GOOGLE_OAUTH_AUTH_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/o\/oauth2\/v2\/auth$/);
       const keys = JSON.parse(readFileSync(env.GDRIVE_OAUTH_PATH ?? '', 'utf8'));
       expect(keys.installed.client_id).toBeTruthy();
       expect(JSON.parse(readFileSync(env.GDRIVE_CREDENTIALS_PATH ?? '', 'utf8')).refresh_token).toBeTruthy();
@@ -355,4 +358,116 @@ describe('mcp-harness fake', () => {
     expect(await fake.exited).toBe(0);
     expect(existsSync(env.GDRIVE_OAUTH_PATH ?? '')).toBe(false);
   }, 30_000);
+
+  describe('drive first run, signing in at the fake consent page', () => {
+    /** Runs a printed `#   …` shell line; the URL it asks to open, read from stderr, and its end. */
+    function runPrinted(line: string, stdin = '') {
+      const child = spawn('sh', ['-c', line], { cwd: tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.end(stdin);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
+      const urls: string[] = [];
+      const asked = new Promise<string>((resolve) => {
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+          for (const m of stderr.matchAll(/http:\/\/127\.0\.0\.1:\d+\/o\/oauth2\/v2\/auth\?\S+/g))
+            if (!urls.includes(m[0])) {
+              urls.push(m[0]);
+              resolve(m[0]);
+            }
+        });
+      });
+      const done = new Promise<Run>((resolve) =>
+        child.on('close', (code) => resolve({ code, stdout, stderr })),
+      );
+      return { asked, done, urls };
+    }
+
+    /** What the user does with the URL: opens it (fetch follows the redirect to the loopback). */
+    async function open(url: string) {
+      const page = await fetch(url);
+      return { status: page.status, text: await page.text() };
+    }
+
+    it('the printed `call … --elicit-url` prints the consent URL on stderr, accepts, and the call continues once it is opened', async () => {
+      const fake = startFake('drive');
+      try {
+        const { stdout } = await fake.printed;
+        const line = /^# {3}(env -u GDRIVE_CREDENTIALS_PATH .* call read_file .* --elicit-url -- .*)$/m.exec(
+          stdout,
+        )?.[1];
+        expect(line, stdout).toBeTruthy();
+        // Even with the token file's variable in the shell (the lines above exported).
+        const run = runPrinted(
+          `GDRIVE_CREDENTIALS_PATH=/nonexistent/token.json; export GDRIVE_CREDENTIALS_PATH; ${line}`,
+        );
+        const url = await run.asked;
+        expect(url.startsWith((await fake.env).GOOGLE_OAUTH_AUTH_URL ?? '-')).toBe(true);
+        expect(await open(url)).toEqual({
+          status: 200,
+          text: 'Signed in to Google Drive. You can close this tab.\n',
+        });
+        const done = await run.done;
+        expect(done.code, done.stderr).toBe(0);
+        expect(done.stdout).toContain('# Quarterly report');
+        expect(done.stderr).toContain('the server asks you to open a URL: Sign in with Google');
+        const token = /XDG_CONFIG_HOME=(\S+)/.exec(line ?? '')?.[1];
+        if (process.platform === 'linux')
+          expect(statSync(join(token ?? '', 'refmcp-drive', 'credentials.json')).mode & 0o777).toBe(0o600);
+      } finally {
+        fake.child.kill('SIGTERM');
+      }
+      expect(await fake.exited).toBe(0);
+    }, 60_000);
+
+    it('`session --elicit-url --era modern`: the first call signs in, the next one does not ask again', async () => {
+      const fake = startFake('drive');
+      try {
+        const { stdout } = await fake.printed;
+        const line =
+          /^# {3}(env -u GDRIVE_CREDENTIALS_PATH .*) call read_file \S+ --elicit-url (-- .*)$/m.exec(stdout);
+        expect(line, stdout).toBeTruthy();
+        const run = runPrinted(
+          `${line?.[1]} session --elicit-url --era modern ${line?.[2]}`,
+          ['search {"query":"report"}', 'read_file {"file_id":"DOC1"}', ''].join('\n'),
+        );
+        expect((await open(await run.asked)).status).toBe(200);
+        const done = await run.done;
+        expect(done.code, done.stderr).toBe(0);
+        expect(done.stdout).toContain('> read_file');
+        expect(done.stdout).toContain('# Quarterly report');
+        expect(run.urls).toHaveLength(1);
+      } finally {
+        fake.child.kill('SIGTERM');
+      }
+      expect(await fake.exited).toBe(0);
+    }, 60_000);
+
+    it('the printed `auth` line signs in at the fake consent page by hand and saves the token', async () => {
+      const fake = startFake('drive');
+      try {
+        const { stdout } = await fake.printed;
+        const line = /^# {3}(env -u GDRIVE_CREDENTIALS_PATH .* auth)$/m.exec(stdout)?.[1];
+        expect(line, stdout).toBeTruthy();
+        const run = runPrinted(line ?? '');
+        expect((await open(await run.asked)).status).toBe(200);
+        const done = await run.done;
+        expect(done.code, done.stderr).toBe(0);
+        expect(done.stdout).toBe('');
+        expect(done.stderr).toMatch(/Saved the token to \S+first-run\S+credentials\.json/);
+      } finally {
+        fake.child.kill('SIGTERM');
+      }
+      expect(await fake.exited).toBe(0);
+    }, 60_000);
+  });
+
+  it('--elicit-url is refused outside call and session', async () => {
+    const run = await runCli(['tools', '--elicit-url', ...good]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--elicit-url is for call and session');
+  });
 });

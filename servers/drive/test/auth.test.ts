@@ -180,6 +180,35 @@ describe('DR-08 credential paths', () => {
     }
   });
 
+  it('DR-08 a missing file: the line also says unsetting the variable signs in through the client, at the default path; doing so starts the server signed out', async () => {
+    const files = credentialFiles();
+    const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'drive-unset-'));
+    const missing = path.join(files.dir, 'missing.json');
+    const env = { ...fakeEnv(fake, files), XDG_CONFIG_HOME: cfg, GDRIVE_CREDENTIALS_PATH: missing };
+    const run = runBin([], env);
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(missing);
+    expect(lines[0]).toContain('mcp-server-drive auth');
+    expect(lines[0]).toContain('unset GDRIVE_CREDENTIALS_PATH to sign in through the client');
+    expect(lines[0]).toContain(path.join(cfg, 'refmcp-drive', 'credentials.json'));
+    // Not for a file that is there but unreadable: unsetting would not help.
+    const broken = runBin([], { ...env, GDRIVE_CREDENTIALS_PATH: files.dir });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).not.toContain('unset GDRIVE_CREDENTIALS_PATH');
+    // Following the advice: the server starts signed out and answers a call with how to sign in.
+    const { GDRIVE_CREDENTIALS_PATH: _unset, ...rest } = env;
+    const conn = await connect({ ...builtServerTarget('drive', [...NO_PACING]), env: rest });
+    try {
+      const r = await conn.client.callTool({ name: 'search', arguments: { query: 'report' } });
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r.content)).toContain('not signed in yet');
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('DR-08 with neither variable set, the path named is under XDG_CONFIG_HOME', () => {
     const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'drive-xdg-'));
     const run = runBin([], {

@@ -168,18 +168,26 @@ export async function listAllTools(conn: Connection, timeoutMs: number): Promise
   return tools;
 }
 
-/** One raw tools/call (no client-side output-schema validation), classified; never throws. */
+/**
+ * One raw tools/call (no client-side output-schema validation), classified; never throws. With
+ * `waitOnProgress` the call asks for progress and each notification restarts `timeoutMs` (a call
+ * waiting on the user, e.g. a sign-in in the browser, reports progress while it waits).
+ */
 export async function callTool(
   conn: Connection,
   name: string,
   args: Record<string, unknown>,
   timeoutMs: number,
+  waitOnProgress = false,
 ): Promise<CallOutcome> {
   const started = Date.now();
   try {
     const result = (await conn.client.request(
       { method: 'tools/call', params: { name, arguments: args } },
-      { timeout: timeoutMs },
+      {
+        timeout: timeoutMs,
+        ...(waitOnProgress ? { onprogress: () => {}, resetTimeoutOnProgress: true } : {}),
+      },
     )) as CallToolResult;
     return { kind: 'result', result, text: resultText(result), ms: Date.now() - started };
   } catch (error) {

@@ -105,7 +105,7 @@ export function driveAuth(options: DriveAuthOptions): DriveAuth {
     // operator named that is not there is still an error (case DR-08).
     const firstRun =
       error instanceof CredentialsError && error.missing && !env.GDRIVE_CREDENTIALS_PATH && keys;
-    if (!firstRun) throw error;
+    if (!firstRun) throw unsetAdvice(error, env);
   }
   if (keysError && token?.refresh_token)
     options.warn(`${keysError.message}; the access token will not be refreshed when it expires`);
@@ -156,4 +156,20 @@ function withoutNulls<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(value).filter(([, v]) => v !== null && v !== undefined),
   ) as Partial<T>;
+}
+
+/**
+ * `error` for a token file that GDRIVE_CREDENTIALS_PATH names and that does not exist, with the way
+ * to a first run added to its one line: unset the variable, and the server starts signed out and
+ * signs in through the client, saving the token at the default path (paths.ts). Other errors as
+ * they are.
+ */
+function unsetAdvice(error: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (!(error instanceof CredentialsError && error.missing && env.GDRIVE_CREDENTIALS_PATH)) return error;
+  const fallback = tokenPath({ ...env, GDRIVE_CREDENTIALS_PATH: '' });
+  const advised = new CredentialsError(
+    `${error.message}; or unset GDRIVE_CREDENTIALS_PATH to sign in through the client on the first tool call (the token is then saved to ${fallback})`,
+  );
+  advised.missing = true;
+  return advised;
 }
