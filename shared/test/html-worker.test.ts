@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExtractError } from '../src/documents/errors.js';
+import { MAX_WORKERS, workerCounts } from '../src/documents/pool.js';
 import { convertHtml } from '../src/documents/run.js';
 import { htmlToArticle } from '../src/net/article.js';
 import { useBuiltDocumentWorker } from './document-worker-support.js';
@@ -53,4 +54,39 @@ describe('convertHtml', () => {
     const already = convertHtml(ARTICLE, 'https://x.example/', { signal: controller.signal });
     await expect(already).rejects.toBe(reason);
   }, 120_000);
+
+  it('at most MAX_WORKERS conversions run (and threads live) at once; the rest wait in turn, cancellable; a normal page still converts', async () => {
+    const poll = async (done: () => boolean) => {
+      for (let i = 0; i < 2400 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const controllers = Array.from({ length: MAX_WORKERS + 2 }, () => new AbortController());
+    const calls = controllers.map((c) =>
+      convertHtml(slowPage(2 * 1024 * 1024), 'https://x.example/', { signal: c.signal }).then(
+        () => 'converted',
+        (e: unknown) => e,
+      ),
+    );
+    expect(workerCounts()).toMatchObject({ running: MAX_WORKERS, queued: 2 });
+    // A waiting call, cancelled, leaves the queue with the caller's reason and starts no worker.
+    const reason = new Error('cancelled while waiting');
+    controllers[3]?.abort(reason);
+    expect(await calls[3]).toBe(reason);
+    expect(workerCounts()).toMatchObject({ running: MAX_WORKERS, queued: 1 });
+    // The running ones cancelled: the waiting one gets a worker once a thread has exited.
+    controllers[0]?.abort(new Error('stop 0'));
+    controllers[1]?.abort(new Error('stop 1'));
+    await poll(() => workerCounts().queued === 0 && workerCounts().running === 1);
+    expect(workerCounts()).toMatchObject({ running: 1, queued: 0 });
+    controllers[2]?.abort(new Error('stop 2'));
+    expect((await Promise.all(calls)).map((e) => (e as Error).message)).toEqual([
+      'stop 0',
+      'stop 1',
+      'stop 2',
+      'cancelled while waiting',
+    ]);
+    expect((await convertHtml(ARTICLE, 'https://x.example/')).extraction).toBe('article');
+    // Over the whole file (every test above included), never more threads than the cap.
+    expect(workerCounts().peakLive).toBeLessThanOrEqual(MAX_WORKERS);
+    expect(workerCounts().peakLive).toBeGreaterThan(0);
+  }, 180_000);
 });

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TimeoutError } from '../src/server/errors.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TimeoutError, ToolError } from '../src/server/errors.js';
 import {
   BufferedResponse,
   ConcurrencyLimit,
@@ -23,7 +23,7 @@ import {
   ResponseTooLarge,
   redact,
   redactCredentials,
-  redirectTarget,
+  redirectInit,
   retryHint,
   SLACK_HOOKS,
   summarizeHttpFailure,
@@ -599,17 +599,188 @@ describe('HttpClient against a local server', () => {
     expect(seen[0]?.headers.authorization).toBe('Bearer H');
   });
 
-  it('a redirect to another origin drops the credentials; one asked not to be followed is left to fetch', () => {
+  it('redirectInit: another origin drops generic and own credential headers; 303 turns a POST into a GET', () => {
     const from = new URL('https://gitlab.example/api/v4/x');
-    const init = { headers: { authorization: 'Bearer T', 'private-token': 'T', accept: 'application/json' } };
-    expect(redirectTarget(from, '/api/v4/y', init)).toEqual({
-      url: new URL('https://gitlab.example/api/v4/y'),
-      init,
+    const strip = new Set(['authorization', 'private-token', 'x-own-key']);
+    const init = {
+      method: 'POST',
+      body: '{}',
+      headers: {
+        'private-token': 'T',
+        'X-Own-Key': 'K',
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
+    };
+    const same = redirectInit(from, new URL('https://gitlab.example/api/v4/y'), 307, init, strip);
+    expect([...new Headers(same.headers).keys()].sort()).toEqual([
+      'accept',
+      'content-type',
+      'private-token',
+      'x-own-key',
+    ]);
+    expect([same.method, same.body]).toEqual(['POST', '{}']);
+    const other = redirectInit(from, new URL('https://storage.example/blob'), 303, init, strip);
+    expect([...new Headers(other.headers).keys()]).toEqual(['accept']);
+    expect([other.method, other.body]).toEqual(['GET', undefined]);
+    // Another scheme or port is another origin too.
+    const port = redirectInit(
+      from,
+      new URL('https://gitlab.example:8443/api/v4/y'),
+      302,
+      { headers: init.headers },
+      strip,
+    );
+    expect(new Headers(port.headers).has('private-token')).toBe(false);
+  });
+
+  describe('redirects to another origin (hop by hop, credentials dropped)', () => {
+    let other: Server;
+    let otherBase: string;
+    let otherHandler: Handler = (_req, res) => json(res, 200, { stolen: false });
+    const otherSeen: { method?: string; url?: string; headers: IncomingMessage['headers'] }[] = [];
+    beforeAll(async () => {
+      other = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          otherSeen.push({ method: req.method, url: req.url, headers: req.headers });
+          otherHandler(req, res, body);
+        });
+      });
+      await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+      otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
     });
-    const other = redirectTarget(from, 'https://storage.example/blob?sig=1', init);
-    expect(other?.url.href).toBe('https://storage.example/blob?sig=1');
-    expect([...new Headers(other?.init.headers).keys()]).toEqual(['accept']);
-    expect(redirectTarget(from, '/elsewhere', { ...init, redirect: 'manual' })).toBeUndefined();
+    afterAll(() => new Promise<void>((r) => other.close(() => r())));
+    const credentialNames = [
+      'authorization',
+      'x-subscription-token',
+      'private-token',
+      'x-vendor-key',
+      'cookie',
+    ];
+    const carried = (headers: IncomingMessage['headers']) => credentialNames.filter((n) => n in headers);
+
+    it('a custom key header (Brave X-Subscription-Token) and a client-declared one do not follow a 302', async () => {
+      seen.length = 0;
+      otherSeen.length = 0;
+      otherHandler = (_req, res) => json(res, 200, { at: 'other' });
+      handler = (_req, res) => {
+        res.writeHead(302, { location: `${otherBase}/steal` });
+        res.end();
+      };
+      const c = client(
+        {},
+        {
+          headers: { 'x-subscription-token': 'BRAVEKEY', 'x-vendor-key': 'VK', authorization: 'Bearer T' },
+          credentialHeaders: ['X-Vendor-Key'],
+        },
+      );
+      expect((await c.request({ path: '/res/v1/web/search' })).data).toEqual({ at: 'other' });
+      expect(seen[0]?.headers['x-subscription-token']).toBe('BRAVEKEY');
+      expect(otherSeen.map((q) => q.url)).toEqual(['/steal']);
+      expect(carried(otherSeen[0]?.headers ?? {})).toEqual([]);
+    });
+
+    it('two hops (same origin, then another): the first keeps PRIVATE-TOKEN, the second gets none, nor does a hop back', async () => {
+      seen.length = 0;
+      otherSeen.length = 0;
+      handler = (req, res) => {
+        if (req.url === '/api/a') res.writeHead(301, { location: '/api/b' });
+        else if (req.url === '/api/b') res.writeHead(302, { location: `${otherBase}/c` });
+        else return json(res, 200, { at: req.url });
+        res.end();
+      };
+      otherHandler = (_req, res) => {
+        res.writeHead(307, { location: `${base.origin}/api/back` });
+        res.end();
+      };
+      const c = client({}, { headers: { 'private-token': 'GLTOKEN' } });
+      expect((await c.request({ path: '/a' })).data).toEqual({ at: '/api/back' });
+      expect(seen.map((q) => [q.url, q.headers['private-token']])).toEqual([
+        ['/api/a', 'GLTOKEN'],
+        ['/api/b', 'GLTOKEN'],
+        ['/api/back', undefined],
+      ]);
+      expect(carried(otherSeen[0]?.headers ?? {})).toEqual([]);
+    });
+
+    it('a POST (sent through fetch) redirected by 307 keeps method and body, not the token', async () => {
+      seen.length = 0;
+      otherSeen.length = 0;
+      handler = (_req, res) => {
+        res.writeHead(307, { location: `${otherBase}/post` });
+        res.end();
+      };
+      otherHandler = (req, res, body) => json(res, 201, { method: req.method, body });
+      const c = client({}, { headers: { 'private-token': 'GLTOKEN', authorization: 'Bearer T' } });
+      const answer = await c.request({ method: 'POST', path: '/x', body: { a: 1 } });
+      expect(answer.data).toEqual({ method: 'POST', body: '{"a":1}' });
+      expect(seen[0]?.headers['private-token']).toBe('GLTOKEN');
+      expect(carried(otherSeen[0]?.headers ?? {})).toEqual([]);
+    });
+
+    it("GitHub's path (nodeAttempt alone) drops Authorization across origins; a redirect loop ends with an error", async () => {
+      otherSeen.length = 0;
+      otherHandler = (_req, res) => json(res, 200, { at: 'other' });
+      handler = (_req, res) => {
+        res.writeHead(302, { location: `${otherBase}/x` });
+        res.end();
+      };
+      const attempt = nodeAttempt('GitHub API', 5000, 1024, timedAttempt('GitHub API', 5000, 1024));
+      const answer = await attempt(new URL(`${base.href}/repos`), { headers: { authorization: 'token GH' } });
+      expect(answer.status).toBe(200);
+      expect(carried(otherSeen[0]?.headers ?? {})).toEqual([]);
+      handler = (_req, res) => {
+        res.writeHead(302, { location: '/api/loop' });
+        res.end();
+      };
+      seen.length = 0;
+      await expect(attempt(new URL(`${base.href}/loop`), {})).rejects.toThrow(
+        /redirected more than 20 times/,
+      );
+      expect(seen).toHaveLength(21);
+      // redirect: 'manual' answers the 3xx itself.
+      expect((await attempt(new URL(`${base.href}/loop`), { redirect: 'manual' })).status).toBe(302);
+    });
+  });
+
+  it('a header value HTTP does not allow is a clear error naming the header, and nothing fires later', async () => {
+    seen.length = 0;
+    for (const token of ['KEY\u20ac', 'KEY\r\nx-injected: 1', 'KEY\u0000']) {
+      const c = client({ timeoutMs: 50 }, { headers: { 'x-subscription-token': token } });
+      for (const method of ['GET', 'POST']) {
+        const error = await c
+          .request({ method, path: '/x', body: method === 'POST' ? {} : undefined })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ToolError);
+        expect((error as Error).message).toMatch(
+          /header "x-subscription-token" holds a character HTTP does not allow/,
+        );
+        expect((error as Error).message).not.toContain('KEY');
+      }
+    }
+    expect(seen).toHaveLength(0);
+    // No timer or abort listener is left behind to fire after the rejection (it used to call
+    // destroy() on a request never made: an uncaught ReferenceError that ended the process).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const attempt = nodeAttempt('Test API', 50, 1024, timedAttempt('Test API', 50, 1024));
+      const controller = new AbortController();
+      await expect(
+        attempt(new URL(`${base.href}/x`), {
+          headers: { authorization: 'Bearer \u0100' },
+          signal: controller.signal,
+        }),
+      ).rejects.toThrow(/header "authorization" holds a character/);
+      expect(vi.getTimerCount()).toBe(0);
+      vi.runAllTimers();
+      controller.abort(new Error('cancelled'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a POST is never retried after a 502 or a 503 with Retry-After (it may have taken effect)', async () => {

@@ -4,10 +4,13 @@
  * exhaust only the worker: the server gets an ExtractError naming why, never a crash or a hang.
  * PDFs go to one long-lived worker that keeps what it parsed (a cursor continuation of a long PDF
  * does not parse it again); fetched HTML pages (convertHtml) to another, so a page costs no worker
- * start-up. Each is ended on any timeout, abort or crash and after 2 idle minutes.
+ * start-up. Each is ended on any timeout, abort or crash and after 2 idle minutes. At most
+ * MAX_WORKERS (2) run and are alive at once process-wide; further requests wait their turn within
+ * their own time limit (pool.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { ExtractError } from './errors.js';
+import { acquireSlot, liveWorkers, MAX_QUEUED, MAX_WORKERS, nextExit, workerStarted } from './pool.js';
 import type {
   ConvertedArticle,
   DocumentKind,
@@ -92,6 +95,8 @@ function startWorker(heapMb: number): Worker {
     stderr: true,
     env: {},
   });
+  const counted = workerStarted();
+  worker.once('exit', counted.exited);
   worker.stdout.resume();
   worker.stderr.resume();
   // Errors are answered by the request in flight; one after it (or while idle) must not throw.
@@ -150,19 +155,109 @@ interface RunWords {
   doing: string;
 }
 
+/** Whether a request on `lane` with heap ceiling `heapMb` needs a worker started (no free long-lived one fits). */
+function needsNewWorker(lane: Lane | undefined, heapMb: number): boolean {
+  const lease = lane ? warm.get(lane) : undefined;
+  return !lease || lease.busy || lease.heapMb !== heapMb;
+}
+
 /**
  * Posts `request` to a worker (the lane's long-lived one when free, else one of its own, ended
- * after) and waits for its reply, within `timeoutMs` and the abort `signal`. Errors: ExtractError
- * ('timeout', 'memory', the worker's own failure, 'corrupt' when it stopped unanswered).
+ * after) and waits for its reply, within `timeoutMs` and the abort `signal`. The time limit also
+ * covers the wait for a free worker (pool.ts): at most MAX_WORKERS run at once, an idle long-lived
+ * worker is ended to make room. Errors: ExtractError ('timeout' — also while waiting, or at once
+ * when MAX_QUEUED already wait —, 'memory', the worker's own failure, 'corrupt' when it stopped
+ * unanswered); the signal's reason when aborted.
  */
-function runInWorker(
+async function runInWorker(
   request: ExtractRequest | HtmlRequest,
   transfer: ArrayBuffer[],
   run: { lane?: Lane; heapMb: number; timeoutMs: number; signal?: AbortSignal; words: RunWords },
 ): Promise<WorkerReply> {
   const { heapMb, timeoutMs, signal, words } = run;
+  signal?.throwIfAborted();
+  let waiting = true;
+  let stopped: Error | undefined;
+  let stop: ((error: Error) => void) | undefined;
+  let rejectStopping: (error: Error) => void = () => {};
+  const stopping = new Promise<never>((_, reject) => {
+    rejectStopping = reject;
+  });
+  stopping.catch(() => {});
+  const fail = (error: Error) => {
+    if (stopped) return;
+    stopped = error;
+    rejectStopping(error);
+    stop?.(error);
+  };
+  const timer = setTimeout(
+    () =>
+      fail(
+        waiting
+          ? new ExtractError(
+              'timeout',
+              `${words.doing} waited ${timeoutMs / 1000} s for a free reader (${MAX_WORKERS} already busy) and was stopped; try again shortly`,
+            )
+          : new ExtractError(
+              'timeout',
+              `${words.doing} took longer than ${timeoutMs / 1000} s and was stopped; ${words.timeout}`,
+            ),
+      ),
+    timeoutMs,
+  );
+  const onAbort = () =>
+    fail(
+      signal?.reason instanceof Error
+        ? signal.reason
+        : new ExtractError('timeout', 'the request was cancelled'),
+    );
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let release: (() => void) | undefined;
+  try {
+    release = await acquireSlot(
+      (giveUp) => {
+        stop = giveUp;
+        return () => {
+          stop = undefined;
+        };
+      },
+      () =>
+        new ExtractError(
+          'timeout',
+          `the server is busy: ${MAX_WORKERS} readers are working and ${MAX_QUEUED} requests wait; try again shortly`,
+        ),
+    );
+    // Room for a thread: end an idle long-lived worker, or wait for an ended one to exit.
+    while (needsNewWorker(run.lane, heapMb) && liveWorkers() >= MAX_WORKERS) {
+      if (stopped) throw stopped;
+      const idle = [...warm.values()].find((lease) => !lease.busy);
+      if (idle) endWarm(idle);
+      await Promise.race([nextExit(), stopping]);
+    }
+    if (stopped) throw stopped;
+    waiting = false;
+    return await runOnce(request, transfer, run, (finish) => {
+      stop = finish;
+    });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    release?.();
+  }
+}
+
+/** One run in a worker (runInWorker's last step); `onStop` is handed what ends it with an error. */
+function runOnce(
+  request: ExtractRequest | HtmlRequest,
+  transfer: ArrayBuffer[],
+  run: { lane?: Lane; heapMb: number; words: RunWords },
+  onStop: (finish: (error: Error) => void) => void,
+): Promise<WorkerReply> {
+  const { heapMb, words } = run;
   const lease = leaseWarm(run.lane, heapMb);
   const worker = lease?.worker ?? startWorker(heapMb);
+  // Only the long-lived worker keeps a parsed document for a continuation; one of its own keeps nothing.
+  if (lease && request.kind !== 'html') request.cache = true;
   const id = nextId++;
   return new Promise<WorkerReply>((resolve, reject) => {
     let settled = false;
@@ -170,8 +265,6 @@ function runInWorker(
     const finish = (error: Error | undefined, reply?: WorkerReply, healthy = false) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
@@ -181,23 +274,7 @@ function runInWorker(
       if (error) reject(error);
       else resolve(reply as WorkerReply);
     };
-    const timer = setTimeout(
-      () =>
-        finish(
-          new ExtractError(
-            'timeout',
-            `${words.doing} took longer than ${timeoutMs / 1000} s and was stopped; ${words.timeout}`,
-          ),
-        ),
-      timeoutMs,
-    );
-    const onAbort = () =>
-      finish(
-        signal?.reason instanceof Error
-          ? signal.reason
-          : new ExtractError('timeout', 'the request was cancelled'),
-      );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    onStop((error) => finish(error));
     const onMessage = (reply: WorkerReply) => {
       if (reply.id !== id) return;
       if (reply.ok) finish(undefined, reply, true);
@@ -269,8 +346,6 @@ export async function extractDocument(
     limits: { ...DOCUMENT_DEFAULTS.limits, ...options.limits },
     maxInflatedBytes: options.maxInflatedBytes ?? DOCUMENT_DEFAULTS.maxInflatedBytes,
     maxImagePixels: options.maxImagePixels ?? DOCUMENT_DEFAULTS.maxImagePixels,
-    // Set only when the long-lived worker is free; a busy one means a worker of its own, which keeps nothing.
-    ...(lane && !warm.get(lane)?.busy ? { cache: true } : {}),
   };
   const reply = await runInWorker(request, [copy.buffer], {
     ...(lane ? { lane } : {}),

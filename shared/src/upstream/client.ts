@@ -13,6 +13,7 @@ import { type TimedAnswer, timedAttempt, utf8Text } from './fetch.js';
 import { nodeAttempt } from './node-attempt.js';
 import { ConcurrencyLimit, IntervalGate, sleep } from './pacer.js';
 import { DEFAULT_HTTP_POLICY, decideRetry, type HttpPolicy } from './policy.js';
+import { followRedirects } from './redirect.js';
 import { REST_HOOKS, type VendorAnswer, type VendorFailure, type VendorHooks } from './vendors.js';
 import type { RequestGate } from './windows.js';
 
@@ -43,6 +44,11 @@ export interface HttpClientOptions {
   pathInterval?: (method: string, path: string) => number | undefined;
   /** Credential values to keep out of every message. */
   secrets?: string[];
+  /**
+   * Names of the headers that carry this client's credentials, dropped (with the generic ones,
+   * redirect.ts) when a redirect leads to another origin; default: every name in `headers`.
+   */
+  credentialHeaders?: readonly string[];
   /**
    * Which requests count as search for pacing (given the path and query); default: paths starting
    * with /search. GitLab adds `/projects?search=…`.
@@ -122,10 +128,12 @@ export class HttpClient {
     this.hooks = options.hooks ?? REST_HOOKS;
     const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const viaFetch = timedAttempt(options.service, this.policy.timeoutMs, maxBytes, options.fetch);
+    const credentials = options.credentialHeaders ?? Object.keys(options.headers ?? {});
     // GETs over node:http with a keep-alive agent (node-attempt.ts); a fetch given by a test is used for all.
+    // Either way redirects are followed hop by hop with the credentials dropped across origins (redirect.ts).
     this.fetchAttempt = options.fetch
-      ? viaFetch
-      : nodeAttempt(options.service, this.policy.timeoutMs, maxBytes, viaFetch);
+      ? followRedirects(options.service, viaFetch, credentials)
+      : nodeAttempt(options.service, this.policy.timeoutMs, maxBytes, viaFetch, credentials);
   }
 
   /**

@@ -18,6 +18,7 @@ export * from './options.js';
 export * from './pacer.js';
 export * from './path.js';
 export * from './policy.js';
+export * from './redirect.js';
 export * from './suggestions.js';
 export * from './token.js';
 export * from './user-agent.js';

@@ -6,49 +6,56 @@
  * call's CPU; node:http is what the reference servers' node-fetch stands on.
  *
  * Everything unusual goes to `fallback` (the fetch attempt) instead of being re-implemented here:
- * other methods and bodies, an encoding other than gzip, deflate or br, a reused keep-alive
+ * other methods and bodies, an encoding other than gzip, deflate or br, and a reused keep-alive
  * connection the server had closed (ECONNRESET before any answer: Node's documented case for
- * sending again), and a redirect: its Location is handed to fetch, which follows any further hop,
- * with the credentials dropped when it leads to another origin (Authorization as the Fetch standard
- * does, and also Cookie, Proxy-Authorization and GitLab's PRIVATE-TOKEN). A request that asked not
- * to follow redirects is sent to fetch again as it was (a GET or HEAD is safe to repeat).
+ * sending again). Redirects are followed hop by hop by {@link followRedirects} (redirect.ts) around
+ * both, so no credential header reaches another origin; each hop is one attempt here.
+ *
+ * Header values are checked before anything is sent or any timer is set: a value HTTP does not
+ * allow (a line break, a control character, a character above U+00FF — e.g. a mistyped token) is
+ * a ToolError naming the header, never its value.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { ToolError } from '../server/errors.js';
 import { ResponseTooLarge, type TimedAnswer, UpstreamTimeout } from './fetch.js';
+import { followRedirects } from './redirect.js';
 
 type Attempt = (input: URL, init: RequestInit) => Promise<TimedAnswer>;
 
 /** Idle keep-alive sockets are closed after this (ms): below the 5 s most servers keep them. */
 const IDLE_SOCKET_MS = 4000;
 
-/** A request fetch handles instead (see the module comment): `url` and `init`, or the redirect's. */
+/** A request fetch handles instead (see the module comment). */
 class UseFallback extends Error {
-  constructor(readonly redirect?: { url: URL; init: RequestInit }) {
+  constructor() {
     super('fallback');
   }
 }
 
-/** Headers a redirect to another origin does not carry. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'private-token'];
-
 /**
- * Where a redirect from `from` leads and what is sent there (module comment), or undefined when
- * `init` asked fetch not to follow redirects (fetch then answers as asked).
+ * Throws a ToolError naming the first header of `headers` whose name or value HTTP does not allow
+ * (node:http's validateHeaderName/validateHeaderValue rules); the value is never quoted.
  */
-export function redirectTarget(
-  from: URL,
-  location: string,
-  init: RequestInit,
-): { url: URL; init: RequestInit } | undefined {
-  if (init.redirect !== undefined && init.redirect !== 'follow') return undefined;
-  const url = new URL(location, from);
-  if (url.origin === from.origin) return { url, init };
-  const headers = new Headers(init.headers);
-  for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-  return { url, init: { ...init, headers } };
+export function checkHeaders(service: string, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      http.validateHeaderName(name);
+    } catch {
+      throw new ToolError(
+        `${service}: the request header name ${JSON.stringify(name.slice(0, 64))} is not a valid HTTP token`,
+      );
+    }
+    try {
+      http.validateHeaderValue(name, value);
+    } catch {
+      throw new ToolError(
+        `${service}: the request header "${name}" holds a character HTTP does not allow (a line break, a control character or one above U+00FF); check the configured token or setting that fills it`,
+      );
+    }
+  }
 }
 
 function decoder(encoding: string | undefined): Transform | null | undefined {
@@ -83,32 +90,39 @@ function headersOf(res: IncomingMessage): Headers {
 }
 
 /**
- * `fallback`, with GET and HEAD requests without a body sent over node:http(s) instead (module
- * comment). `service` names the upstream in messages. Errors: as timedAttempt (UpstreamTimeout,
- * ResponseTooLarge, the caller's abort reason, the socket's error for a network failure).
+ * `fallback`, with GET and HEAD requests without a body sent over node:http(s) instead, redirects
+ * followed by followRedirects with `credentialHeaders` (the client's own, besides the generic
+ * ones) dropped on a hop to another origin (module comment). `service` names the upstream in
+ * messages. Errors: as timedAttempt (UpstreamTimeout, ResponseTooLarge, the caller's abort reason,
+ * the socket's error for a network failure), followRedirects' errors, and checkHeaders' ToolError.
  */
 export function nodeAttempt(
   service: string,
   timeoutMs: number,
   maxBytes: number,
   fallback: Attempt,
+  credentialHeaders: readonly string[] = [],
 ): Attempt {
   let agents: { http: http.Agent; https: https.Agent } | undefined;
-  return async (url, init) => {
-    const method = init.method ?? 'GET';
-    if ((method !== 'GET' && method !== 'HEAD') || init.body != null) return fallback(url, init);
-    agents ??= {
-      http: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
-      https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
-    };
-    try {
-      return await send(url, init, method, agents);
-    } catch (error) {
-      if (error instanceof UseFallback)
-        return error.redirect ? fallback(error.redirect.url, error.redirect.init) : fallback(url, init);
-      throw error;
-    }
-  };
+  return followRedirects(
+    service,
+    async (url, init) => {
+      const method = init.method ?? 'GET';
+      checkHeaders(service, plainHeaders(init.headers));
+      if ((method !== 'GET' && method !== 'HEAD') || init.body != null) return fallback(url, init);
+      agents ??= {
+        http: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+        https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+      };
+      try {
+        return await send(url, init, method, agents);
+      } catch (error) {
+        if (error instanceof UseFallback) return fallback(url, init);
+        throw error;
+      }
+    },
+    credentialHeaders,
+  );
 
   function send(
     url: URL,
@@ -123,6 +137,19 @@ export function nodeAttempt(
       const secure = url.protocol === 'https:';
       let settled = false;
       let body: Readable | undefined;
+      let request: http.ClientRequest;
+      try {
+        request = (secure ? https : http).request(url, {
+          method,
+          headers: { 'accept-encoding': 'gzip, deflate, br', ...plainHeaders(init.headers) },
+          agent: secure ? pool.https : pool.http,
+        });
+      } catch (error) {
+        // Nothing was sent and no timer or listener is set yet (checkHeaders caught bad headers first).
+        const code = (error as NodeJS.ErrnoException).code ?? 'an invalid request';
+        reject(new ToolError(`${what}: the request could not be made (${code})`));
+        return;
+      }
       const finish = (error: unknown, answer?: TimedAnswer) => {
         if (settled) return;
         settled = true;
@@ -138,11 +165,6 @@ export function nodeAttempt(
       timer.unref?.();
       const onAbort = () => finish(outer?.reason);
       outer?.addEventListener('abort', onAbort, { once: true });
-      const request = (secure ? https : http).request(url, {
-        method,
-        headers: { 'accept-encoding': 'gzip, deflate, br', ...plainHeaders(init.headers) },
-        agent: secure ? pool.https : pool.http,
-      });
       request.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive socket the server closed meanwhile: nothing was answered, so fetch sends it again.
         finish(request.reusedSocket && error.code === 'ECONNRESET' ? new UseFallback() : error);
@@ -150,17 +172,6 @@ export function nodeAttempt(
       request.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const head = { status, statusText: res.statusMessage ?? '', url: url.href };
-        const location = res.headers.location;
-        if (status >= 300 && status < 400 && status !== 304 && location) {
-          res.resume();
-          let target: { url: URL; init: RequestInit } | undefined;
-          try {
-            target = redirectTarget(url, location, init);
-          } catch {
-            // An unreadable Location: fetch, sent the request again, says what it makes of it.
-          }
-          return finish(new UseFallback(target));
-        }
         if (status === 204 || status === 304 || method === 'HEAD') {
           res.resume();
           return finish(undefined, { ...head, headers: headersOf(res), body: null });
