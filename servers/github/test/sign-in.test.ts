@@ -231,6 +231,22 @@ describe('GitHub sign-in: polling and configuration', () => {
     }
   });
 
+  it("an OAuth app without the device flow enabled: an error naming GitHub's refusal; nothing asked", async () => {
+    const { env } = firstRun();
+    const asked: Asked[] = [];
+    const conn = await client('legacy', { ...env, GITHUB_OAUTH_CLIENT_ID: 'Iv1.notenabled' }, [], asked);
+    try {
+      const r = await getMe(conn);
+      expect(r.isError).toBe(true);
+      expect(resultText(r)).toMatch(
+        /^Sign-in did not complete: GitHub refused the device flow \(device_flow_disabled/,
+      );
+      expect(asked).toEqual([]);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('a token in the environment wins: no sign-in, the client id is ignored', async () => {
     const { env } = firstRun();
     const grants = gh.device.grants.length;

@@ -135,13 +135,20 @@ export interface PollOptions extends DeviceFlowRequest {
   code: DeviceCode;
   /** Called after each `slow_down` with the new interval in seconds (diagnostics). */
   onSlowDown?: (intervalSeconds: number) => void;
+  /** Longest the poll runs, in seconds, whatever `expires_in` says (default 3600). */
+  maxWaitSeconds?: number;
 }
+
+/** The shortest interval polled at, in seconds, whatever the vendor sends (a 0 would spin). */
+export const MIN_POLL_INTERVAL_S = 1;
 
 /** The RFC 8628 §3.4 grant type. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
- * Polls the token endpoint (RFC 8628 §3.4) every `interval` seconds until the user answers:
+ * Polls the token endpoint (RFC 8628 §3.4) every `interval` seconds (at least
+ * {@link MIN_POLL_INTERVAL_S}) until the user answers, for at most `expires_in` (capped by
+ * `maxWaitSeconds`):
  * `authorization_pending` polls again; `slow_down` adds 5 s to the interval for every later poll
  * (§3.5); a token resolves. Errors: DeviceFlowError with code `access_denied` (the user refused),
  * `expired_token` (the vendor says the code expired), `timeout` (expires_in passed here first),
@@ -149,8 +156,8 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
  */
 export async function pollDeviceToken(options: PollOptions): Promise<DeviceToken> {
   const { code } = options;
-  const deadline = Date.now() + code.expires_in * 1000;
-  let interval = code.interval;
+  const deadline = Date.now() + Math.min(code.expires_in, options.maxWaitSeconds ?? 3600) * 1000;
+  let interval = Math.max(MIN_POLL_INTERVAL_S, code.interval);
   for (;;) {
     await sleep(interval * 1000, options.signal);
     if (Date.now() >= deadline)
