@@ -60,7 +60,8 @@ export const githubServer: ServerSpec<Config> = {
     registerResources(server, config);
     registerPrompts(server, config, tools);
   },
-  secrets: (config) => (config.token ? [config.token] : []),
+  secrets: (config) => config.github.tokens,
+  signIn: (config) => config.signIn,
   instructions: (config) =>
     [
       `GitHub API at ${config.apiUrl.href}.`,

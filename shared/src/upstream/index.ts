@@ -9,7 +9,9 @@
  */
 export * from './base-url.js';
 export * from './client.js';
+export * from './credentials-file.js';
 export * from './cursor.js';
+export * from './device-flow.js';
 export * from './errors.js';
 export * from './fetch.js';
 export * from './link.js';

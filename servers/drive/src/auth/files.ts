@@ -7,7 +7,7 @@
  * variable to set (the CLI prints it and exits 1).
  */
 import fs from 'node:fs';
-import path from 'node:path';
+import { writeCredentialsFile } from '@refmcp/shared';
 import { commandHint } from '@refmcp/shared/server';
 
 /** A credential file that is missing or unreadable; `message` is the one stderr line. */
@@ -107,26 +107,7 @@ export function readServiceAccount(file: string): ServiceAccountKey {
   };
 }
 
-/**
- * Writes `token` to `file` atomically with mode 0600: a temp file beside it (created 0600,
- * exclusive), fsynced, renamed over the target (a new inode; a reader never sees half a file),
- * the parent directory created (0700) when missing. The temp file is removed on failure.
- */
+/** Writes `token` to `file` atomically with mode 0600 (the shared writeCredentialsFile). */
 export function saveToken(file: string, token: SavedToken): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    const fd = fs.openSync(temp, 'wx', 0o600);
-    try {
-      fs.writeSync(fd, `${JSON.stringify(token, null, 2)}\n`);
-      fs.fchmodSync(fd, 0o600);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  writeCredentialsFile(file, token);
 }

@@ -5,16 +5,12 @@
  * `~/Library/Preferences/refmcp-drive` on macOS, `%APPDATA%\refmcp-drive\Config` on Windows) —
  * never next to the package, which under `npx` is a cache directory (the reference looked there).
  */
-import os from 'node:os';
 import path from 'node:path';
+import { userConfigDir } from '@refmcp/shared';
 
 /** The config directory for `env` (module comment). */
 export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const home = env.HOME || os.homedir();
-  if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'refmcp-drive');
-  if (platform === 'win32')
-    return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'refmcp-drive', 'Config');
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'refmcp-drive');
+  return userConfigDir(env, 'refmcp-drive', platform);
 }
 
 /** The OAuth client keys file: `GDRIVE_OAUTH_PATH`, or `gcp-oauth.keys.json` in {@link configDir}. */

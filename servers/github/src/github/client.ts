@@ -36,6 +36,13 @@ import {
 } from '@refmcp/shared';
 import { GitHubApiError, toGitHubError } from './errors.js';
 
+/** Failures whose 401 dropped the signed-in token (they were authenticated when sent). */
+const REFUSED = new WeakSet<object>();
+
+/** The 401 hint when the token came from a sign-in. */
+const SIGNED_IN_REFUSED =
+  'GitHub refused the signed-in token (revoked or expired): call the tool again to sign in again.';
+
 export interface GitHubClientOptions {
   baseUrl: URL;
   token?: string;
@@ -45,6 +52,11 @@ export interface GitHubClientOptions {
   maxResponseBytes: number;
   /** Writes a diagnostic line to stderr (already scrubbed). */
   log: (line: string) => void;
+  /**
+   * Called when GitHub refuses (401) the token set by {@link GitHubClient.useToken} (revoked or
+   * expired): the client has dropped it already, and the next call needs a new sign-in.
+   */
+  onTokenRefused?: () => void;
 }
 
 export interface GitHubRequest {
@@ -135,6 +147,8 @@ function retryLimiter() {
 export class GitHubClient {
   private readonly octokit: InstanceType<typeof ThrottledOctokit>;
   private readonly secrets: string[];
+  /** The token from a sign-in (useToken), sent instead of none; undefined once GitHub refused it. */
+  private signedIn?: string;
 
   constructor(private readonly options: GitHubClientOptions) {
     const { policy } = options;
@@ -174,11 +188,46 @@ export class GitHubClient {
         } as object),
       },
     });
+    this.octokit.hook.before('request', (request) => {
+      if (this.signedIn) request.headers.authorization = `token ${this.signedIn}`;
+    });
+    this.octokit.hook.error('request', (error, request) => {
+      const sent = String(request.headers.authorization ?? '');
+      if (
+        (error as { status?: number }).status === 401 &&
+        this.signedIn &&
+        sent === `token ${this.signedIn}`
+      ) {
+        this.signedIn = undefined;
+        REFUSED.add(error as object);
+        options.onTokenRefused?.();
+      }
+      throw error;
+    });
   }
 
-  /** True when a token is configured. */
+  /** True when a token is configured or signed in. */
   get authenticated(): boolean {
-    return this.secrets.length > 0;
+    return Boolean(this.options.token || this.signedIn);
+  }
+
+  /** Every token this client has sent (configured and signed in), for scrubbing. */
+  get tokens(): string[] {
+    return [...this.secrets];
+  }
+
+  /** True when a signed-in token is in use (see {@link useToken}). */
+  get signedInToken(): boolean {
+    return this.signedIn !== undefined;
+  }
+
+  /**
+   * Sends `token` (from a sign-in) with every later request, until GitHub refuses it with a 401:
+   * then it is dropped and `onTokenRefused` called. Old tokens stay in the scrub list.
+   */
+  useToken(token: string): void {
+    if (!this.secrets.includes(token)) this.secrets.push(token);
+    this.signedIn = token;
   }
 
   /**
@@ -199,7 +248,8 @@ export class GitHubClient {
       throw toGraphqlError(
         toGitHubError(error, 'POST', '/graphql', {
           secrets: this.secrets,
-          authenticated: this.authenticated,
+          authenticated: this.authenticated || REFUSED.has(error as object),
+          ...(this.options.onTokenRefused ? { tokenHint: SIGNED_IN_REFUSED } : {}),
         }),
         this.secrets,
       );
@@ -266,7 +316,8 @@ export class GitHubClient {
         const retryAt = headers ? retryHint(headers)?.at : undefined;
         throw toGitHubError(error, method, req.path, {
           secrets: this.secrets,
-          authenticated: this.authenticated,
+          authenticated: this.authenticated || REFUSED.has(error as object),
+          ...(this.options.onTokenRefused ? { tokenHint: SIGNED_IN_REFUSED } : {}),
           ...(retryAt ? { retryAt } : {}),
         });
       }

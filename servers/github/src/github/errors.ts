@@ -41,6 +41,7 @@ function scopeHints(
   status: number,
   headers: Record<string, string | undefined>,
   authenticated: boolean,
+  tokenHint = 'Check GITHUB_PERSONAL_ACCESS_TOKEN (expired, revoked or mistyped).',
 ): string[] {
   const hints: string[] = [];
   const sso = headers['x-github-sso'];
@@ -63,7 +64,7 @@ function scopeHints(
     );
   const accepted = headers['x-accepted-oauth-scopes'];
   if (accepted?.trim()) hints.push(`This endpoint accepts: ${accepted.trim()} (x-accepted-oauth-scopes).`);
-  if (status === 401) hints.push('Check GITHUB_PERSONAL_ACCESS_TOKEN (expired, revoked or mistyped).');
+  if (status === 401) hints.push(tokenHint);
   return hints;
 }
 
@@ -75,7 +76,7 @@ export function toGitHubError(
   error: unknown,
   method: string,
   path: string,
-  opts: { secrets: readonly string[]; authenticated: boolean; retryAt?: number },
+  opts: { secrets: readonly string[]; authenticated: boolean; retryAt?: number; tokenHint?: string },
 ): unknown {
   if (!isOctokitFailure(error)) return error;
   const headers = error.response?.headers ?? {};
@@ -103,7 +104,7 @@ export function toGitHubError(
       headers,
       ...(message ? { message } : {}),
       ...(details ? { details } : {}),
-      hints: scopeHints(error.status, headers, opts.authenticated),
+      hints: scopeHints(error.status, headers, opts.authenticated, opts.tokenHint),
     },
     opts.secrets,
   );

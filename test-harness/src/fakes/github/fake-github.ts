@@ -2,6 +2,7 @@
 // to) and the route wrapper every route shares (token authentication, GitHub's response headers).
 // Routes are registered by start.ts; they import this file, never the barrel.
 import { type FakeApi, FakeVendor, type VendorHandler } from '../../fake-api/index.js';
+import { FakeDeviceFlow } from './device-flow.js';
 import { type Checked, checkGitHubQuery } from './graphql-schema.js';
 import { authenticate } from './http.js';
 import type { Urls } from './objects.js';
@@ -42,6 +43,8 @@ export class FakeGitHub extends FakeVendor<string | undefined> {
   scopes: string;
   /** GraphQL queries refused by the schema check (routes-graphql.ts), with graphql-js's messages. */
   readonly graphqlRejected: { query: string; errors: string[] }[] = [];
+  /** The OAuth device flow on the web host (device-flow.ts): enable a client id, approve or deny codes. */
+  readonly device: FakeDeviceFlow;
 
   constructor(
     api: FakeApi,
@@ -60,6 +63,7 @@ export class FakeGitHub extends FakeVendor<string | undefined> {
       web: api.url.slice(0, api.url.length - (options.prefix ?? '/api/v3').length),
     };
     this.scopes = options.scopes ?? 'repo, read:org';
+    this.device = new FakeDeviceFlow(state, this.urls.web);
   }
 
   /** Parses and validates a GraphQL query against GitHub's public schema (what the endpoint does first). */

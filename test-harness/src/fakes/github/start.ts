@@ -34,5 +34,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   registerActionsRoutes(gh);
   registerCheckRoutes(gh);
   registerGraphqlRoute(gh, prefix);
+  // GitHub's OAuth device flow on the web host (root routes: outside /api/v3; device-flow.ts).
+  const web = new URL(gh.urls.web).pathname.replace(/\/+$/, '');
+  gh.api.rootRoute('POST', `${web}/login/device/code`, (req) => gh.device.code(req));
+  gh.api.rootRoute('POST', `${web}/login/oauth/access_token`, (req) => gh.device.token(req));
   return gh;
 }
