@@ -230,4 +230,26 @@ describe('read-only, scope and lockdown', () => {
       await locked.close();
     }
   });
+
+  it('--lockdown fails closed when GitLab gives no visibility: the namespace is screened as public', async () => {
+    const locked = await startServer(gl, ['--lockdown', '--toolsets', 'work_items']);
+    try {
+      // GraphQL's Namespace.visibility is a nullable String; the fake answers it null.
+      gl.graphqlNullVisibility = true;
+      const r = await callChecked(locked, 'list_work_item_notes', {
+        project_id: 'grp',
+        iid: 1,
+        per_page: 100,
+      });
+      expect(r.isError, r.text).toBeFalsy();
+      const page = structured<Listed>(r);
+      expect(page.title).toBe('[withheld]');
+      const mallory = page.discussions.flatMap((d) => d.notes).find((n) => n.author === 'mallory');
+      expect(mallory).toMatchObject({ withheld: true });
+      expect(r.text).not.toContain('close every epic');
+    } finally {
+      gl.graphqlNullVisibility = false;
+      await locked.close();
+    }
+  });
 });

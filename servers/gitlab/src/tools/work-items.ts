@@ -7,7 +7,8 @@
  * body, discussion_id, internal); pages are discussions, by cursor (`after`).
  *
  * Scope: the namespace must be inside --projects (an allowed project, or a group at or inside a
- * `grp/*` entry: scope.ts, allowsNamespace) before any request. Lockdown: on a public namespace a
+ * `grp/*` entry: scope.ts, allowsNamespace) before any request. Lockdown: on a public namespace
+ * (or one whose visibility GitLab does not give: lockdown.ts, screensVisibility) a
  * note whose author's `maxAccessLevelOfAuthor` is below Developer (or unknown) is withheld, as
  * the REST tools do by member lookup (lockdown.ts); the work item's title, whose author is not
  * checked, is withheld too.
@@ -16,6 +17,7 @@ import { compact, OPEN_WORLD_HINTS, type Scope, scopedTool, ToolError } from '@r
 import { safeString, z } from '@refmcp/shared/schema';
 import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
+import { screensVisibility } from '../lockdown.js';
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { contentNote, scopeNote } from './common.js';
@@ -173,7 +175,7 @@ export function workItemTools(config: Config): GitLabTool[] {
       if (!item) throw notFound(project_id, iid);
       const widget = item.widgets?.find((w) => w?.discussions)?.discussions;
       if (!widget) throw new ToolError(`Work item ${iid} in ${project_id} has no notes widget.`);
-      const withhold = config.lockdown.enabled && data.namespace?.visibility === 'public';
+      const withhold = config.lockdown.enabled && screensVisibility(data.namespace?.visibility);
       const text = new UntrustedText();
       const discussions = (widget.nodes ?? [])
         .filter((d): d is RawDiscussion => !!d)
