@@ -21,6 +21,17 @@ describe('suggestions', () => {
     expect(hasSuggestion('a ```suggestion inline')).toBe(false);
   });
 
+  it('finds a suggestion fenced inside a block quote or list item (CommonMark container blocks)', () => {
+    expect(hasSuggestion('> ```suggestion:-5+5\n> x\n> ```')).toBe(true);
+    expect(hasSuggestion('>```suggestion\n>x\n>```')).toBe(true);
+    expect(hasSuggestion('- ```suggestion:-5+5\n  x\n  ```')).toBe(true);
+    expect(hasSuggestion('intro\n  * > ~~~suggestion\n')).toBe(true);
+    expect(hasSuggestion('1. ```suggestion\n   x\n   ```')).toBe(true);
+    expect(hasSuggestion('12) + ```suggestion')).toBe(true);
+    expect(hasSuggestion('> quoted ```suggestion inline')).toBe(false);
+    expect(hasSuggestion('- ```ts\n  suggestion\n  ```')).toBe(false);
+  });
+
   it('maps new-file lines to old ones (undefined when added) and lists removed old lines', () => {
     expect([...newFileLines(PATCH)]).toEqual([
       [3, 3],

@@ -84,6 +84,12 @@ describe('line comments and suggestions', () => {
       ],
       [{ path: 'README.md', line: 3, side: 'LEFT', body: suggestion('x') }, /LEFT \(old\) side/],
       [{ path: 'src/multi.ts', position: 2, body: suggestion('x') }, /give line/],
+      // Fenced inside a block quote or a list item (a CommonMark fenced block all the same).
+      [{ path: 'src/app.ts', line: 1, body: '> ```suggestion\n> x\n> ```' }, /does not change this file/],
+      [
+        { path: 'README.md', line: 3, side: 'LEFT', body: '- ```suggestion\n  x\n  ```' },
+        /LEFT \(old\) side/,
+      ],
     ];
     for (const [comment, why] of cases) {
       gh.api.clearRequests();

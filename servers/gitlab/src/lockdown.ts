@@ -10,6 +10,14 @@ import { isStatus } from './gitlab/client.js';
 /** GitLab's Developer access level. */
 export const DEVELOPER_ACCESS = 30;
 
+/**
+ * True when lockdown screens content of a project or namespace with this `visibility`: public, and
+ * also missing or unrecognised (fail closed) — only GitLab's "internal" and "private" are exempt.
+ */
+export function screensVisibility(visibility: string | null | undefined): boolean {
+  return visibility !== 'internal' && visibility !== 'private';
+}
+
 export class Lockdown {
   private readonly visibility = new Map<string, Promise<string>>();
   private readonly levels = new Map<string, Promise<number>>();
@@ -21,7 +29,8 @@ export class Lockdown {
 
   /**
    * True when `author` (a user with `id` and `username`, or null) may contribute content of project
-   * `base` (its `/projects/<id>` path). Always true when lockdown is off or the project is not public.
+   * `base` (its `/projects/<id>` path). Always true when lockdown is off or the project is internal or
+   * private (a missing visibility counts as public: {@link screensVisibility}).
    */
   async allows(
     base: string,
@@ -29,7 +38,7 @@ export class Lockdown {
     signal: AbortSignal,
   ): Promise<boolean> {
     if (!this.enabled) return true;
-    if ((await this.projectVisibility(base, signal)) !== 'public') return true;
+    if (!screensVisibility(await this.projectVisibility(base, signal))) return true;
     if (typeof author?.id !== 'number') return false;
     return (await this.accessLevel(base, author.id, signal)) >= DEVELOPER_ACCESS;
   }
@@ -42,8 +51,8 @@ export class Lockdown {
   private projectVisibility(base: string, signal: AbortSignal): Promise<string> {
     return cached(this.visibility, base, () =>
       this.gitlab
-        .get<{ visibility?: string }>(base, undefined, signal)
-        .then((p) => p?.visibility ?? 'public'),
+        .get<{ visibility?: string | null }>(base, undefined, signal)
+        .then((p) => p?.visibility ?? 'unknown'),
     );
   }
 

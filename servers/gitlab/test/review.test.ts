@@ -210,6 +210,26 @@ describe('multi-line comments (line_range)', () => {
     expect(lastPost().body).toBe('```suggestion:-1+0\nline 4\n```');
   });
 
+  it('a suggestion fenced in a block quote or list item on a range gets -N+0 too, or is refused', async () => {
+    gl.api.clearRequests();
+    const r = await callChecked(conn, 'create_merge_request_thread', {
+      ...W(),
+      body: '> ```suggestion\n> line 4\n> ```',
+      start_line: 4,
+      new_line: 5,
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(lastPost().body).toBe('> ```suggestion:-1+0\n> line 4\n> ```');
+    const other = await callChecked(conn, 'create_merge_request_thread', {
+      ...W(),
+      body: '- ```suggestion:-0+1\n  x\n  ```',
+      start_line: 4,
+      new_line: 5,
+    });
+    expect(other.isError).toBe(true);
+    expect(other.text).toMatch(/suggestion:-0\+1 does not replace the 2 lines commented on/);
+  });
+
   it('each reason a range cannot be placed is named, and nothing is posted', async () => {
     gl.api.clearRequests();
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
@@ -284,6 +304,23 @@ describe('suggestions are checked against the head', () => {
       [{ new_line: 4 }, '```suggestion:-101+0\nx\n```', /at most 100 lines above and below/],
       [{ new_line: 4, head_sha: '0'.repeat(40) }, '```suggestion\nx\n```', /is not the merge request's head/],
       [{ new_line: 8 }, '```suggestion\nx\n```', /line 8 of the new file is not in the diff/],
+      // Fenced inside a block quote or a list item: still a suggestion GitLab renders and applies.
+      [
+        { new_line: 4 },
+        '> ```suggestion:-5+5\n> x\n> ```',
+        /suggestion:-5\+5 on line 4 starts before line 1/,
+      ],
+      [
+        { new_line: 4 },
+        '- ```suggestion:-5+5\n  x\n  ```',
+        /suggestion:-5\+5 on line 4 starts before line 1/,
+      ],
+      [{ new_line: 5 }, '1. > ~~~suggestion:-0+7\n   > x\n   > ~~~', /ends after the last line \(11\)/],
+      [
+        { old_line: 4 },
+        '* ```suggestion\n  x\n  ```',
+        /suggestions replace lines of the new file: give new_line/,
+      ],
     ];
     for (const [line, body, why] of cases) {
       const r = await suggest(body, line);

@@ -35,10 +35,14 @@
  *   `<`, `>` and line breaks inside the tags that stay are encoded, so
  *   Markdown renderers, which split HTML by CommonMark's rules, read the same tags or plain text
  *   (`untrusted/html.ts`).
+ * - The data label's own tags, `<untrusted-data` and `</untrusted-data`: written `&lt;…` in all
+ *   text, code included, so no third-party text can close the label early or stand outside it
+ *   looking like its end, wherever a tool puts it ({@link defuseLabel}).
  * Visible text is otherwise unchanged; what is removed is replaced by a visible `⟦…⟧` marker.
  *
- * Code (file contents, diffs, logs) takes only the character passes (`{ markup: false }`): it is
- * not rendered, and rewriting its HTML or Markdown would corrupt what an agent reads and writes back.
+ * Code (file contents, diffs, logs) takes only the character passes and the label's tags
+ * (`{ markup: false }`): it is not rendered, and rewriting its HTML or Markdown would corrupt what
+ * an agent reads and writes back.
  */
 import { decodeHTML } from 'entities';
 import { removeHiddenDefinitions } from './definitions.js';
@@ -205,9 +209,22 @@ export function sanitizeUntrusted(text: string, options: SanitizeOptions = {}): 
     return '';
   });
   out = out.replace(LINE_SEPARATORS, '\n');
-  if (!markup) return { text: out, findings: f, changed: out !== text };
-  out = removeSelectorsAfterTags(removeHiddenDefinitions(neutralizeMarkup(out, f), f), f);
+  if (!markup) {
+    out = defuseLabel(out);
+    return { text: out, findings: f, changed: out !== text };
+  }
+  out = defuseLabel(removeSelectorsAfterTags(removeHiddenDefinitions(neutralizeMarkup(out, f), f), f));
   return { text: out, findings: f, changed: out !== text };
+}
+
+/**
+ * `text` with every `<untrusted-data` and `</untrusted-data` (any case) written `&lt;…`, so that
+ * third-party text cannot open or close the data label ({@link labelUntrusted}) wherever a tool
+ * places it: inside a label, or in a header line beside one. Applied by {@link sanitizeUntrusted},
+ * so to all text that passes through `UntrustedText`, code included.
+ */
+export function defuseLabel(text: string): string {
+  return text.replace(/<(\/?)untrusted-data/gi, '&lt;$1untrusted-data');
 }
 
 /** {@link sanitizeUntrusted}'s text only; null/undefined pass through. */
@@ -260,6 +277,6 @@ export const UNTRUSTED_NOTICE =
  */
 export function labelUntrusted(source: string, text: string): string {
   const safeSource = JSON.stringify(source.replace(/[<>]/g, ''));
-  const body = text.replace(/<(\/?)untrusted-data/gi, '&lt;$1untrusted-data');
+  const body = defuseLabel(text);
   return `<untrusted-data source=${safeSource}>\n${body}\n</untrusted-data>`;
 }

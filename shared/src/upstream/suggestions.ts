@@ -7,7 +7,18 @@
  * server check that before it posts one.
  */
 
-const SUGGESTION = /^[ \t]*(`{3,}|~{3,})suggestion\b/m;
+/**
+ * The opening of a suggestion fence, from the start of its line: indentation, then any CommonMark
+ * container markers — block quotes (`>`) and list items (`-`, `*`, `+`, `1.`, `1)`), nested in any
+ * order — then the fence and `suggestion`. GitLab (GLFM) and GitHub (GFM) are CommonMark: a fenced
+ * block inside a block quote or list item is still a fenced block (spec.commonmark.org, "Container
+ * blocks"), so a suggestion there must be checked like one at the top level. Deliberately loose
+ * (a marker without its space, deep indentation): a false match only means a check too many.
+ * Each marker consumes a character the whitespace runs cannot, so matching is linear per line.
+ */
+export const SUGGESTION_OPENING = /[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*(?:`{3,}|~{3,})suggestion/;
+
+const SUGGESTION = new RegExp(`^${SUGGESTION_OPENING.source}\\b`, 'm');
 
 /** True when `body` holds a suggestion block. */
 export const hasSuggestion = (body: string): boolean => SUGGESTION.test(body);

@@ -16,7 +16,7 @@
  * file. Checked before anything is posted; the error says why not.
  */
 import { createHash } from 'node:crypto';
-import { hasSuggestion, ToolError } from '@refmcp/shared';
+import { hasSuggestion, SUGGESTION_OPENING, ToolError } from '@refmcp/shared';
 import type { Config } from '../config.js';
 import { obj, str } from '../format/common.js';
 import { filePathSegment } from '../names.js';
@@ -50,7 +50,8 @@ export interface Placement {
 const MAX_DIFF_PAGES = 30;
 /** GitLab's limit on lines above/below a multi-line suggestion. */
 const MAX_SUGGESTION_SPAN = 100;
-const SUGGESTION_FENCE = /^([ \t]*(?:`{3,}|~{3,})suggestion)(?::-(\d+)\+(\d+))?/gm;
+/** A suggestion fence's opening (also inside a block quote or list item) and its `-N+M` span. */
+const SUGGESTION_FENCE = new RegExp(`^(${SUGGESTION_OPENING.source})(?::-(\\d+)\\+(\\d+))?`, 'gm');
 
 interface FileDiff {
   old_path?: string;

@@ -7,15 +7,17 @@
  * body, discussion_id, internal); pages are discussions, by cursor (`after`).
  *
  * Scope: the namespace must be inside --projects (an allowed project, or a group at or inside a
- * `grp/*` entry: scope.ts, allowsNamespace) before any request. Lockdown: on a public namespace a
+ * `grp/*` entry: scope.ts, allowsNamespace) before any request. Lockdown: on a public namespace
+ * (or one whose visibility GitLab does not give: lockdown.ts, screensVisibility) a
  * note whose author's `maxAccessLevelOfAuthor` is below Developer (or unknown) is withheld, as
  * the REST tools do by member lookup (lockdown.ts); the work item's title, whose author is not
  * checked, is withheld too.
  */
 import { compact, OPEN_WORLD_HINTS, type Scope, scopedTool, ToolError } from '@refmcp/shared';
 import { safeString, z } from '@refmcp/shared/schema';
-import { block, neutralizedField, respond, UntrustedText } from '@refmcp/shared/untrusted';
+import { block, neutralizedField, respond, UNTRUSTED_NOTICE, UntrustedText } from '@refmcp/shared/untrusted';
 import type { Config } from '../config.js';
+import { screensVisibility } from '../lockdown.js';
 import * as arg from '../names.js';
 import type { GitLabTool } from '../toolsets.js';
 import { contentNote, scopeNote } from './common.js';
@@ -173,7 +175,7 @@ export function workItemTools(config: Config): GitLabTool[] {
       if (!item) throw notFound(project_id, iid);
       const widget = item.widgets?.find((w) => w?.discussions)?.discussions;
       if (!widget) throw new ToolError(`Work item ${iid} in ${project_id} has no notes widget.`);
-      const withhold = config.lockdown.enabled && data.namespace?.visibility === 'public';
+      const withhold = config.lockdown.enabled && screensVisibility(data.namespace?.visibility);
       const text = new UntrustedText();
       const discussions = (widget.nodes ?? [])
         .filter((d): d is RawDiscussion => !!d)
@@ -188,7 +190,8 @@ export function workItemTools(config: Config): GitLabTool[] {
       return respond(
         { title, discussions, hasMore: next !== null, nextCursor: next },
         [
-          `${project_id} work item ${iid} "${title}": ${discussions.length} discussions${next ? `; more with after="${next}"` : ''}.`,
+          `${project_id} work item ${iid}${withhold ? ' (title withheld by --lockdown)' : ''}: ${discussions.length} discussions${next ? `; more with after="${next}"` : ''}.`,
+          withhold ? '' : block('work item title', title),
           ...discussions.flatMap((d) =>
             d.notes.map((n) => `${renderNote(n, d.id)}\n${block('note', n.body)}`),
           ),
@@ -240,8 +243,11 @@ export function workItemTools(config: Config): GitLabTool[] {
       const errors = res.createNote?.errors ?? [];
       const raw = res.createNote?.note;
       if (errors.length || !raw)
+        // GitLab's messages can quote what was sent (or a third party's text): labelled as data.
         throw new ToolError(
-          `GitLab did not add the note: ${errors.join('; ').slice(0, 500) || 'no note returned'}.`,
+          errors.length
+            ? `GitLab did not add the note. ${UNTRUSTED_NOTICE}\n${block('GitLab errors', new UntrustedText().clean(errors.join('\n'), 500))}`
+            : 'GitLab did not add the note: no note returned.',
         );
       const text = new UntrustedText();
       const note = toNote(raw, text, config.budgets.bodyBytes, false);

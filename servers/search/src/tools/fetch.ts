@@ -84,7 +84,9 @@ export function fetchTools(config: Config): SearchTool[] {
             truncated: read.truncated,
           },
           [
-            `${title ? `${title} — ` : ''}${read.url}${byline ? ` (${byline})` : ''}: characters ${read.offset}–${end} of ${read.totalChars}`,
+            // The page's title and byline are the site's text: labelled like its body.
+            `${read.url}: characters ${read.offset}–${end} of ${read.totalChars}`,
+            block('page title and byline', [title, byline && `by ${byline}`].filter(Boolean).join('\n')),
             block('page text', markdown),
             marker ?? '',
           ].filter(Boolean),

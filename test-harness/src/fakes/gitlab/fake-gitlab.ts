@@ -82,6 +82,11 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
   readonly codeSearch = { zoekt: false, advanced: false };
   /** GraphQL queries refused by the schema check (routes-graphql.ts), with graphql-js's messages. */
   readonly graphqlRejected: { query: string; errors: string[] }[] = [];
+  /**
+   * GraphQL `Namespace.visibility` answers null while true (the schema types it a nullable
+   * String): for tests of a client that must not read a missing visibility as "not public".
+   */
+  graphqlNullVisibility = false;
   /** Web base (the API URL without `/api/v4`): web_url values start with it. */
   readonly web: string;
   private readonly staged: Array<StagedReply & { left: number }> = [];

@@ -44,6 +44,8 @@ const HUMAN: Record<number, string> = {
 interface Ctx {
   state: GitLabState;
   who: GitLabCaller | undefined;
+  /** FakeGitLab.graphqlNullVisibility. */
+  nullVisibility: boolean;
 }
 
 /** A namespace a work item can live in: a group (with its ancestors) or a project. */
@@ -161,7 +163,7 @@ function namespaceNode(ctx: Ctx, path: string) {
   const h = holder(ctx.state, path);
   if (!h || !canSee(ctx, h)) return null;
   return {
-    visibility: visibility(h),
+    visibility: ctx.nullVisibility ? null : visibility(h),
     workItem: ({ iid }: { iid: string }) => {
       const item = ctx.state.workItems.find(
         (w) => String(w.iid) === iid && w.namespacePath.toLowerCase() === holderPath(h).toLowerCase(),
@@ -232,7 +234,7 @@ export function registerGraphqlRoute(gl: FakeGitLab, prefix: string): void {
       gl.graphqlRejected.push({ query: payload.query, errors: checked.errors.map((e) => e.message) });
       return { status: 200, body: { errors: checked.errors.map(errorJson) } };
     }
-    const ctx: Ctx = { state: gl.state, who };
+    const ctx: Ctx = { state: gl.state, who, nullVisibility: gl.graphqlNullVisibility };
     const result = await execute({
       schema: gitlabGraphqlSchema(),
       document: checked.document,
