@@ -85,7 +85,12 @@ function gitlabSeeded(gl: FakeGitLab): string[] {
     const mrs = p.mergeRequests.filter((m) => m.state === 'opened').length;
     return `${full} (id ${p.id}, ${plural(issues, 'open issue')}, ${plural(mrs, 'open merge request')})`;
   });
-  return ['user: tester (the token above; Maintainer of grp)', `projects: ${projects.join('; ')}`];
+  return [
+    'user: tester (the token above; Maintainer of grp)',
+    `projects: ${projects.join('; ')}`,
+    'group epic: grp work item iid 1 (work_items toolset; --projects needs grp/*)',
+    'code search: advanced search on, so search_group_code works (groups toolset)',
+  ];
 }
 
 function slackSeeded(slack: FakeSlack, bot: string): string[] {
@@ -145,6 +150,8 @@ async function startScene(vendor: FakeVendorName, dir: string): Promise<Scene> {
     case 'gitlab': {
       const gl = await startFakeGitLab();
       seedGitLab(gl);
+      // Advanced search on, so search_group_code can be tried (a bare fake is a Free instance: 400).
+      gl.codeSearch.advanced = true;
       return {
         server: 'gitlab',
         env: { GITLAB_API_URL: gl.url, GITLAB_PERSONAL_ACCESS_TOKEN: GITLAB_TOKEN },

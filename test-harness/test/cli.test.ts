@@ -1,7 +1,7 @@
 // mcp-harness end to end: the built dist/cli.js spawned as a user runs it, against the fixtures,
 // with the server given after `--` or through a host config file.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -332,6 +332,49 @@ describe('mcp-harness fake', () => {
     }
     expect(await fake.exited).toBe(0);
   }, 30_000);
+
+  it('gitlab from dist: work items (GraphQL) and group code search (advanced search on) work', async () => {
+    const fake = startFake('gitlab');
+    const dir = mkdtempSync(join(tmpdir(), 'fake-gitlab-'));
+    try {
+      const { config } = await fake.printed;
+      const entry = config.mcpServers.gitlab;
+      expect(entry).toBeDefined();
+      // The README's way to reach a group's work items: a grp/* entry and the off-by-default toolsets.
+      const path = join(dir, 'mcp.json');
+      const args = [entry?.args[0] ?? '', '--projects', 'grp/*', '--toolsets', 'work_items,groups'];
+      writeFileSync(path, JSON.stringify({ mcpServers: { gitlab: { ...entry, args } } }));
+      // The bundled fake reads its GraphQL schema from test-harness/specs, not from beside dist/.
+      const notes = await runCli([
+        'call',
+        'list_work_item_notes',
+        '{"project_id":"grp","iid":1}',
+        '--config',
+        path,
+        '--server',
+        'gitlab',
+      ]);
+      expect(notes.stdout + notes.stderr).not.toContain('ENOENT');
+      expect(notes.code).toBe(0);
+      expect(notes.stdout).toMatch(/grp work item 1 "[^"]+": \d+ discussions/);
+      const search = await runCli([
+        'call',
+        'search_group_code',
+        '{"group_id":"grp","search":"demo"}',
+        '--config',
+        path,
+        '--server',
+        'gitlab',
+      ]);
+      expect(search.stdout + search.stderr).not.toMatch(/not available|400/);
+      expect(search.code).toBe(0);
+      expect(search.stdout).toContain('README.md');
+    } finally {
+      fake.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await fake.exited).toBe(0);
+  }, 60_000);
 
   it('drive writes the OAuth keys and an expired token to a temp dir it removes on exit', async () => {
     const fake = startFake('drive');

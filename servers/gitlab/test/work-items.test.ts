@@ -282,3 +282,39 @@ describe('read-only, scope and lockdown', () => {
     }
   });
 });
+
+describe('a GraphQL query is a read, a mutation a write', () => {
+  /** A GraphQL POST whose document is (`mutation`) or is not a mutation. */
+  const graphql = (mutation: boolean) => (req: { method: string; rawPath: string; body: string }) =>
+    req.method === 'POST' &&
+    req.rawPath.endsWith('/api/graphql') &&
+    /^\s*mutation\b/m.test(String((JSON.parse(req.body) as { query?: unknown }).query)) === mutation;
+  const bad = { status: 502, body: { message: '502 Bad Gateway' } };
+  afterEach(() => gl.api.resetFaults());
+
+  it('a query answered 502 once is retried and succeeds', async () => {
+    gl.api.inject({ ...bad, match: graphql(false) });
+    const before = graphqlPosts().length;
+    const r = await callChecked(conn, 'list_work_item_notes', { project_id: 'grp', iid: 1 });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(graphqlPosts().length - before).toBe(2);
+  });
+
+  it('a query that keeps failing says so as a read, never that a change may have been made', async () => {
+    gl.api.inject({ ...bad, match: graphql(false), times: Number.POSITIVE_INFINITY });
+    const r = await callChecked(conn, 'list_work_item_notes', { project_id: 'grp', iid: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('502');
+    expect(r.text).not.toMatch(/outcome is unknown|may have been made/);
+  });
+
+  it('a mutation answered 502 is sent once and its outcome is unknown', async () => {
+    gl.api.inject({ ...bad, match: graphql(true) });
+    const mutations = () => graphqlPosts().filter(graphql(true)).length;
+    const before = mutations();
+    const r = await callChecked(conn, 'create_work_item_note', { project_id: 'grp', iid: 1, body: 'Once.' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/502.*outcome is unknown/s);
+    expect(mutations() - before).toBe(1);
+  });
+});

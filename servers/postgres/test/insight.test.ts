@@ -177,6 +177,11 @@ describe('top_queries without the library preloaded', () => {
         expect(text).toMatch(
           /not loaded: .*shared_preload_libraries.*restart.*CREATE EXTENSION pg_stat_statements/,
         );
+        // The tools it points to are ones this server serves.
+        expect(text).toContain('analyze_query, explain_query and index_advice with sql work without it.');
+        const names = (await server.client.listTools()).tools.map((t) => t.name);
+        for (const tool of ['analyze_query', 'explain_query', 'index_advice']) expect(names).toContain(tool);
+        expect(text).not.toContain('explain_analysis');
       } finally {
         await server.close();
       }

@@ -73,7 +73,7 @@ Options:
   --convert-timeout MS     time limit of turning one fetched HTML page into Markdown, after it
                            is read (default ${DEFAULT_CONVERT_TIMEOUT_MS}); past it fetch_url fails saying so
 ${networkOptionsHelp('fetch_url', { column: 27 })}
-${httpOptionsHelp({ service: 'search', searchNote: 'SearXNG only: Brave is paced by its plan headers', omit: ['write-interval'] })}`;
+${httpOptionsHelp({ service: 'search', timeoutNote: 'and of reading one page for fetch_url', searchNote: 'SearXNG only: Brave is paced by its plan headers', omit: ['write-interval'] })}`;
 
 /** The key from BRAVE_API_KEY, else the file BRAVE_API_KEY_FILE names (trimmed). */
 export function readKey(env: NodeJS.ProcessEnv): string | undefined {

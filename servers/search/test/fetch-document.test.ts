@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callChecked, structured } from '@refmcp/test-harness';
-import { makeEncryptedPdf, makePdf, makeZipBomb, truncated } from '@refmcp/test-harness/documents';
+import { makeDocx, makeEncryptedPdf, makePdf, makeZipBomb, truncated } from '@refmcp/test-harness/documents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from './support.js';
 
@@ -18,6 +18,10 @@ beforeAll(async () => {
   const pdf = await makePdf(3, { scanned: [2] });
   const routes: Record<string, [string, Buffer]> = {
     '/download?id=7': ['application/pdf', pdf],
+    '/spec.docx': [
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      await makeDocx(),
+    ],
     '/looks-like.html': ['application/octet-stream', pdf],
     '/locked': ['application/pdf', await makeEncryptedPdf()],
     '/broken': ['application/pdf', truncated(pdf, 0.05)],
@@ -68,6 +72,20 @@ describe('fetch_url on documents', () => {
       await conn.close();
     }
   }, 120_000); // six reads, each in a fresh document worker: over 30 s at load 35
+
+  it('reads a Word document as one part, counted in the singular', async () => {
+    const conn = await startServer(undefined, ['--allowed-origins', origin, '--toolsets', 'fetch'], { env });
+    try {
+      const result = await callChecked(conn, 'fetch_url', { url: `${origin}/spec.docx` });
+      expect(result.isError, result.text).toBeFalsy();
+      const { markdown } = structured<{ markdown: string }>(result);
+      expect(markdown).toMatch(/^Word \(\.docx\), 1 part\.\n/);
+      expect(markdown).not.toContain('1 parts');
+      expect(markdown).toContain('| Region | Sales |');
+    } finally {
+      await conn.close();
+    }
+  });
 
   it('is refused by the network policy like any page (the PDF is never requested)', async () => {
     const conn = await startServer(undefined, ['--toolsets', 'fetch'], { env });

@@ -4,6 +4,8 @@
  * redirect hop — unless --allowed-origins allows the origin; huge and endless pages bounded, with a
  * marker that says how to continue; binary bodies refused.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { callChecked, structured } from '@refmcp/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLE_TITLE, HOSTILE_TITLE, type Site, startSiteA, startSiteB } from './site.js';
@@ -185,6 +187,10 @@ describe('SE-09 huge pages are bounded', () => {
       expect(answered).toEqual(['plain', 'tables']);
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(/converting the page to Markdown took longer than 3 s and was stopped/);
+      // One line, naming the flag that sets the limit.
+      expect(result.text).toMatch(
+        /took longer than 3 s and was stopped;[^\n]*\(--convert-timeout sets the limit\)/,
+      );
       // The server goes on serving: the next page converts in a fresh worker.
       const after = await callChecked(conn, 'fetch_url', { url: `${a.url}/article` });
       expect(after.isError).toBeFalsy();
@@ -204,5 +210,19 @@ describe('SE-09 huge pages are bounded', () => {
     } finally {
       await conn.close();
     }
+  });
+});
+
+describe('--help says what the time limits cover', () => {
+  it('--timeout covers reading a page for fetch_url as well as a search; --convert-timeout the conversion', () => {
+    const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(
+      /--timeout MS +time limit of one search request in ms \(default \d+\),\n +and of reading one page for fetch_url\n/,
+    );
+    expect(help.stdout).toMatch(
+      /--convert-timeout MS +time limit of turning one fetched HTML page into Markdown/,
+    );
   });
 });

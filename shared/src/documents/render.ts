@@ -75,7 +75,7 @@ export function parsePageRange(range: string, arg = 'pages'): { first: number; l
   return { first, ...(last !== undefined ? { last } : {}) };
 }
 
-function heading(doc: ExtractedDocument, part: DocumentPart, untrusted: UntrustedText): string {
+function heading(doc: ExtractedDocument, part: DocumentPart, untrusted: UntrustedText): string | undefined {
   const unit = UNIT[doc.kind];
   const bits: string[] = [];
   if (part.name) bits.push(`"${untrusted.line(part.name, 200)}"`);
@@ -91,7 +91,9 @@ function heading(doc: ExtractedDocument, part: DocumentPart, untrusted: Untruste
     doc.totalParts > 1 || unit === 'page' || unit === 'slide' || unit === 'sheet'
       ? `${unit} ${part.number}`
       : '';
-  return `--- ${[label, ...bits].filter(Boolean).join(' — ')} ---`;
+  const words = [label, ...bits].filter(Boolean).join(' — ');
+  // Nothing to say (the one part of a word-processing document): no heading, not an empty "---  ---".
+  return words ? `--- ${words} ---` : undefined;
 }
 
 /**
@@ -118,7 +120,8 @@ export function documentText(
     `${source}: ${KIND_NAMES[doc.kind]}, ${doc.totalParts} ${unit}${doc.totalParts === 1 ? '' : 's'}; ${span}.`,
   );
   for (const part of doc.parts) {
-    lines.push(heading(doc, part, untrusted));
+    const head = heading(doc, part, untrusted);
+    if (head) lines.push(head);
     const text = untrusted.clean(part.text);
     if (text) lines.push(block(`${source} ${unit} ${part.number}`, text));
     if (part.notes)

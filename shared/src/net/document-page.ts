@@ -102,14 +102,11 @@ export async function documentMarkdown(
     const body = p.text || (p.empty ? `_${p.empty}_` : '');
     return `${head}${body}${p.notes ? `\n\nNotes: ${p.notes}` : ''}`;
   });
+  // "1 page", "3 sheets", "1 part" (the server's pages.ts `counted` is not imported here: the
+  // document code is loaded lazily, and with that import the bundled server failed at start).
+  const total = `${doc.totalParts} ${unit ? unit.toLowerCase() : 'part'}${doc.totalParts === 1 ? '' : 's'}`;
   const rest = doc.next
-    ? [
-        `[truncated: stopped at ${doc.stoppedBy} of ${doc.totalParts} ${unit ? `${unit.toLowerCase()}s` : 'parts'}; fetch_url reads no further]`,
-      ]
+    ? [`[truncated: stopped at ${doc.stoppedBy} of ${total}; fetch_url reads no further]`]
     : [];
-  return [
-    `${KIND_NAMES[kind]}, ${doc.totalParts} ${unit ? `${unit.toLowerCase()}s` : 'parts'}.`,
-    ...parts,
-    ...rest,
-  ].join('\n\n');
+  return [`${KIND_NAMES[kind]}, ${total}.`, ...parts, ...rest].join('\n\n');
 }

@@ -8,8 +8,8 @@
  * - The body is read up to `maxBodyBytes` and until the time limit; a longer or endless body is
  *   cut there (the connection closed) and its prefix read, marked (`bodyCut`). HTML becomes its
  *   readable article (article.ts) in a worker thread, within its own time limit and a heap
- *   ceiling (documents/run.ts convertHtml), the server's thread free meanwhile; text and JSON pass as they are, other types are refused
- *   with the type named.
+ *   ceiling (documents/run.ts convertHtml), the server's thread free meanwhile; text and JSON pass as they are,
+ *   PDF and Office documents become their text (document-page.ts); other types are refused with the type named.
  * - The Markdown is paged: `maxBytes` UTF-8 bytes from `offset` (slice.ts), with `nextOffset` for
  *   the rest; {@link pageReadMarker} words the truncation marker. A read from offset 0 fetches the
  *   page; continuations page through that snapshot while it is kept (page-cache.ts).
@@ -45,6 +45,8 @@ export interface ReadPageOptions {
    * HTML_DEFAULTS); past it the call fails with 'timeout' naming the limit.
    */
   convertTimeoutMs?: number;
+  /** The flag that sets `convertTimeoutMs` (e.g. "--convert-timeout"), named when a conversion times out. */
+  convertTimeoutFlag?: string;
   /** The User-Agent header sent. */
   userAgent: string;
   /** Most redirects followed (default 5). */
@@ -101,8 +103,13 @@ async function articleOf(html: string, href: string, opts: ReadPageOptions) {
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
   } catch (error) {
-    if (error instanceof ExtractError && (error.failure === 'timeout' || error.failure === 'memory'))
-      throw new PageReadError(`${href} could not be read: ${error.message}`, 'timeout');
+    if (error instanceof ExtractError && (error.failure === 'timeout' || error.failure === 'memory')) {
+      const flag =
+        error.failure === 'timeout' && opts.convertTimeoutFlag
+          ? ` (${opts.convertTimeoutFlag} sets the limit)`
+          : '';
+      throw new PageReadError(`${href} could not be read: ${error.message}${flag}`, 'timeout');
+    }
     if (error instanceof ExtractError)
       throw new PageReadError(`${href} could not be read: ${error.message}`, 'content-type');
     throw error;

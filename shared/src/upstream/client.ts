@@ -77,6 +77,11 @@ export interface HttpRequest {
   responseType?: 'json' | 'text' | 'bytes';
   /** Aborts waits and the request (the tool call's signal). */
   signal?: AbortSignal;
+  /**
+   * A read sent with a method that is not GET/HEAD (a GraphQL query is a POST): retried as a GET
+   * would be, not write-paced, and never said to have an unknown outcome. Default: GET/HEAD only.
+   */
+  read?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -86,6 +91,11 @@ export interface HttpResponse<T = unknown> {
   data: T;
   /** The URL requested (base, path and query), e.g. for keysetNext. */
   url: URL;
+}
+
+/** Whether `req` reads: GET/HEAD, or marked `read` (a GraphQL query sent as POST). */
+function isRead(method: string, req: HttpRequest): boolean {
+  return req.read ?? (method === 'GET' || method === 'HEAD');
 }
 
 function appendQuery(params: URLSearchParams, query: Record<string, QueryValue>): void {
@@ -141,15 +151,15 @@ export class HttpClient {
    * success. Errors: HttpError (final failure, summarised; `reason` from the hooks), TimeoutError
    * (an attempt ran past timeoutMs), ResponseTooLarge (body over maxResponseBytes), the signal's
    * reason when aborted, HttpError with status 0 for a network failure. A write (any method but
-   * GET/HEAD) that failed with a 5xx, no answer or a timeout says its outcome is unknown (then a
-   * timeout is a plain ToolError).
+   * GET/HEAD, unless `req.read`) that failed with a 5xx, no answer or a timeout says its outcome is
+   * unknown (then a timeout is a plain ToolError).
    */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = (req.method ?? 'GET').toUpperCase();
     try {
       return await this.send<T>(method, req);
     } catch (error) {
-      throw method === 'GET' || method === 'HEAD' ? error : withUnknownOutcome(error);
+      throw isRead(method, req) ? error : withUnknownOutcome(error);
     }
   }
 
@@ -158,7 +168,7 @@ export class HttpClient {
     const started = Date.now();
     const isSearch = this.options.isSearch?.(req.path, req.query) ?? req.path.startsWith('/search');
     for (let retries = 0; ; retries++) {
-      if (method !== 'GET' && method !== 'HEAD') await this.writes.pass(req.signal);
+      if (!isRead(method, req)) await this.writes.pass(req.signal);
       if (isSearch) await this.searches.pass(req.signal);
       await this.pathGate(method, req.path)?.pass(req.signal);
       const gate = this.options.gate;
@@ -186,6 +196,7 @@ export class HttpClient {
       const decision = decideRetry(
         {
           method,
+          ...(req.read ? { idempotent: true } : {}),
           status: response?.status,
           headers: response?.headers,
           retries,

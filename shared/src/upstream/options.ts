@@ -37,6 +37,8 @@ export function httpOptionsWithout<K extends HttpFlag>(...omit: K[]): Omit<typeo
 export interface HttpHelpWords {
   /** The upstream in "time limit of one <service> request", e.g. "GitHub". */
   service: string;
+  /** What else --timeout bounds, on its own line after the default, e.g. "and of reading one page for fetch_url". */
+  timeoutNote?: string;
   /** Why the write interval is what it is, e.g. "GitHub's guidance". */
   writeNote?: string;
   /** Why the search interval is what it is, e.g. "30/min limit". */
@@ -46,12 +48,19 @@ export interface HttpHelpWords {
 }
 
 /** The help lines of {@link HTTP_OPTIONS} (no trailing newline), defaults from DEFAULT_HTTP_POLICY. */
-export function httpOptionsHelp({ service, writeNote, searchNote, omit = [] }: HttpHelpWords): string {
+export function httpOptionsHelp({
+  service,
+  timeoutNote,
+  writeNote,
+  searchNote,
+  omit = [],
+}: HttpHelpWords): string {
   const d = DEFAULT_HTTP_POLICY;
   const note = (value: number, why?: string) => (why ? `${value}, ${why}` : `${value}`);
   const lines: Record<HttpFlag, string[]> = {
     timeout: [
-      `  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})`,
+      `  --timeout MS             time limit of one ${service} request in ms (default ${d.timeoutMs})${timeoutNote ? ',' : ''}`,
+      ...(timeoutNote ? [`                           ${timeoutNote}`] : []),
     ],
     'rate-limit-wait': [
       '  --rate-limit-wait MS     longest rate-limit wait sat out before failing with the retry time',

@@ -125,6 +125,8 @@ export type RetryDecision =
 /** The facts about a failed attempt that {@link decideRetry} needs. */
 export interface FailedAttempt {
   method: string;
+  /** True for a read sent with a non-idempotent method (a GraphQL query is a POST): retried as GET. */
+  idempotent?: boolean;
   /** HTTP status, or undefined for a network error (reset, refused, DNS). */
   status?: number;
   headers?: HeaderSource;
@@ -165,7 +167,7 @@ export function decideRetry(attempt: FailedAttempt, policy: HttpPolicy = DEFAULT
   const transient =
     status === undefined || status === 502 || status === 503 || status === 504 || status === 500;
   if (!transient) return { retry: false, reason: `status ${status} is final` };
-  if (!IDEMPOTENT_METHODS.has(method.toUpperCase()))
+  if (!attempt.idempotent && !IDEMPOTENT_METHODS.has(method.toUpperCase()))
     return { retry: false, reason: `${method} is not idempotent: not retried` };
   if (attempt.retries >= policy.maxRetries)
     return { retry: false, reason: `gave up after ${policy.maxRetries} retries` };

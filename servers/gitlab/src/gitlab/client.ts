@@ -40,6 +40,14 @@ export function graphqlBase(restBase: URL): URL {
   return url;
 }
 
+/**
+ * Whether a GraphQL document holds a mutation: an operation line starting with `mutation` (comments
+ * removed). Anything else (`query …`, a `{ … }` shorthand) is a query, a read (GraphQL spec §2.3).
+ */
+export function isMutation(document: string): boolean {
+  return /^\s*mutation\b/m.test(document.replace(/#[^\n]*/g, ''));
+}
+
 export class GitLab {
   private readonly http: HttpClient;
   private readonly gql: HttpClient;
@@ -73,17 +81,19 @@ export class GitLab {
   }
 
   /**
-   * One GraphQL operation (POST /api/graphql, `{query, variables}`): the answer's `data`. It is a
-   * POST, so the client's write pacing applies and a 5xx is never retried (a mutation's outcome
-   * would be unknown). Errors: as {@link request}; a ToolError with GitLab's messages when the
-   * answer carries `errors` (GitLab answers 200 with `{"errors": [...]}` for an invalid query, a
-   * missing or hidden resource, a refused mutation).
+   * One GraphQL operation (POST /api/graphql, `{query, variables}`): the answer's `data`. A query
+   * is a read although it is a POST: retried on 5xx and failures as a GET is, not write-paced. A
+   * mutation (the document has a `mutation` operation) is a write: paced, a 5xx never retried, and
+   * its failure says the outcome is unknown. Errors: as {@link request}; a ToolError with GitLab's
+   * messages when the answer carries `errors` (GitLab answers 200 with `{"errors": [...]}` for an
+   * invalid query, a missing or hidden resource, a refused mutation).
    */
   async graphql<T>(query: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<T> {
     const res = await this.call<{ data?: T | null; errors?: Array<{ message?: unknown }> }>(this.gql, {
       method: 'POST',
       path: '/graphql',
       body: { query, variables },
+      read: !isMutation(query),
       signal,
     });
     const errors = (res.data?.errors ?? []).map((e) => String(e?.message ?? 'unknown error'));

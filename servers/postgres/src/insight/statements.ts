@@ -69,7 +69,7 @@ export async function statementsSource(query: Query): Promise<StatementsSource> 
   if (steps.length)
     return {
       ok: false,
-      message: `pg_stat_statements is not ${loaded ? 'installed in this database' : 'loaded'}: ask a DBA to ${steps.join(', then ')} (docs pgstatstatements.html). explain_analysis and index_advice with sql work without it.`,
+      message: `pg_stat_statements is not ${loaded ? 'installed in this database' : 'loaded'}: ask a DBA to ${steps.join(', then ')} (docs pgstatstatements.html). analyze_query, explain_query and index_advice with sql work without it.`,
     };
   if (row.server < 130000)
     return {

@@ -59,6 +59,7 @@ export function fetchTools(config: Config): SearchTool[] {
             offset,
             timeoutMs: config.policy.timeoutMs,
             convertTimeoutMs: config.convertTimeoutMs,
+            convertTimeoutFlag: '--convert-timeout',
             userAgent: config.userAgent,
             signal,
           }),

@@ -3,7 +3,7 @@
 // specs/gitlab/SOURCE.md) built once per process, and the check every query the fake GitLab
 // receives goes through: graphql-js's parse and validate against it. A query asking for a type or
 // field outside the subset fails validation, so the subset grows with what the server sends.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   buildSchema,
@@ -14,10 +14,14 @@ import {
   validate,
 } from 'graphql';
 
-/** Where the subset lives (relative to this source file). */
-export const GITLAB_GRAPHQL_SUBSET = fileURLToPath(
-  new URL('../../../specs/gitlab/graphql-subset.graphql', import.meta.url),
+// test-harness/specs from src/fakes/gitlab (sources), from test-harness/dist (the bundled CLI and
+// demo: `mcp-harness fake gitlab`) or from a sibling package's dist (the bench's bundle).
+const CANDIDATES = ['../../../specs/', '../specs/', '../../test-harness/specs/'].map((dir) =>
+  fileURLToPath(new URL(`${dir}gitlab/graphql-subset.graphql`, import.meta.url)),
 );
+
+/** Where the subset lives: the first candidate that exists (relative to this file or its bundle). */
+export const GITLAB_GRAPHQL_SUBSET = CANDIDATES.find((path) => existsSync(path)) ?? (CANDIDATES[0] as string);
 
 let cached: GraphQLSchema | undefined;
 
