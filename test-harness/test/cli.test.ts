@@ -356,7 +356,8 @@ describe('mcp-harness fake', () => {
       ]);
       expect(notes.stdout + notes.stderr).not.toContain('ENOENT');
       expect(notes.code).toBe(0);
-      expect(notes.stdout).toMatch(/grp work item 1 "[^"]+": \d+ discussions/);
+      expect(notes.stdout).toMatch(/grp work item 1: \d+ discussions/);
+      expect(notes.stdout).toMatch(/<untrusted-data source="work item title">\n.+\n<\/untrusted-data>/);
       const search = await runCli([
         'call',
         'search_group_code',
