@@ -259,7 +259,7 @@ describe('GitLab sign-in: refresh, scopes and configuration', () => {
       const r = await getPrivate(conn);
       expect(r.isError).toBe(true);
       expect(resultText(r)).toMatch(
-        /^Sign-in did not complete: GitLab refused the device authorization \(invalid_client/,
+        /^Sign-in did not complete: GitLab refused the device flow \(invalid_client/,
       );
       expect(asked).toEqual([]);
     } finally {

@@ -7,12 +7,12 @@
  * through the shared poller; docs.gitlab.com "OAuth 2.0 identity provider API → Device
  * authorization grant flow": `POST /oauth/authorize_device`, `POST /oauth/token`), then hands the
  * tokens to the session (session.ts: saved 0600, refreshed when they expire).
- * One flow at a time per process, bounded by GitLab's `expires_in`; cancelling it (the user
- * declined) stops the polling. Off over HTTP reachable from other machines (`off`): one process
+ * The flow itself is the shared device-grant SignIn (shared/src/server/device-sign-in.ts): one at a
+ * time per process, bounded by GitLab's `expires_in`; cancelling it stops the polling. Off over HTTP reachable from other machines (`off`): one process
  * holds one sign-in, so a shared server would act for every caller as whoever signed in.
  */
-import { DeviceFlowError, type HttpPolicy, pollDeviceToken, requestDeviceCode } from '@refmcp/shared';
-import type { SignIn, SignInFlow } from '@refmcp/shared/server';
+import type { HttpPolicy } from '@refmcp/shared';
+import { deviceFlowSignIn, type SignIn } from '@refmcp/shared/server';
 import type { OAuthSession } from './session.js';
 
 /** Options of {@link gitlabSignIn}. */
@@ -35,79 +35,23 @@ export interface GitLabSignInOptions {
 export const CANNOT_ASK =
   'GitLab is not signed in yet, and this client cannot open a sign-in link (it declares no URL elicitation). Set GITLAB_PERSONAL_ACCESS_TOKEN in the server environment (a token from GitLab User settings → Access tokens) and restart the server, or use a client that supports URL elicitation.';
 
-function why(error: unknown): string {
-  if (error instanceof DeviceFlowError) {
-    if (error.code === 'access_denied') return 'the user denied access on GitLab';
-    if (error.code === 'expired_token' || error.code === 'timeout') return error.message;
-    return `GitLab refused the device authorization (${error.message})`;
-  }
-  return (error as Error).message;
-}
-
 /** The SignIn of a GitLab server (module comment). */
 export function gitlabSignIn(options: GitLabSignInOptions): SignIn {
   const { session } = options;
-  let current: SignInFlow | undefined;
-  const live = new WeakSet<SignInFlow>();
-  let starting: Promise<SignInFlow> | undefined;
-  const request = (signal: AbortSignal) => ({
+  return deviceFlowSignIn({
+    vendor: 'GitLab',
+    deviceCodeUrl: new URL('oauth/authorize_device', options.instance).href,
+    tokenUrl: new URL('oauth/token', options.instance).href,
     clientId: options.clientId,
+    scope: options.scope,
     timeoutMs: options.policy.timeoutMs,
     userAgent: options.userAgent,
-    signal,
-  });
-  const start = async (): Promise<SignInFlow> => {
-    if (options.off) throw new Error(options.off);
-    const stop = new AbortController();
-    const code = await requestDeviceCode(
-      new URL('oauth/authorize_device', options.instance).href,
-      options.scope,
-      request(stop.signal),
-    ).catch((error: unknown) => {
-      throw new Error(why(error));
-    });
-    const done = pollDeviceToken({
-      ...request(stop.signal),
-      url: new URL('oauth/token', options.instance).href,
-      code,
-    }).then(
-      (token) => session.use(token),
-      (error: unknown) => {
-        throw new Error(
-          `${stop.signal.aborted ? String(stop.signal.reason) : why(error)}; call the tool again to sign in again`,
-        );
-      },
-    );
-    const flow: SignInFlow = {
-      url: code.verification_uri_complete ?? code.verification_uri,
-      message: `Sign in to GitLab (${options.instance.host}) to let this MCP server act as you with scope ${options.scope}: open the link, check that it shows the code ${code.user_code}, and authorize. The call continues when you have authorized it.`,
-      done,
-      cancel: (reason) => stop.abort(reason),
-    };
-    live.add(flow);
-    done
-      .catch(() => {})
-      .finally(() => {
-        live.delete(flow);
-        stop.abort('the sign-in ended');
-      });
-    return flow;
-  };
-  return {
+    log: options.log,
     needed: () => !session.signedIn,
-    current: () => current,
-    async begin() {
-      if (current && live.has(current)) return { flow: current, fresh: false };
-      if (starting) return { flow: await starting, fresh: false };
-      starting = start();
-      try {
-        current = await starting;
-        return { flow: current, fresh: true };
-      } finally {
-        starting = undefined;
-      }
-    },
-    unavailable: () => options.off,
-    cannotAsk: () => options.off ?? CANNOT_ASK,
-  };
+    onToken: (token) => session.use(token),
+    message: (code) =>
+      `Sign in to GitLab (${options.instance.host}) to let this MCP server act as you with scope ${options.scope}: open the link, check that it shows the code ${code.user_code}, and authorize. The call continues when you have authorized it.`,
+    cannotAsk: CANNOT_ASK,
+    ...(options.off ? { off: options.off } : {}),
+  });
 }
