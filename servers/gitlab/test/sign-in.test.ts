@@ -200,6 +200,36 @@ describe('GitLab sign-in: refresh, scopes and configuration', () => {
     }
   });
 
+  it('a saved sign-in past its expiry is refreshed before the first call after a restart (no 401 needed)', async () => {
+    const { env, token } = firstRun();
+    const asked: Asked[] = [];
+    const conn = await client('legacy', env, ['approve'], asked);
+    try {
+      expect((await getPrivate(conn)).isError).toBeFalsy();
+    } finally {
+      await conn.close();
+    }
+    const saved = JSON.parse(fs.readFileSync(token, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(token, JSON.stringify({ ...saved, expires_at: Math.floor(Date.now() / 1000) - 10 }), {
+      mode: 0o600,
+    });
+    const refreshes = gl.oauth.refreshes;
+    const second = await client('legacy', env, [], asked);
+    try {
+      const r = await getPrivate(second);
+      expect(r.isError, resultText(r)).toBeFalsy();
+      expect(gl.oauth.refreshes).toBe(refreshes + 1);
+      expect(asked).toHaveLength(1);
+      // The fake still accepts the old token (only the file says it expired): a refresh happened
+      // only because the server read the saved expiry before sending.
+      const after = JSON.parse(fs.readFileSync(token, 'utf8')) as Record<string, unknown>;
+      expect(after.access_token).not.toBe(saved.access_token);
+      expect(after.expires_at as number).toBeGreaterThan(Date.now() / 1000);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('a refresh GitLab refuses: the call fails with a hint, the next call signs in again', async () => {
     const { env } = firstRun();
     const asked: Asked[] = [];
