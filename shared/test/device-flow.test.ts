@@ -8,6 +8,7 @@ import {
   type DeviceCode,
   DeviceFlowError,
   pollDeviceToken,
+  refreshAccessToken,
   requestDeviceCode,
 } from '@refmcp/shared';
 import { describe, expect, it } from 'vitest';
@@ -120,5 +121,43 @@ describe('pollDeviceToken', () => {
     stop.abort(new Error('the user declined'));
     await expect(polling).rejects.toThrow('the user declined');
     expect(sent).toEqual([]);
+  });
+});
+
+describe('refreshAccessToken', () => {
+  it('sends grant_type=refresh_token with client_id and reads the new pair (RFC 6749 §6)', async () => {
+    const { fetch, sent } = scripted([
+      { access_token: 'a2', refresh_token: 'r2', expires_in: 7200, token_type: 'Bearer', scope: 'api' },
+    ]);
+    const token = await refreshAccessToken('https://gl/oauth/token', 'r1', {
+      clientId: 'c',
+      timeoutMs: 5000,
+      fetch,
+    });
+    expect(token).toEqual({
+      access_token: 'a2',
+      refresh_token: 'r2',
+      expires_in: 7200,
+      token_type: 'Bearer',
+      scope: 'api',
+    });
+    expect(Object.fromEntries(sent[0] ?? [])).toEqual({
+      client_id: 'c',
+      grant_type: 'refresh_token',
+      refresh_token: 'r1',
+    });
+  });
+
+  it('a refused refresh token is a DeviceFlowError with the vendor code', async () => {
+    const { fetch } = scripted([
+      { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid.' },
+    ]);
+    const failure = await refreshAccessToken('https://gl/oauth/token', 'r1', {
+      clientId: 'c',
+      timeoutMs: 5000,
+      fetch,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(DeviceFlowError);
+    expect((failure as DeviceFlowError).code).toBe('invalid_grant');
   });
 });

@@ -51,7 +51,8 @@ export const gitlabServer: ServerSpec<Config> = {
       hasProjectArgument,
     ),
   register: (server, config, { tools }) => registerPrompts(server, config, tools),
-  secrets: (config) => (config.token ? [config.token] : []),
+  secrets: (config) => config.gitlab.secrets,
+  signIn: (config) => config.signIn,
   instructions: (config) =>
     [
       `GitLab API at ${config.apiUrl.href}. project_id is a numeric id or a group/subgroup/project path.`,

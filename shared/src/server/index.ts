@@ -2,6 +2,7 @@ export type { ResourceListen } from '../transport/listen.js';
 export * from './budget.js';
 export * from './completion.js';
 export * from './confirm.js';
+export * from './device-sign-in.js';
 export * from './errors.js';
 export * from './flags.js';
 export * from './hints.js';

@@ -179,15 +179,40 @@ export async function pollDeviceToken(options: PollOptions): Promise<DeviceToken
     if (error === 'expired_token')
       throw new DeviceFlowError(error, `the code ${code.user_code} expired before it was approved`);
     if (error !== undefined || status >= 400) throw vendorError(body, status);
-    const access_token = str(body.access_token);
-    if (!access_token)
-      throw new DeviceFlowError('invalid_response', 'the token response has no access_token');
-    return {
-      access_token,
-      ...(str(body.token_type) ? { token_type: body.token_type as string } : {}),
-      ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
-      ...(str(body.refresh_token) ? { refresh_token: body.refresh_token as string } : {}),
-      ...(num(body.expires_in) !== undefined ? { expires_in: body.expires_in as number } : {}),
-    };
+    return tokenOf(body);
   }
+}
+
+/** The token fields of a successful token response (RFC 6749 §5.1). */
+function tokenOf(body: Record<string, unknown>): DeviceToken {
+  const access_token = str(body.access_token);
+  if (!access_token) throw new DeviceFlowError('invalid_response', 'the token response has no access_token');
+  return {
+    access_token,
+    ...(str(body.token_type) ? { token_type: body.token_type as string } : {}),
+    ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
+    ...(str(body.refresh_token) ? { refresh_token: body.refresh_token as string } : {}),
+    ...(num(body.expires_in) !== undefined ? { expires_in: body.expires_in as number } : {}),
+  };
+}
+
+/**
+ * Exchanges a refresh token for a new access token (RFC 6749 §6: `grant_type=refresh_token`, a
+ * public client identified by client_id) at the token endpoint `url`. The answer may carry a new
+ * refresh token (GitLab rotates them). Errors: DeviceFlowError (the vendor's error, e.g.
+ * `invalid_grant` for a revoked or used refresh token; `invalid_response`), the timeout's or
+ * signal's reason, a network TypeError.
+ */
+export async function refreshAccessToken(
+  url: string,
+  refreshToken: string,
+  req: DeviceFlowRequest,
+): Promise<DeviceToken> {
+  const { status, body } = await post(
+    url,
+    { client_id: req.clientId, grant_type: 'refresh_token', refresh_token: refreshToken },
+    req,
+  );
+  if (body.error !== undefined || status >= 400) throw vendorError(body, status);
+  return tokenOf(body);
 }

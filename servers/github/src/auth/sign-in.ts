@@ -7,20 +7,14 @@
  * (token-file.ts, 0600) and uses it for every later call. GitHub sends no
  * `verification_uri_complete` (its documented response is device_code, user_code,
  * verification_uri, expires_in, interval), so the code is in the message.
- * One flow at a time per process, bounded by GitHub's `expires_in` (15 minutes); cancelling it
- * (the user declined) stops the polling. A token GitHub later refuses (401: revoked, expired)
+ * The flow itself is the shared device-grant SignIn (shared/src/server/device-sign-in.ts): one at a
+ * time per process, bounded by GitHub's `expires_in` (15 minutes); cancelling it stops the polling. A token GitHub later refuses (401: revoked, expired)
  * is dropped by the client, and the next call signs in again.
  * Off over HTTP reachable from other machines (`off`): one process holds one token, so a shared
  * server would act for every caller as whoever signed in.
  */
-import {
-  DeviceFlowError,
-  type DeviceToken,
-  type HttpPolicy,
-  pollDeviceToken,
-  requestDeviceCode,
-} from '@refmcp/shared';
-import type { SignIn, SignInFlow } from '@refmcp/shared/server';
+import type { HttpPolicy } from '@refmcp/shared';
+import { deviceFlowSignIn, type SignIn } from '@refmcp/shared/server';
 import type { GitHubClient } from '../github/client.js';
 import { saveToken } from './token-file.js';
 
@@ -49,95 +43,37 @@ function endpoint(web: URL, path: string): string {
   return new URL(path, web.href.endsWith('/') ? web.href : `${web.href}/`).href;
 }
 
-function why(error: unknown): string {
-  if (error instanceof DeviceFlowError) {
-    if (error.code === 'access_denied') return 'the user denied access on GitHub';
-    if (error.code === 'expired_token' || error.code === 'timeout') return error.message;
-    return `GitHub refused the device flow (${error.message})`;
-  }
-  return (error as Error).message;
-}
-
 /** The SignIn of a GitHub server (module comment). */
 export function githubSignIn(options: GitHubSignInOptions): SignIn {
   const { github } = options;
-  let current: SignInFlow | undefined;
-  const live = new WeakSet<SignInFlow>();
-  let starting: Promise<SignInFlow> | undefined;
-  const request = (signal: AbortSignal) => ({
+  return deviceFlowSignIn({
+    vendor: 'GitHub',
+    deviceCodeUrl: endpoint(options.webUrl, 'login/device/code'),
+    tokenUrl: endpoint(options.webUrl, 'login/oauth/access_token'),
     clientId: options.clientId,
+    scope: options.scope,
     timeoutMs: options.policy.timeoutMs,
     userAgent: options.userAgent,
-    signal,
-  });
-  const start = async (): Promise<SignInFlow> => {
-    if (options.off) throw new Error(options.off);
-    const stop = new AbortController();
-    const code = await requestDeviceCode(
-      endpoint(options.webUrl, 'login/device/code'),
-      options.scope,
-      request(stop.signal),
-    ).catch((error: unknown) => {
-      throw new Error(why(error));
-    });
-    const done = pollDeviceToken({
-      ...request(stop.signal),
-      url: endpoint(options.webUrl, 'login/oauth/access_token'),
-      code,
-      onSlowDown: (seconds) => options.log(`GitHub asked to poll slower: every ${seconds} s`),
-    }).then(
-      (token: DeviceToken) => {
-        github.useToken(token.access_token);
-        try {
-          saveToken(options.tokenFile, {
-            host: options.webUrl.host,
-            access_token: token.access_token,
-            ...(token.token_type ? { token_type: token.token_type } : {}),
-            ...(token.scope !== undefined ? { scope: token.scope } : {}),
-          });
-        } catch (error) {
-          options.log(
-            `warn: signed in, but cannot save the token to ${options.tokenFile} (${(error as Error).message}): the next start signs in again`,
-          );
-        }
-      },
-      (error: unknown) => {
-        throw new Error(
-          `${stop.signal.aborted ? String(stop.signal.reason) : why(error)}; call the tool again to sign in again`,
-        );
-      },
-    );
-    const url = code.verification_uri_complete ?? code.verification_uri;
-    const flow: SignInFlow = {
-      url,
-      message: `Sign in to GitHub (${options.webUrl.host}) to let this MCP server act as you: open the link and enter the code ${code.user_code}. The call continues when you have authorized it.`,
-      done,
-      cancel: (reason) => stop.abort(reason),
-    };
-    live.add(flow);
-    done
-      .catch(() => {})
-      .finally(() => {
-        live.delete(flow);
-        stop.abort('the sign-in ended');
-      });
-    return flow;
-  };
-  return {
+    log: options.log,
     needed: () => !github.signedInToken,
-    current: () => current,
-    async begin() {
-      if (current && live.has(current)) return { flow: current, fresh: false };
-      if (starting) return { flow: await starting, fresh: false };
-      starting = start();
+    onToken: (token) => {
+      github.useToken(token.access_token);
       try {
-        current = await starting;
-        return { flow: current, fresh: true };
-      } finally {
-        starting = undefined;
+        saveToken(options.tokenFile, {
+          host: options.webUrl.host,
+          access_token: token.access_token,
+          ...(token.token_type ? { token_type: token.token_type } : {}),
+          ...(token.scope !== undefined ? { scope: token.scope } : {}),
+        });
+      } catch (error) {
+        options.log(
+          `warn: signed in, but cannot save the token to ${options.tokenFile} (${(error as Error).message}): the next start signs in again`,
+        );
       }
     },
-    unavailable: () => options.off,
-    cannotAsk: () => options.off ?? CANNOT_ASK,
-  };
+    message: (code) =>
+      `Sign in to GitHub (${options.webUrl.host}) to let this MCP server act as you: open the link and enter the code ${code.user_code}. The call continues when you have authorized it.`,
+    cannotAsk: CANNOT_ASK,
+    ...(options.off ? { off: options.off } : {}),
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * The GitLab REST v4 client: the shared HttpClient (one policy: timeouts, retries honouring
  * Retry-After/RateLimit-Reset within the budget, never a write repeated after a 5xx, pacing) with
- * GITLAB_HOOKS and the PRIVATE-TOKEN header. Adds what GitLab callers need: page-numbered lists
+ * GITLAB_HOOKS and the credentials: a personal access token as PRIVATE-TOKEN, or an OAuth token
+ * from a sign-in read per request from a {@link TokenProvider} as `Authorization: Bearer` (a 401
+ * refreshes it once and resends). Adds what GitLab callers need: page-numbered lists
  * that say when more exists (Link header, else X-Next-Page), what to do about a 401 or 403, and
  * GraphQL operations (`graphql`: POST <instance>/api/graphql with the same token, policy and size
  * cap, for what only GraphQL reaches — work items since GitLab 17.2).
@@ -18,9 +20,29 @@ import {
   ToolError,
 } from '@refmcp/shared';
 
+/**
+ * Where the OAuth token of a sign-in comes from (auth/session.ts): read at every request, so a
+ * refreshed or new sign-in's token is used at once.
+ */
+export interface TokenProvider {
+  /** The access token to send now, or undefined (not signed in). Errors: ToolError (refresh refused). */
+  token(signal?: AbortSignal): Promise<string | undefined>;
+  /** GitLab refused `token` with a 401: true when a new token can be sent (refreshed). */
+  refused(token: string, signal?: AbortSignal): Promise<boolean>;
+}
+
+/** The 401 hint when the token came from a sign-in. */
+const SIGNED_IN_REFUSED =
+  'GitLab refused the signed-in token and it could not be refreshed (revoked or expired): call the tool again to sign in again.';
+
 export interface GitLabOptions {
   baseUrl: URL;
+  /** A personal access token (PRIVATE-TOKEN). */
   token?: string;
+  /** Sign-in tokens (Authorization: Bearer), when no `token`. */
+  auth?: TokenProvider;
+  /** The scrub list, shared with `auth` (it adds its tokens); default a new one. */
+  secrets?: string[];
   userAgent: string;
   policy: HttpPolicy;
   maxResponseBytes: number;
@@ -53,18 +75,25 @@ export class GitLab {
   private readonly gql: HttpClient;
   /** Query objects of list requests sent with `paced: false` (not search-paced; see {@link list}). */
   private readonly unpaced = new WeakSet<object>();
-  readonly authenticated: boolean;
+  private readonly token?: string;
+  private readonly auth?: TokenProvider;
+  /** Every credential this client has sent (scrubbed from errors and logs). */
+  readonly secrets: string[];
 
   constructor(options: GitLabOptions) {
-    this.authenticated = options.token !== undefined;
+    this.token = options.token;
+    this.auth = options.auth;
+    this.secrets = options.secrets ?? [];
+    if (options.token && !this.secrets.includes(options.token)) this.secrets.push(options.token);
     const headers: Record<string, string> = options.token ? { 'private-token': options.token } : {};
     const common = {
       userAgent: options.userAgent,
       headers,
+      credentialHeaders: ['private-token', 'authorization'],
       policy: options.policy,
       maxResponseBytes: options.maxResponseBytes,
       hooks: GITLAB_HOOKS,
-      secrets: options.token ? [options.token] : [],
+      secrets: this.secrets,
     };
     this.http = new HttpClient({
       service: 'GitLab API',
@@ -112,18 +141,43 @@ export class GitLab {
     return this.call<T>(this.http, req);
   }
 
+  /** True when a personal access token is configured (a sign-in's token is not counted). */
+  get authenticated(): boolean {
+    return this.token !== undefined;
+  }
+
+  /** Sends `req` with the sign-in's current token (if any); a 401 refreshes it once and resends. */
+  private async send<T>(http: HttpClient, req: HttpRequest): Promise<HttpResponse<T>> {
+    const bearer = await this.auth?.token(req.signal);
+    const withToken = (token: string): HttpRequest => ({
+      ...req,
+      headers: { ...req.headers, authorization: `Bearer ${token}` },
+    });
+    if (!bearer) return http.request<T>(req);
+    try {
+      return await http.request<T>(withToken(bearer));
+    } catch (error) {
+      if (!isStatus(error, 401) || !(await this.auth?.refused(bearer, req.signal))) throw error;
+      const fresh = await this.auth?.token(req.signal);
+      if (!fresh) throw error;
+      return http.request<T>(withToken(fresh));
+    }
+  }
+
   private async call<T>(http: HttpClient, req: HttpRequest): Promise<HttpResponse<T>> {
     try {
-      return await http.request<T>(req);
+      return await this.send<T>(http, req);
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       const hints: string[] = [];
       const status = error instanceof HttpError ? error.status : undefined;
       if (status === 401)
         hints.push(
-          this.authenticated
-            ? 'Check GITLAB_PERSONAL_ACCESS_TOKEN (expired, revoked or mistyped).'
-            : 'No token is configured: set GITLAB_PERSONAL_ACCESS_TOKEN.',
+          this.auth
+            ? SIGNED_IN_REFUSED
+            : this.authenticated
+              ? 'Check GITLAB_PERSONAL_ACCESS_TOKEN (expired, revoked or mistyped).'
+              : 'No token is configured: set GITLAB_PERSONAL_ACCESS_TOKEN.',
         );
       if (status === 403) hints.push('The token needs the api scope for writes (read_api for reads).');
       if (!hints.length) throw error;

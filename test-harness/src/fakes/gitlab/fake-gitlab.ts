@@ -7,6 +7,7 @@ import type { FakeApi, FakeReply, FakeRequest, RequestMatcher } from '../../fake
 import { FakeVendor, Reply, type VendorHandler } from '../../fake-api/index.js';
 import { type Checked, checkGitLabQuery } from './graphql-schema.js';
 import { authenticate, type GitLabCaller, type PagingOptions } from './http.js';
+import { FakeGitLabOAuth } from './oauth.js';
 import { GitLabState } from './state.js';
 
 export interface FakeGitLabOptions {
@@ -89,6 +90,8 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
   graphqlNullVisibility = false;
   /** Web base (the API URL without `/api/v4`): web_url values start with it. */
   readonly web: string;
+  /** OAuth on the instance (oauth.ts): register a client id, approve or deny device codes, expire tokens. */
+  readonly oauth: FakeGitLabOAuth;
   private readonly staged: Array<StagedReply & { left: number }> = [];
   private observed = 0;
   /** Requests answered by a throttle staged without RateLimit-* headers. */
@@ -110,6 +113,7 @@ export class FakeGitLab extends FakeVendor<GitLabCaller | undefined> {
     this.state = state;
     // An instance at a path (`/gitlab/api/v4`) has its web pages at that path (`/gitlab/…`).
     this.web = api.url.replace(/\/api\/v4$/, '');
+    this.oauth = new FakeGitLabOAuth(state, this.web);
   }
 
   /** Paging options for `offsetPage`/`keysetPage` (origin of Link URLs, count limit). */

@@ -43,6 +43,15 @@ export function authenticate(state: GitLabState, req: FakeRequest): GitLabCaller
   const record = state.tokens.get(token);
   const user = record ? state.user(record.userId) : undefined;
   if (!record || !user) throw unauthorized();
+  // GitLab's answer to an expired OAuth access token (Doorkeeper): 401 invalid_token.
+  if (record.expiresAt !== undefined && Date.now() >= record.expiresAt)
+    throw new Reply({
+      status: 401,
+      body: {
+        error: 'invalid_token',
+        error_description: 'Token is expired. You can either do re-authorization or token refresh.',
+      },
+    });
   return { user, scopes: record.scopes };
 }
 

@@ -4,7 +4,8 @@
 // with logs) served on 127.0.0.1 by the harness's fake-API toolkit under /api/v4 (or any prefix,
 // for self-hosted layouts). Every route is an operation of GitLab's own OpenAPI description and
 // every reply body a suite's traffic produced validates against it, with documented errata
-// (./spec.ts, ./errata.ts). This file only re-exports.
+// (./spec.ts, ./errata.ts). OAuth's device grant and token refresh (./oauth.ts) are web routes
+// outside the REST description and follow GitLab's docs instead. This file only re-exports.
 export {
   FakeGitLab,
   type FakeGitLabOptions,
@@ -13,6 +14,7 @@ export {
   type ThrottleOptions,
 } from './fake-gitlab.js';
 export { type GitLabCaller, glError, glInvalid } from './http.js';
+export { FakeGitLabOAuth, type GitLabDeviceGrant } from './oauth.js';
 export { TRACE_BYTE_LIMIT_MAX } from './routes-pipelines.js';
 export * from './seed.js';
 export { startFakeGitLab } from './start.js';

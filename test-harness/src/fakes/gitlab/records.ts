@@ -28,6 +28,8 @@ export interface TokenRecord {
   userId: number;
   /** Personal access token scopes: "api" writes; "read_api" only reads. */
   scopes: string[];
+  /** Epoch ms after which the token is refused (an OAuth access token: 2 h on GitLab); none for a PAT. */
+  expiresAt?: number;
 }
 
 export interface NamespaceRecord {

@@ -38,5 +38,9 @@ export async function startFakeGitLab(options: FakeGitLabOptions = {}): Promise<
   registerLabelRoutes(gl);
   registerSearchRoutes(gl);
   registerGraphqlRoute(gl, prefix);
+  // OAuth on the instance's web paths (root routes: outside /api/v4 and its OpenAPI; oauth.ts).
+  const web = new URL(gl.web).pathname.replace(/\/+$/, '');
+  gl.api.rootRoute('POST', `${web}/oauth/authorize_device`, (req) => gl.oauth.authorizeDevice(req));
+  gl.api.rootRoute('POST', `${web}/oauth/token`, (req) => gl.oauth.token(req));
   return gl;
 }
