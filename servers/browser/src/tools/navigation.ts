@@ -121,11 +121,12 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
         });
       response = outcome;
     } catch (error) {
-      const refused = policy.refusalsAfter(mark)[0];
-      if (refused) throw new ToolError(refused.message);
       // The URL answered with an attachment: Playwright's "Download is starting". The page stays.
       // Its download event follows the rejection, later on a loaded machine: wait for it within
-      // the navigation budget (it must come: the browser said a download is starting).
+      // the navigation budget (it must come: the browser said a download is starting). Checked
+      // before the policy's refusals: a request the browser made on its own meanwhile (one to
+      // accounts.google.com was refused during a download in a clean-clone run) is not this
+      // navigation's failure.
       if (
         /Download is starting/i.test(playwrightMessage(error)) &&
         (await tab.downloadStarted(ctx.config.timeouts.navigation))
@@ -140,6 +141,8 @@ export function navigationTools(ctx: Ctx): ToolDefinition[] {
             urlBefore,
           },
         );
+      const refused = policy.refusalsAfter(mark)[0];
+      if (refused) throw new ToolError(refused.message);
       throw browserError(`Navigating to ${url.slice(0, 300)}`, error, ctx.config.timeouts.navigation);
     }
     const chain = redirectChain(response);
