@@ -10,6 +10,7 @@ import {
   pollDeviceToken,
   refreshAccessToken,
   requestDeviceCode,
+  sleep,
 } from '@refmcp/shared';
 import { describe, expect, it } from 'vitest';
 
@@ -45,7 +46,7 @@ describe('requestDeviceCode', () => {
     expect(code).toEqual({
       device_code: 'd',
       user_code: 'U-1',
-      verification_uri: 'https://v',
+      verification_uri: 'https://v/',
       expires_in: 900,
       interval: 5,
     });
@@ -121,6 +122,173 @@ describe('pollDeviceToken', () => {
     stop.abort(new Error('the user declined'));
     await expect(polling).rejects.toThrow('the user declined');
     expect(sent).toEqual([]);
+  });
+});
+
+/** Collects the process warnings of type `name` emitted while `run` runs (and one tick after). */
+async function warningsDuring(name: string, run: () => Promise<unknown>): Promise<Error[]> {
+  const seen: Error[] = [];
+  const listener = (w: Error) => {
+    if (w.name === name) seen.push(w);
+  };
+  process.on('warning', listener);
+  try {
+    await run();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listener);
+  }
+  return seen;
+}
+
+describe('hostile intervals (RFC 8628 §3.5; Node timers cap at 2^31-1 ms)', () => {
+  it('an interval of 1e9 s polls at most once before expires_in, with no TimeoutOverflowWarning', async () => {
+    const { fetch, sent } = scripted([]);
+    let outcome: unknown;
+    const warnings = await warningsDuring('TimeoutOverflowWarning', async () => {
+      outcome = await pollDeviceToken({
+        url: 'u',
+        code: { ...CODE, interval: 1e9, expires_in: 2 },
+        clientId: 'c',
+        timeoutMs: 5000,
+        fetch,
+      }).catch((e: unknown) => e);
+    });
+    expect(outcome).toMatchObject({ code: 'timeout' });
+    expect(sent.length).toBeLessThanOrEqual(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a slow_down carrying interval 1e9 does not turn into a fast poll', async () => {
+    const { fetch, sent } = scripted([{ error: 'slow_down', interval: 1e9 }]);
+    const slowed: number[] = [];
+    let outcome: unknown;
+    const warnings = await warningsDuring('TimeoutOverflowWarning', async () => {
+      outcome = await pollDeviceToken({
+        url: 'u',
+        code: { ...CODE, interval: 1, expires_in: 3 },
+        clientId: 'c',
+        timeoutMs: 5000,
+        fetch,
+        onSlowDown: (s) => slowed.push(s),
+      }).catch((e: unknown) => e);
+    });
+    expect(outcome).toMatchObject({ code: 'timeout' });
+    expect(sent.length).toBeLessThanOrEqual(2);
+    expect(slowed).toEqual([300]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('requestDeviceCode clamps the interval to 300 s', async () => {
+    const { fetch } = scripted([
+      { device_code: 'd', user_code: 'U-1', verification_uri: 'https://v', expires_in: 900, interval: 1e9 },
+    ]);
+    const code = await requestDeviceCode('https://v/code', '', { clientId: 'c', timeoutMs: 5000, fetch });
+    expect(code.interval).toBe(300);
+  });
+
+  it('sleep waits a delay over 2^31-1 ms in chunks (no overflow to 1 ms) and still aborts', async () => {
+    const stop = new AbortController();
+    let settled = false;
+    const warnings = await warningsDuring('TimeoutOverflowWarning', async () => {
+      const waiting = sleep(2 ** 31 + 1000, stop.signal).finally(() => {
+        settled = true;
+      });
+      // Several macrotask turns: an overflowed timer (1 ms) would have fired by now on any load.
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(settled).toBe(false);
+      stop.abort(new Error('stop'));
+      await expect(waiting).rejects.toThrow('stop');
+    });
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('untrusted sign-in answers', () => {
+  const answer = (extra: Record<string, unknown>) => ({
+    device_code: 'd',
+    user_code: 'U-1',
+    verification_uri: 'https://v/device',
+    expires_in: 900,
+    ...extra,
+  });
+
+  it('refuses a verification_uri that is not https (http only on loopback)', async () => {
+    for (const uri of [
+      'javascript:alert(1)',
+      'http://evil.example/device',
+      'data:text/html,x',
+      'not a url',
+    ]) {
+      const { fetch } = scripted([answer({ verification_uri: uri })]);
+      await expect(
+        requestDeviceCode('https://v/code', '', { clientId: 'c', timeoutMs: 5000, fetch }),
+      ).rejects.toMatchObject({ code: 'invalid_response' });
+    }
+    const local = scripted([answer({ verification_uri: 'http://127.0.0.1:9/device' })]);
+    const code = await requestDeviceCode('https://v/code', '', {
+      clientId: 'c',
+      timeoutMs: 5000,
+      fetch: local.fetch,
+    });
+    expect(code.verification_uri).toBe('http://127.0.0.1:9/device');
+  });
+
+  it('drops an unsafe verification_uri_complete and keeps the safe verification_uri', async () => {
+    const { fetch } = scripted([answer({ verification_uri_complete: 'javascript:alert(1)' })]);
+    const code = await requestDeviceCode('https://v/code', '', { clientId: 'c', timeoutMs: 5000, fetch });
+    expect(code.verification_uri_complete).toBeUndefined();
+    expect(code.verification_uri).toBe('https://v/device');
+  });
+
+  it('refuses a user_code with bidi or control characters', async () => {
+    for (const user_code of ['AB\u202eCD', 'AB\nCD', 'AB\u0000', 'X'.repeat(65)]) {
+      const { fetch } = scripted([answer({ user_code })]);
+      await expect(
+        requestDeviceCode('https://v/code', '', { clientId: 'c', timeoutMs: 5000, fetch }),
+      ).rejects.toMatchObject({ code: 'invalid_response' });
+    }
+  });
+
+  it('sanitises and caps the vendor error text', async () => {
+    const { fetch } = scripted([
+      { error: 'bad\u202e\u0007code', error_description: `x\u202e${'y'.repeat(60_000)}` },
+    ]);
+    const failure = (await refreshAccessToken('https://gl/oauth/token', 'r1', {
+      clientId: 'c',
+      timeoutMs: 5000,
+      fetch,
+    }).catch((e: unknown) => e)) as DeviceFlowError;
+    expect(failure).toBeInstanceOf(DeviceFlowError);
+    for (const text of [failure.message, failure.code]) {
+      expect(text).not.toContain('\u202e');
+      expect(text).not.toContain('\u0007');
+    }
+    expect(failure.message.length).toBeLessThan(700);
+  });
+});
+
+describe('the HTTP exchange', () => {
+  it('refuses redirects and reads at most 64 KiB of an endless body', async () => {
+    let pulls = 0;
+    const inits: RequestInit[] = [];
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      inits.push(init);
+      const chunk = new TextEncoder().encode('{"a":"'.padEnd(16 * 1024, 'x'));
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulls++;
+          controller.enqueue(chunk);
+        },
+      });
+      return new Response(body, { status: 200 });
+    }) as unknown as typeof fetch;
+    await expect(
+      requestDeviceCode('https://v/code', '', { clientId: 'c', timeoutMs: 5000, fetch: fetchImpl }),
+    ).rejects.toMatchObject({ code: 'invalid_response' });
+    expect(inits[0]?.redirect).toBe('error');
+    expect(pulls).toBeLessThanOrEqual(8);
   });
 });
 

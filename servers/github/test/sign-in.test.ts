@@ -5,6 +5,7 @@
  * token endpoint meanwhile and continues the call once the user approved the code. The test plays
  * the user on the verification page through the fake (`gh.device.approve`/`deny`).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -244,6 +245,26 @@ describe('GitHub sign-in: polling and configuration', () => {
       expect(asked).toEqual([]);
     } finally {
       await conn.close();
+    }
+  });
+
+  it('a FIFO, a link to /dev/zero or a huge file at the token path: startup goes on, the user signs in', async () => {
+    for (const plant of ['fifo', 'zero', 'huge'] as const) {
+      const { env, token } = firstRun();
+      fs.mkdirSync(path.dirname(token), { recursive: true });
+      if (plant === 'fifo') execFileSync('mkfifo', [token]);
+      else if (plant === 'zero') fs.symlinkSync('/dev/zero', token);
+      else fs.writeFileSync(token, `{"x":"${'x'.repeat(200 * 1024)}"}`);
+      const asked: Asked[] = [];
+      const conn = await client('legacy', env, ['approve'], asked);
+      try {
+        const r = await getMe(conn);
+        expect(r.isError, `${plant}: ${resultText(r)}`).toBeFalsy();
+        expect(asked).toHaveLength(1);
+        expect(fs.statSync(token).isFile()).toBe(true);
+      } finally {
+        await conn.close();
+      }
     }
   });
 

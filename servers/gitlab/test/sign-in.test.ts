@@ -6,9 +6,12 @@
  * and refreshed when the access token expires. The test plays the user on the device page
  * through the fake (`gl.oauth.approve`/`deny`).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_HTTP_POLICY } from '@refmcp/shared';
 import {
   type Connection,
   connectHttp,
@@ -20,6 +23,7 @@ import {
 } from '@refmcp/test-harness';
 import { type FakeGitLab, MAINTAINER } from '@refmcp/test-harness/fakes/gitlab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthSession } from '../src/auth/session.js';
 import { SCENE_TOKEN, startScene } from './support.js';
 
 const CLIENT_ID = 'gitlab-device-test-app-0001';
@@ -297,6 +301,26 @@ describe('GitLab sign-in: refresh, scopes and configuration', () => {
     }
   });
 
+  it('a FIFO, a link to /dev/zero or a huge file at the token path: startup goes on, the user signs in', async () => {
+    for (const plant of ['fifo', 'zero', 'huge'] as const) {
+      const { env, token } = firstRun();
+      fs.mkdirSync(path.dirname(token), { recursive: true });
+      if (plant === 'fifo') execFileSync('mkfifo', [token]);
+      else if (plant === 'zero') fs.symlinkSync('/dev/zero', token);
+      else fs.writeFileSync(token, `{"x":"${'x'.repeat(200 * 1024)}"}`);
+      const asked: Asked[] = [];
+      const conn = await client('legacy', env, ['approve'], asked);
+      try {
+        const r = await getPrivate(conn);
+        expect(r.isError, `${plant}: ${resultText(r)}`).toBeFalsy();
+        expect(asked).toHaveLength(1);
+        expect(fs.statSync(token).isFile()).toBe(true);
+      } finally {
+        await conn.close();
+      }
+    }
+  });
+
   it('a token in the environment wins: no sign-in, the client id is ignored', async () => {
     const { env } = firstRun();
     const grants = gl.oauth.grants.length;
@@ -338,5 +362,85 @@ describe.each(['legacy', 'modern'] as const)('GitLab sign-in over HTTP (%s era)'
       await mcp.close();
       await server.stop();
     }
+  });
+});
+
+/** A token endpoint on 127.0.0.1 that holds each refresh until `release()`; counts requests. */
+async function heldTokenEndpoint() {
+  let count = 0;
+  const held: http.ServerResponse[] = [];
+  let arrived: () => void = () => {};
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      held.push(res);
+      arrived();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    instance: new URL(`http://127.0.0.1:${port}/`),
+    count: () => count,
+    /** Resolves once `n` requests arrived. */
+    arrivals: (n: number) =>
+      new Promise<void>((resolve) => {
+        arrived = () => {
+          if (count >= n) resolve();
+        };
+        arrived();
+      }),
+    release(body: Record<string, unknown>) {
+      for (const res of held.splice(0))
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function session(instance: URL, secrets: string[]) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gitlab-session-'));
+  return new OAuthSession({
+    instance,
+    clientId: CLIENT_ID,
+    tokenFile: path.join(dir, 'oauth-token.json'),
+    policy: { ...DEFAULT_HTTP_POLICY, timeoutMs: 60_000 },
+    userAgent: 'test',
+    log: () => {},
+    secrets,
+  });
+}
+
+describe('GitLab OAuth session (session.ts)', () => {
+  it('one caller cancelling a shared refresh does not fail the others; one refresh request', async () => {
+    const endpoint = await heldTokenEndpoint();
+    try {
+      const s = session(endpoint.instance, []);
+      s.load({
+        instance: endpoint.instance.href,
+        access_token: 'a1',
+        refresh_token: 'r1',
+        expires_at: Math.floor(Date.now() / 1000) - 10,
+      });
+      const first = new AbortController();
+      const cancelled = s.token(first.signal);
+      const waiting = s.token(new AbortController().signal);
+      await endpoint.arrivals(1);
+      first.abort(new Error('the first caller cancelled'));
+      await expect(cancelled).rejects.toThrow('the first caller cancelled');
+      endpoint.release({ access_token: 'a2', refresh_token: 'r2', expires_in: 7200 });
+      await expect(waiting).resolves.toBe('a2');
+      expect(endpoint.count()).toBe(1);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('the scrub list keeps the current and the previous pair only, however many rotations', async () => {
+    const secrets: string[] = ['other-secret'];
+    const s = session(new URL('http://127.0.0.1:9/'), secrets);
+    for (let i = 1; i <= 20; i++) s.use({ access_token: `a${i}`, refresh_token: `r${i}`, expires_in: 7200 });
+    expect([...secrets].sort()).toEqual(['a19', 'a20', 'other-secret', 'r19', 'r20']);
   });
 });

@@ -10,6 +10,7 @@
  * polls at the old interval again (RFC 8628 §3.5 says the interval grows by 5 s for all later
  * requests), cannot be cancelled (its waits take no signal), and is GitHub-only.
  */
+import { sanitizeUntrusted } from '../untrusted/sanitize.js';
 import { sleep } from './pacer.js';
 
 /** The device authorization response (RFC 8628 §3.2). Times in seconds. */
@@ -57,7 +58,34 @@ export interface DeviceFlowRequest {
   userAgent?: string;
 }
 
-/** POSTs `form` to `url` (form-encoded, JSON accepted); the parsed object and the status. */
+/** The most of a response body read, in bytes (a device-flow answer is a few hundred). */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** The first `max` bytes of `response`'s body as UTF-8; the rest is never read (the stream is cancelled). */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, max - size);
+      chunks.push(part);
+      size += part.length;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * POSTs `form` to `url` (form-encoded, JSON accepted); the parsed object and the status. Redirects
+ * are refused (`redirect: 'error'`: a token endpoint has no reason to send one, and following it
+ * would repost the device code elsewhere); at most {@link MAX_RESPONSE_BYTES} of the body are read.
+ */
 async function post(
   url: string,
   form: Record<string, string>,
@@ -72,9 +100,10 @@ async function post(
       ...(req.userAgent ? { 'user-agent': req.userAgent } : {}),
     },
     body: new URLSearchParams(form).toString(),
+    redirect: 'error',
     signal: AbortSignal.any(signals),
   });
-  const text = (await response.text()).slice(0, 64 * 1024);
+  const text = await readCapped(response, MAX_RESPONSE_BYTES);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -93,11 +122,43 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 const num = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 
-function vendorError(body: Record<string, unknown>, status: number): DeviceFlowError {
-  const code = str(body.error) ?? `http_${status}`;
-  const description = str(body.error_description);
-  return new DeviceFlowError(code, description ? `${code}: ${description}` : code);
+/** The longest vendor error code and description kept, in characters. */
+export const MAX_VENDOR_TEXT = 300;
+
+/** Vendor text made safe for a message: hidden and control characters neutralised, length capped. */
+function vendorText(text: string): string {
+  const clean = sanitizeUntrusted(text, { markup: false }).text.replace(/\s+/g, ' ').trim();
+  return clean.length > MAX_VENDOR_TEXT ? `${clean.slice(0, MAX_VENDOR_TEXT)}…` : clean;
 }
+
+function vendorError(body: Record<string, unknown>, status: number): DeviceFlowError {
+  const raw = str(body.error);
+  const code = raw ? vendorText(raw) || `http_${status}` : `http_${status}`;
+  const description = str(body.error_description);
+  return new DeviceFlowError(code, description ? `${code}: ${vendorText(description)}` : code);
+}
+
+/** Loopback hosts, where plain http is accepted for a verification URL (local fakes and proxies). */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `uri` when it is a URL a user may be sent to: https, or http on a loopback host; otherwise
+ * undefined (a `javascript:`, `data:` or plain-http URL from the vendor is never offered).
+ */
+export function safeVerificationUri(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return url.href;
+  return undefined;
+}
+
+/** A user code the user can read and type: letters, digits, punctuation, symbols, spaces; 1–64 characters. */
+const USER_CODE = /^[\p{L}\p{N}\p{P}\p{S} ]{1,64}$/u;
 
 /**
  * Starts a device flow (RFC 8628 §3.1): POST `url` with client_id and scope. Errors:
@@ -117,14 +178,25 @@ export async function requestDeviceCode(
   const expires_in = num(body.expires_in);
   if (!device_code || !user_code || !verification_uri || expires_in === undefined)
     throw new DeviceFlowError('invalid_response', 'the device authorization response lacks a required field');
-  const complete = str(body.verification_uri_complete);
+  const uri = safeVerificationUri(verification_uri);
+  if (!uri)
+    throw new DeviceFlowError(
+      'invalid_response',
+      'the device authorization response has a verification_uri that is not an https URL',
+    );
+  if (!USER_CODE.test(user_code))
+    throw new DeviceFlowError(
+      'invalid_response',
+      'the device authorization response has a user_code with control, invisible or bidi characters',
+    );
+  const complete = safeVerificationUri(str(body.verification_uri_complete));
   return {
     device_code,
     user_code,
-    verification_uri,
+    verification_uri: uri,
     ...(complete ? { verification_uri_complete: complete } : {}),
     expires_in,
-    interval: num(body.interval) ?? 5,
+    interval: clampInterval(num(body.interval) ?? 5),
   };
 }
 
@@ -142,13 +214,26 @@ export interface PollOptions extends DeviceFlowRequest {
 /** The shortest interval polled at, in seconds, whatever the vendor sends (a 0 would spin). */
 export const MIN_POLL_INTERVAL_S = 1;
 
+/**
+ * The longest interval polled at, in seconds, whatever the vendor sends (300 s: 5 minutes). RFC
+ * 8628 §3.2 leaves `interval` to the server and §3.5 makes each `slow_down` add 5 s for all later
+ * requests; a larger value (e.g. 1e9) would only stall the flow past `expires_in`, and beyond
+ * 2^31−1 ms Node's timers fire at once.
+ */
+export const MAX_POLL_INTERVAL_S = 300;
+
+/** `seconds` within [{@link MIN_POLL_INTERVAL_S}, {@link MAX_POLL_INTERVAL_S}]. */
+function clampInterval(seconds: number): number {
+  return Math.min(MAX_POLL_INTERVAL_S, Math.max(MIN_POLL_INTERVAL_S, seconds));
+}
+
 /** The RFC 8628 §3.4 grant type. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
- * Polls the token endpoint (RFC 8628 §3.4) every `interval` seconds (at least
- * {@link MIN_POLL_INTERVAL_S}) until the user answers, for at most `expires_in` (capped by
- * `maxWaitSeconds`):
+ * Polls the token endpoint (RFC 8628 §3.4) every `interval` seconds (within
+ * [{@link MIN_POLL_INTERVAL_S}, {@link MAX_POLL_INTERVAL_S}], never waiting past the deadline)
+ * until the user answers, for at most `expires_in` (capped by `maxWaitSeconds`):
  * `authorization_pending` polls again; `slow_down` adds 5 s to the interval for every later poll
  * (§3.5); a token resolves. Errors: DeviceFlowError with code `access_denied` (the user refused),
  * `expired_token` (the vendor says the code expired), `timeout` (expires_in passed here first),
@@ -157,9 +242,10 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export async function pollDeviceToken(options: PollOptions): Promise<DeviceToken> {
   const { code } = options;
   const deadline = Date.now() + Math.min(code.expires_in, options.maxWaitSeconds ?? 3600) * 1000;
-  let interval = Math.max(MIN_POLL_INTERVAL_S, code.interval);
+  let interval = clampInterval(code.interval);
   for (;;) {
-    await sleep(interval * 1000, options.signal);
+    // Never sleep past the deadline: the next check ends the flow then.
+    await sleep(Math.min(interval * 1000, Math.max(0, deadline - Date.now())), options.signal);
     if (Date.now() >= deadline)
       throw new DeviceFlowError('timeout', `the code ${code.user_code} expired before it was approved`);
     const { status, body } = await post(
@@ -171,7 +257,7 @@ export async function pollDeviceToken(options: PollOptions): Promise<DeviceToken
     if (error === 'authorization_pending') continue;
     if (error === 'slow_down') {
       // GitHub also sends the new interval; never poll faster than RFC 8628's +5 s.
-      interval = Math.max(interval + 5, num(body.interval) ?? 0);
+      interval = clampInterval(Math.max(interval + 5, num(body.interval) ?? 0));
       options.onSlowDown?.(interval);
       continue;
     }

@@ -4,19 +4,34 @@
  * is abortable so a cancelled tool call leaves the queue at once.
  */
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+/** The longest delay Node's setTimeout honours (2^31−1 ms, ~24.8 days); longer ones become 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first. A delay over
+ * {@link MAX_TIMER_MS} is waited in chunks (setTimeout would otherwise fire after 1 ms with a
+ * TimeoutOverflowWarning).
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.resolve();
+  if (!(ms > 0)) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = (left: number) => {
+      timer = setTimeout(
+        () => {
+          if (left > MAX_TIMER_MS) return arm(left - MAX_TIMER_MS);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.min(left, MAX_TIMER_MS),
+      );
+    };
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
+    arm(ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

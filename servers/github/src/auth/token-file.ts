@@ -4,9 +4,8 @@
  * atomically 0600 as `{"host", "access_token", "token_type", "scope"}`. A file for another GitHub
  * host (github.com vs an Enterprise server) is not used.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { userConfigDir, writeCredentialsFile } from '@refmcp/shared';
+import { readCredentialsFile, userConfigDir, writeCredentialsFile } from '@refmcp/shared';
 
 /** A saved sign-in. */
 export interface SavedGitHubToken {
@@ -32,7 +31,7 @@ export function tokenFilePath(env: NodeJS.ProcessEnv): string {
 export function readSavedToken(file: string, host: string, warn: (line: string) => void): string | undefined {
   let json: Partial<SavedGitHubToken>;
   try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SavedGitHubToken>;
+    json = JSON.parse(readCredentialsFile(file)) as Partial<SavedGitHubToken>;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT')
       warn(`cannot read the saved GitHub sign-in ${file} (${(error as Error).message}): signing in again`);

@@ -4,9 +4,17 @@
  * (`POST <instance>/oauth/token`, grant_type=refresh_token; GitLab's access tokens expire after
  * 2 hours and each refresh returns a new refresh token) when it is expired (60 s early) or GitLab
  * answers 401. Every new pair is saved (token-file.ts). A refresh GitLab refuses drops the tokens:
- * the next call signs in again (sign-in.ts). One refresh at a time.
+ * the next call signs in again (sign-in.ts). One refresh at a time, shared by every caller that needs
+ * it: it runs under its own request timeout, not a caller's signal, and each caller stops waiting
+ * when its own signal aborts (the others still get the new token).
  */
-import { type DeviceToken, type HttpPolicy, refreshAccessToken, ToolError } from '@refmcp/shared';
+import {
+  DeviceFlowError,
+  type DeviceToken,
+  type HttpPolicy,
+  refreshAccessToken,
+  ToolError,
+} from '@refmcp/shared';
 import type { TokenProvider } from '../gitlab/client.js';
 import { type SavedGitLabToken, saveToken } from './token-file.js';
 
@@ -21,13 +29,18 @@ export interface OAuthSessionOptions {
   policy: HttpPolicy;
   userAgent: string;
   log: (line: string) => void;
-  /** The client's scrub list: every token this session holds is added to it. */
+  /**
+   * The client's scrub list: the tokens this session holds now and the pair before them (a request
+   * sent with the previous token may still fail after a rotation) are in it; older ones are removed.
+   */
   secrets: string[];
 }
 
 export class OAuthSession implements TokenProvider {
   private saved?: SavedGitLabToken;
   private refreshing?: Promise<boolean>;
+  /** The tokens this session put in `secrets`: the previous pair, then the current one. */
+  private scrubbed: string[][] = [];
 
   constructor(private readonly options: OAuthSessionOptions) {}
 
@@ -64,8 +77,20 @@ export class OAuthSession implements TokenProvider {
   }
 
   private hold(saved: SavedGitLabToken): void {
+    const secrets = this.options.secrets;
+    const added: string[] = [];
     for (const t of [saved.access_token, saved.refresh_token])
-      if (t && !this.options.secrets.includes(t)) this.options.secrets.push(t);
+      if (t && !secrets.includes(t)) {
+        secrets.push(t);
+        added.push(t);
+      }
+    this.scrubbed.push(added);
+    // Keep the current and the previous pair; drop the ones before.
+    while (this.scrubbed.length > 2)
+      for (const t of this.scrubbed.shift() ?? []) {
+        const i = secrets.indexOf(t);
+        if (i >= 0) secrets.splice(i, 1);
+      }
     this.saved = saved;
   }
 
@@ -95,37 +120,49 @@ export class OAuthSession implements TokenProvider {
     return this.refresh(signal);
   }
 
+  /** Joins (or starts) the one refresh; stops waiting with `signal`'s reason when it aborts first. */
   private refresh(signal?: AbortSignal): Promise<boolean> {
-    this.refreshing ??= this.doRefresh(signal).finally(() => {
+    this.refreshing ??= this.doRefresh().finally(() => {
       this.refreshing = undefined;
     });
-    return this.refreshing;
+    const shared = this.refreshing;
+    if (!signal) return shared;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<boolean>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
-  private async doRefresh(signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Refreshes under the request timeout only (no caller's signal). GitLab's refusal drops the
+   * tokens (false); a network error or timeout keeps them and is thrown.
+   */
+  private async doRefresh(): Promise<boolean> {
     const refresh = this.saved?.refresh_token;
     if (!refresh) {
       this.saved = undefined;
       this.options.log('the GitLab sign-in expired and has no refresh token: the next call signs in again');
       return false;
     }
+    let token: DeviceToken;
     try {
-      const token = await refreshAccessToken(new URL('oauth/token', this.options.instance).href, refresh, {
+      token = await refreshAccessToken(new URL('oauth/token', this.options.instance).href, refresh, {
         clientId: this.options.clientId,
         timeoutMs: this.options.policy.timeoutMs,
         userAgent: this.options.userAgent,
-        ...(signal ? { signal } : {}),
       });
-      this.use({ ...token, refresh_token: token.refresh_token ?? refresh });
-      this.options.log('refreshed the GitLab sign-in');
-      return true;
     } catch (error) {
-      if (signal?.aborted) throw error;
+      if (!(error instanceof DeviceFlowError)) throw error;
       this.saved = undefined;
       this.options.log(
-        `GitLab refused to refresh the sign-in (${(error as Error).message}): the next call signs in again`,
+        `GitLab refused to refresh the sign-in (${error.message}): the next call signs in again`,
       );
       return false;
     }
+    this.use({ ...token, refresh_token: token.refresh_token ?? refresh });
+    this.options.log('refreshed the GitLab sign-in');
+    return true;
   }
 }

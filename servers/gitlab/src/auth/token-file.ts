@@ -4,9 +4,8 @@
  * layout), written atomically 0600 as `{"instance", "access_token", "refresh_token", "expires_at",
  * "scope", "token_type"}`. A file for another instance (its web base URL differs) is not used.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { userConfigDir, writeCredentialsFile } from '@refmcp/shared';
+import { readCredentialsFile, userConfigDir, writeCredentialsFile } from '@refmcp/shared';
 
 /** A saved sign-in. */
 export interface SavedGitLabToken {
@@ -43,7 +42,7 @@ export function readSavedToken(
 ): SavedGitLabToken | undefined {
   let json: Partial<SavedGitLabToken>;
   try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SavedGitLabToken>;
+    json = JSON.parse(readCredentialsFile(file)) as Partial<SavedGitLabToken>;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT')
       warn(`cannot read the saved GitLab sign-in ${file} (${(error as Error).message}): signing in again`);
