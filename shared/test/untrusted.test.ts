@@ -9,6 +9,7 @@ import {
   neutralize,
   noFindings,
   sanitizeUntrusted,
+  UNTRUSTED_NOTICE,
 } from '../src/untrusted.js';
 
 const codePointOf = (ch: string) => `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}`;
@@ -169,6 +170,10 @@ describe('labelUntrusted', () => {
       `head ${code.text}\n${labelUntrusted('f', code.text)}\ntail ${code.text}`,
     );
     expect(shown.match(/<\/?untrusted-data/gi)).toEqual(['<untrusted-data', '</untrusted-data']);
+    // The notice, which names the tag, stays as it is wherever a tool puts it.
+    expect(defuseStrayLabels(`x ${UNTRUSTED_NOTICE}\n${labelUntrusted('y', 'b')}`)).toBe(
+      `x ${UNTRUSTED_NOTICE}\n${labelUntrusted('y', 'b')}`,
+    );
     // A stray opener left open, or followed by a real label, is defused; a real label stays.
     expect(defuseStrayLabels('<untrusted-data source="x">\nx')).toBe('&lt;untrusted-data source="x">\nx');
     expect(defuseStrayLabels(`<untrusted-data source="x">\n${labelUntrusted('y', 'b')}`)).toBe(
