@@ -745,6 +745,38 @@ describe('HttpClient against a local server', () => {
       // redirect: 'manual' answers the 3xx itself.
       expect((await attempt(new URL(`${base.href}/loop`), { redirect: 'manual' })).status).toBe(302);
     });
+
+    it('one --timeout bounds the whole redirect chain, and a chain that ends in an error is not retried', async () => {
+      // A slow loop: every hop answers a 302 to itself after 300 ms, under a 1000 ms timeout. Each hop
+      // timed alone (and the chain retried as a network failure) took 21 hops x 3 tries.
+      seen.length = 0;
+      handler = (_req, res) => {
+        setTimeout(() => {
+          res.writeHead(302, { location: '/api/slow' });
+          res.end();
+        }, 300);
+      };
+      const slow = await client({ timeoutMs: 1000 })
+        .request({ path: '/slow' })
+        .catch((e: unknown) => e);
+      expect(slow).toBeInstanceOf(TimeoutError);
+      expect((slow as Error).message).toMatch(/Test API GET \/api\/slow timed out after 1000 ms/);
+      expect(seen.length).toBeLessThan(10);
+      // Too many redirects: the same answer again, so one chain of 21 requests and no retry.
+      handler = (_req, res) => {
+        res.writeHead(302, { location: '/api/loop' });
+        res.end();
+      };
+      for (const method of ['GET', 'PUT']) {
+        seen.length = 0;
+        const loop = await client({ timeoutMs: 30_000 })
+          .request({ method, path: '/loop', read: true, ...(method === 'PUT' ? { body: {} } : {}) })
+          .catch((e: unknown) => e);
+        expect(loop).toBeInstanceOf(ToolError);
+        expect((loop as Error).message).toMatch(/redirected more than 20 times/);
+        expect(seen).toHaveLength(21);
+      }
+    });
   });
 
   it('a header value HTTP does not allow is a clear error naming the header, and nothing fires later', async () => {

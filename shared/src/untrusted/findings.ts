@@ -11,6 +11,8 @@ export interface SanitizeFindings {
   dangerousElements: number;
   eventHandlers: number;
   unsafeLinks: number;
+  /** The data label's own tags (`</untrusted-data`, near-copies included) defused in the text shown. */
+  labelTags: number;
 }
 
 /** A fresh all-zero findings record. */
@@ -24,5 +26,6 @@ export function emptyFindings(): SanitizeFindings {
     dangerousElements: 0,
     eventHandlers: 0,
     unsafeLinks: 0,
+    labelTags: 0,
   };
 }

@@ -11,6 +11,7 @@ import { truncateUtf8, truncationMarker } from '../server/budget.js';
 import { structuredResult, type ToolResult } from '../server/tool.js';
 import {
   addFindings,
+  defuseStrayLabels,
   describeFindings,
   labelUntrusted,
   neutralize,
@@ -115,7 +116,9 @@ export function respond(
   untrusted?: UntrustedText,
 ): ToolResult {
   const note = untrusted?.note();
-  const text = [untrusted ? UNTRUSTED_NOTICE : '', ...lines, note ?? ''].filter(Boolean).join('\n');
+  // The notice names the label's tag itself: it is not third-party text, so it is not read for stray tags.
+  const body = defuseStrayLabels([...lines, note ?? ''].filter(Boolean).join('\n'));
+  const text = [untrusted ? UNTRUSTED_NOTICE : '', body].filter(Boolean).join('\n');
   return structuredResult(note ? { ...structured, neutralized: note } : structured, text);
 }
 

@@ -142,7 +142,7 @@ export class HttpClient {
     // GETs over node:http with a keep-alive agent (node-attempt.ts); a fetch given by a test is used for all.
     // Either way redirects are followed hop by hop with the credentials dropped across origins (redirect.ts).
     this.fetchAttempt = options.fetch
-      ? followRedirects(options.service, viaFetch, credentials)
+      ? followRedirects(options.service, viaFetch, credentials, this.policy.timeoutMs)
       : nodeAttempt(options.service, this.policy.timeoutMs, maxBytes, viaFetch, credentials);
   }
 

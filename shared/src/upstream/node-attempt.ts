@@ -122,6 +122,7 @@ export function nodeAttempt(
       }
     },
     credentialHeaders,
+    timeoutMs,
   );
 
   function send(

@@ -8,7 +8,8 @@
  * standard, "HTTP-redirect fetch" step 13), so a vendor's custom key header reached the other origin.
  * Methods change as fetch changes them: 303 (and 301/302 after a POST) becomes a GET without a body.
  */
-import type { TimedAnswer } from './fetch.js';
+import { ToolError } from '../server/errors.js';
+import { type TimedAnswer, UpstreamTimeout } from './fetch.js';
 
 type Attempt = (input: URL, init: RequestInit) => Promise<TimedAnswer>;
 
@@ -70,37 +71,69 @@ export function redirectInit(
 /**
  * `attempt` with redirects followed as the module comment says. `credentialHeaders` names the
  * client's own credential headers (any case). A request with `redirect: 'manual'` gets the 3xx
- * answer; with `redirect: 'error'` a redirect is an error. Errors: those of `attempt`; Error
+ * answer; with `redirect: 'error'` a redirect is an error. `timeoutMs` (ms), when given, bounds the
+ * whole chain of hops, as fetch's own timeout covered every redirect it followed (each hop's
+ * `attempt` still has its own timeout too). Errors: those of `attempt`; UpstreamTimeout when the
+ * chain runs past `timeoutMs`; ToolError (final, never retried: the server would answer the same)
  * "<service>: … redirected more than 20 times" or naming a Location that is not an http(s) URL.
  */
 export function followRedirects(
   service: string,
   attempt: Attempt,
   credentialHeaders: readonly string[] = [],
+  timeoutMs?: number,
 ): Attempt {
   const strip = new Set([...CREDENTIAL_HEADERS, ...credentialHeaders.map((name) => name.toLowerCase())]);
   return async (url, init) => {
+    if (timeoutMs === undefined) return follow(url, init);
+    // One deadline for the chain: its abort reaches the hop in flight through the hop's signal.
+    const controller = new AbortController();
+    const outer = init.signal ?? undefined;
+    const forward = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
+    const what = `${service} ${init.method ?? 'GET'} ${url.pathname}`;
+    const timer = setTimeout(() => controller.abort(new UpstreamTimeout(what, timeoutMs)), timeoutMs);
+    timer.unref?.();
+    try {
+      return await follow(url, { ...init, signal: controller.signal });
+    } catch (error) {
+      // A hop that was between attempts when the deadline passed rejects with the deadline itself.
+      if (controller.signal.aborted && !outer?.aborted) throw controller.signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    }
+  };
+
+  async function follow(url: URL, init: RequestInit): Promise<TimedAnswer> {
     const mode = init.redirect ?? 'follow';
     let current = url;
     let currentInit: RequestInit = { ...init, redirect: 'manual' };
     for (let hops = 0; ; hops++) {
+      if (currentInit.signal?.aborted) throw currentInit.signal.reason;
       const answer = await attempt(current, currentInit);
       const location = answer.headers.get('location');
       if (!isRedirect(answer.status) || location === null || mode === 'manual') return answer;
       const what = `${service} ${currentInit.method ?? 'GET'} ${url.pathname}`;
       if (mode === 'error')
-        throw new Error(`${what}: the server redirected (HTTP ${answer.status}) and redirects were refused`);
-      if (hops >= MAX_REDIRECTS) throw new Error(`${what}: redirected more than ${MAX_REDIRECTS} times`);
+        throw new ToolError(
+          `${what}: the server redirected (HTTP ${answer.status}) and redirects were refused`,
+        );
+      if (hops >= MAX_REDIRECTS) throw new ToolError(`${what}: redirected more than ${MAX_REDIRECTS} times`);
       let next: URL;
       try {
         next = new URL(location, current);
       } catch {
-        throw new Error(`${what}: the server redirected to a Location that is not a URL`);
+        throw new ToolError(`${what}: the server redirected to a Location that is not a URL`);
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:')
-        throw new Error(`${what}: the server redirected to a ${next.protocol} URL, which is not followed`);
+        throw new ToolError(
+          `${what}: the server redirected to a ${next.protocol} URL, which is not followed`,
+        );
       currentInit = redirectInit(current, next, answer.status, currentInit, strip);
       current = next;
     }
-  };
+  }
 }
