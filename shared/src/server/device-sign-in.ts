@@ -13,7 +13,7 @@ import {
   pollDeviceToken,
   requestDeviceCode,
 } from '../upstream/device-flow.js';
-import type { SignIn, SignInFlow } from './sign-in.js';
+import { oneFlowAtATime, type SignIn, type SignInFlow } from './sign-in.js';
 
 /** Options of {@link deviceFlowSignIn}. */
 export interface DeviceSignInOptions {
@@ -55,9 +55,6 @@ function why(vendor: string, error: unknown): string {
 
 /** The device-grant SignIn (module comment). */
 export function deviceFlowSignIn(options: DeviceSignInOptions): SignIn {
-  let current: SignInFlow | undefined;
-  const live = new WeakSet<SignInFlow>();
-  let starting: Promise<SignInFlow> | undefined;
   const request = (signal: AbortSignal) => ({
     clientId: options.clientId,
     timeoutMs: options.timeoutMs,
@@ -91,29 +88,12 @@ export function deviceFlowSignIn(options: DeviceSignInOptions): SignIn {
       done,
       cancel: (reason) => stop.abort(reason),
     };
-    live.add(flow);
-    done
-      .catch(() => {})
-      .finally(() => {
-        live.delete(flow);
-        stop.abort('the sign-in ended');
-      });
+    done.catch(() => {}).finally(() => stop.abort('the sign-in ended'));
     return flow;
   };
   return {
     needed: () => options.needed(),
-    current: () => current,
-    async begin() {
-      if (current && live.has(current)) return { flow: current, fresh: false };
-      if (starting) return { flow: await starting, fresh: false };
-      starting = start();
-      try {
-        current = await starting;
-        return { flow: current, fresh: true };
-      } finally {
-        starting = undefined;
-      }
-    },
+    ...oneFlowAtATime(start),
     unavailable: () => options.off,
     cannotAsk: () => options.off ?? options.cannotAsk,
   };

@@ -77,6 +77,35 @@ export interface SignInFlow {
   cancel(reason: string): void;
 }
 
+/**
+ * The one-flow-per-process rule every {@link SignIn} keeps: `begin` joins the flow in progress (or
+ * the one being started) and starts a new one with `start` only when none is live; `current` is
+ * the latest, ended or not. A flow stops being live when its `done` settles.
+ */
+export function oneFlowAtATime(start: () => Promise<SignInFlow>): Pick<SignIn, 'begin' | 'current'> {
+  let current: SignInFlow | undefined;
+  const live = new WeakSet<SignInFlow>();
+  let starting: Promise<SignInFlow> | undefined;
+  return {
+    current: () => current,
+    async begin() {
+      if (current && live.has(current)) return { flow: current, fresh: false };
+      if (starting) return { flow: await starting, fresh: false };
+      starting = start().then((flow) => {
+        live.add(flow);
+        flow.done.catch(() => {}).finally(() => live.delete(flow));
+        return flow;
+      });
+      try {
+        current = await starting;
+        return { flow: current, fresh: true };
+      } finally {
+        starting = undefined;
+      }
+    },
+  };
+}
+
 /** A server's browser sign-in (the server's side; see the module comment). */
 export interface SignIn {
   /** True while the server has no usable credentials: a call needs a sign-in first. */

@@ -7,7 +7,7 @@
  * Off over HTTP unless the server listens on loopback (`off`): a loopback redirect only reaches a
  * server on the machine where the user's browser runs.
  */
-import { commandHint, type SignIn, type SignInFlow } from '@refmcp/shared/server';
+import { commandHint, oneFlowAtATime, type SignIn, type SignInFlow } from '@refmcp/shared/server';
 import type { DriveAuth } from './client.js';
 import { oauthClient, startLoopbackFlow } from './loopback.js';
 
@@ -34,11 +34,6 @@ function askFor(scope: string): string {
 /** The SignIn of a Drive server (module comment). */
 export function driveSignIn(options: DriveSignInOptions): SignIn {
   const { auth } = options;
-  // The latest flow (kept after it ends, so that a 2026-07-28 retry arriving late learns why it
-  // ended), and the flows still running.
-  let current: SignInFlow | undefined;
-  const live = new WeakSet<SignInFlow>();
-  let starting: Promise<SignInFlow> | undefined;
   const start = async (): Promise<SignInFlow> => {
     const keys = auth.keys;
     if (options.off || !keys) throw new Error(options.off ?? 'no OAuth client keys to sign in with');
@@ -60,24 +55,11 @@ export function driveSignIn(options: DriveSignInOptions): SignIn {
       ),
       cancel: (reason) => loopback.cancel(reason),
     };
-    live.add(flow);
-    flow.done.catch(() => {}).finally(() => live.delete(flow));
     return flow;
   };
   return {
     needed: () => !auth.signedIn(),
-    current: () => current,
-    async begin() {
-      if (current && live.has(current)) return { flow: current, fresh: false };
-      if (starting) return { flow: await starting, fresh: false };
-      starting = start();
-      try {
-        current = await starting;
-        return { flow: current, fresh: true };
-      } finally {
-        starting = undefined;
-      }
-    },
+    ...oneFlowAtATime(start),
     unavailable: () => options.off,
     cannotAsk: () =>
       options.off ??
